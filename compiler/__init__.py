@@ -1,0 +1,78 @@
+"""The kiln compiler: kiln Python source -> a verified `Program` of stack bytecode.
+
+One module per phase, each with its contract in its docstring:
+
+    frontend.py   source -> CPython AST, checked against the subset   (syntax, "unsupported")
+    types.py      inference and checking                              ("type error")
+    lower.py      typed AST -> instructions with labels
+    optimize.py   constant folding, dead code, peephole, jump threading (each can be switched off)
+    assemble.py   labels -> offsets, maximum stack depth, stack balance asserted
+
+    from compiler import compile_source
+    program = compile_source(open("fib.py").read(), "fib.py")
+    program = compile_source(src, "f.py", arg_types={"f": [INT, list_of(INT)]})  # inference
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from compiler.assemble import assemble
+from compiler.diagnostics import CompileError, Reporter
+from compiler.frontend import parse
+from compiler.lower import Pool, lower_function
+from compiler.optimize import PASSES, optimize
+from compiler.types import check_module
+from vm.container import Program
+from vm.values import Type
+
+__all__ = ["compile_source", "CompileError", "PASSES", "parse_call"]
+
+
+def compile_source(
+    source: str,
+    filename: str = "<input>",
+    *,
+    arg_types: Mapping[str, Sequence[Type]] | None = None,
+    passes: frozenset[str] | set[str] | bool = True,
+    require: Sequence[str] = (),
+) -> Program:
+    """Compile a module. `arg_types` gives the argument types of entry functions whose parameters
+    are not annotated; `passes` picks optimisation passes (True: all, False: none); `require`
+    names functions that must be compiled (a clear error says why one could not be typed)."""
+    report = Reporter(filename)
+    functions = parse(source, filename)
+    infos = check_module(functions, report, arg_types)
+    for name in [*require, *(arg_types or {})]:
+        if name not in infos:
+            known = ", ".join(infos) or "none"
+            raise CompileError(filename, 1, 1, "type error", f"no function {name!r} (functions: {known})")
+        if infos[name].missing:
+            raise report.type_error(infos[name].node, infos[name].missing)
+    checked = [info for info in infos.values() if info.checked]
+    selected = set(PASSES) if passes is True else set() if passes is False else set(passes)
+    pool = Pool([info.name for info in checked])
+    lowered = [lower_function(info, pool) for info in checked]
+    params = [len(fn.param_types) for fn in lowered]
+    compiled = []
+    for fn in lowered:
+        fn.code = optimize(fn.code, pool, selected)
+        compiled.append(assemble(fn, params))
+    return Program(compiled, pool.consts, pool.image, pool.types, filename)
+
+
+def parse_call(text: str) -> tuple[str, list[object]]:
+    """`"fib(30)"` -> ("fib", [30]). Arguments must be Python literals."""
+    import ast
+
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as e:
+        raise ValueError(f"cannot parse call {text!r}: {e.msg}") from None
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.keywords:
+        raise ValueError(f"expected a call like f(1, [2, 3]), got {text!r}")
+    try:
+        args = [ast.literal_eval(a) for a in node.args]
+    except ValueError:
+        raise ValueError(f"arguments of {text!r} must be Python literals") from None
+    return node.func.id, args

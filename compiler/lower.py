@@ -1,0 +1,865 @@
+"""Lowering: typed AST -> instructions with symbolic labels.
+
+Contract: `lower_function(info, pool)` turns one checked function (compiler/types.py) into a
+`LoweredFunction`: a list of `Instr` and `Label` entries, the number of local slots, and the
+function's signature as type-table indices. Operands that name program-wide things (constants,
+strings, types, functions) are already indices into `pool`; jump operands are `Label`s, resolved
+by the assembler. Evaluation order is CPython's: left to right, the right-hand side of an
+assignment before its targets, short-circuit for `and`/`or` and chained comparisons.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Callable
+
+from compiler.types import FunctionInfo, Var, _const_int
+from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, TRAP_BY_NAME
+from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of
+
+
+class Label:
+    _next = 0
+
+    def __init__(self) -> None:
+        Label._next += 1
+        self.id = Label._next
+
+    def __repr__(self) -> str:
+        return f"L{self.id}"
+
+
+@dataclass
+class Instr:
+    op: str
+    arg: int | Label = 0
+    line: int = 0
+
+    def __repr__(self) -> str:
+        return f"{self.op} {self.arg}" if BY_NAME[self.op].operand != "none" else self.op
+
+
+Code = list["Instr | Label"]
+
+
+class Pool:
+    """Program-wide tables, shared by all functions: constants, string image, types, functions."""
+
+    def __init__(self, function_names: list[str]) -> None:
+        self.consts: list[int] = []
+        self.image: list[int] = []
+        self.types: list[Type] = []
+        self.function_index = {name: i for i, name in enumerate(function_names)}
+        self._consts: dict[int, int] = {}
+        self._strings: dict[str, int] = {}
+        self._types: dict[Type, int] = {}
+
+    def const(self, word: int) -> int:
+        if word not in self._consts:
+            self._consts[word] = len(self.consts)
+            self.consts.append(word)
+        return self._consts[word]
+
+    def string(self, s: str) -> int:
+        if s not in self._strings:
+            self._strings[s] = len(self.image)
+            self.image += [len(s), *map(ord, s)]
+        return self._strings[s]
+
+    def type(self, t: Type) -> int:
+        if t not in self._types:
+            self._types[t] = len(self.types)
+            self.types.append(t)
+        return self._types[t]
+
+
+@dataclass
+class LoweredFunction:
+    name: str
+    param_types: list[int]
+    return_type: int
+    n_locals: int
+    code: Code = field(default_factory=list)
+
+
+_INT_OPS = {ast.Add: "ADD_I", ast.Sub: "SUB_I", ast.Mult: "MUL_I", ast.FloorDiv: "FLOORDIV_I", ast.Mod: "MOD_I", ast.Pow: "POW_I", ast.LShift: "SHL_I", ast.RShift: "SHR_I", ast.BitOr: "OR_I", ast.BitXor: "XOR_I", ast.BitAnd: "AND_I", ast.Div: "DIV_I"}
+_FLOAT_OPS = {ast.Add: "ADD_F", ast.Sub: "SUB_F", ast.Mult: "MUL_F", ast.Div: "DIV_F", ast.FloorDiv: "FLOORDIV_F", ast.Mod: "MOD_F", ast.Pow: "POW_F"}
+_CMP = {ast.Lt: "LT", ast.LtE: "LE", ast.Gt: "GT", ast.GtE: "GE", ast.Eq: "EQ", ast.NotEq: "NE"}
+
+
+def _ty(node: ast.AST) -> Type:
+    return node.kty  # type: ignore[attr-defined, no-any-return]
+
+
+class FunctionLowerer:
+    def __init__(self, info: FunctionInfo, pool: Pool) -> None:
+        self.info, self.pool = info, pool
+        self.code: Code = []
+        self.line = info.node.lineno
+        self.slots: dict[Var, int] = {}
+        self.flags: dict[Var, int] = {}
+        for p in info.params:
+            self.slots[p] = len(self.slots)
+        self.n_locals = len(self.slots)
+        for var in info.variables.values():
+            if var not in self.slots:
+                self.slots[var] = self._new_slot()
+        for var in info.variables.values():
+            if var.needs_check and var not in info.params:
+                self.flags[var] = self._new_slot()
+        self.loops: list[tuple[Label, Label]] = []  # (continue, break)
+
+    def _new_slot(self) -> int:
+        self.n_locals += 1
+        return self.n_locals - 1
+
+    def temp(self) -> int:
+        return self._new_slot()
+
+    # -- emission ----------------------------------------------------------------------------------
+    def emit(self, op: str, arg: int | Label = 0) -> None:
+        self.code.append(Instr(op, arg, self.line))
+
+    def place(self, label: Label) -> None:
+        self.code.append(label)
+
+    def at(self, node: ast.AST) -> None:
+        self.line = getattr(node, "lineno", self.line)
+
+    def push_int(self, value: int) -> None:
+        if IMM_MIN <= value <= IMM_MAX:
+            self.emit("LOADI", value)
+        else:
+            self.emit("CONST", self.pool.const(value))
+
+    def push_float(self, value: float) -> None:
+        self.emit("CONST", self.pool.const(float_bits(value)))
+
+    def raise_(self, name: str) -> None:
+        self.emit("RAISE", TRAP_BY_NAME[name].code)
+
+    def type_index(self, t: Type) -> int:
+        return self.pool.type(t)
+
+    # -- function ------------------------------------------------------------------------------------
+    def lower(self) -> LoweredFunction:
+        ret: Type = self.info.ret  # type: ignore[assignment]
+        body = self.info.node.body
+        self.block(body)
+        self.line = getattr(body[-1], "end_lineno", self.line) if body else self.line
+        if ret == NONE:
+            self.emit("LOADI", 0)
+            self.emit("RET")
+        else:  # Python would return None here, which the result type cannot hold
+            self.raise_("Unsupported")
+        return LoweredFunction(
+            self.info.name,
+            [self.type_index(p.type) for p in self.info.params],  # type: ignore[arg-type]
+            self.type_index(ret),
+            self.n_locals,
+            self.code,
+        )
+
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            self.at(s)
+            getattr(self, f"s_{type(s).__name__}")(s)
+
+    # -- statements ------------------------------------------------------------------------------------
+    def s_Pass(self, s: ast.Pass) -> None:
+        pass
+
+    def s_Expr(self, s: ast.Expr) -> None:
+        if getattr(s, "kskip", False):
+            return
+        v = s.value
+        if isinstance(v, ast.Call) and getattr(v, "kmethod", None) == "append":
+            self.append_call(v)
+            return
+        self.expr(v)
+        self.emit("POP")
+
+    def s_Return(self, s: ast.Return) -> None:
+        if s.value is None:
+            self.emit("LOADI", 0)
+        else:
+            self.expr(s.value)
+        self.emit("RET")
+
+    def s_Assign(self, s: ast.Assign) -> None:
+        if len(s.targets) == 1 and self.parallel_assign(s.targets[0], s.value):
+            return
+        self.expr(s.value)
+        for i, target in enumerate(s.targets):
+            if i < len(s.targets) - 1:
+                self.emit("DUP")
+            self.store_target(target)
+
+    def parallel_assign(self, target: ast.expr, value: ast.expr) -> bool:
+        """`a, b = b, a` without building the tuple: all values first, then the stores."""
+        if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts)):
+            return False
+        for elt in value.elts:
+            self.expr(elt)
+        self.store_names_reversed(target.elts)
+        return True
+
+    def store_names_reversed(self, names: list[ast.expr]) -> None:
+        """Values for `names` are on the stack, the last on top. Python assigns left to right, so
+        when a name repeats, its last value wins; list items are stored left to right."""
+        if not all(isinstance(elt, ast.Name) for elt in names):
+            temps = [self.temp() for _ in names]
+            for tmp in reversed(temps):
+                self.emit("STORE", tmp)
+            for elt, tmp in zip(names, temps):
+                self.emit("LOAD", tmp)
+                self.store_target(elt)
+            return
+        seen: set[str] = set()
+        for elt in reversed(names):
+            assert isinstance(elt, ast.Name)
+            if elt.id in seen:
+                self.emit("POP")
+            else:
+                seen.add(elt.id)
+                self.store_var(elt.kvar)  # type: ignore[attr-defined]
+
+    def s_AnnAssign(self, s: ast.AnnAssign) -> None:
+        if s.value is not None:
+            self.expr(s.value)
+            self.store_target(s.target)
+
+    def store_target(self, target: ast.expr) -> None:
+        """Stores the value on top of the stack into `target`."""
+        if isinstance(target, ast.Name):
+            self.store_var(target.kvar)  # type: ignore[attr-defined]
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            t = _ty(target)
+            self.emit("UNPACK_TUPLE" if t.kind == "tuple" else "UNPACK_LIST", len(target.elts))
+            self.store_names_reversed(target.elts)
+        else:
+            assert isinstance(target, ast.Subscript)
+            tmp = self.temp()
+            self.emit("STORE", tmp)
+            self.expr(target.value)
+            self.expr(target.slice)
+            self.emit("LOAD", tmp)
+            self.emit("LIST_STORE")
+
+    def store_var(self, var: Var) -> None:
+        self.emit("STORE", self.slots[var])
+        if var in self.flags:
+            self.emit("LOADI", 1)
+            self.emit("STORE", self.flags[var])
+
+    def load_var(self, var: Var, checked: bool) -> None:
+        if checked and var in self.flags:
+            ok = Label()
+            self.emit("LOAD", self.flags[var])
+            self.emit("JUMP_IF_TRUE", ok)
+            self.raise_("UnboundLocalError")
+            self.place(ok)
+        self.emit("LOAD", self.slots[var])
+
+    def s_AugAssign(self, s: ast.AugAssign) -> None:
+        result: Type = s.kty  # type: ignore[attr-defined]
+        target = s.target
+        if isinstance(target, ast.Name):
+            var: Var = target.kvar  # type: ignore[attr-defined]
+            self.load_var(var, getattr(target, "kcheck", False))
+            self.binop(s.op, var.type, s.value, result, s)  # type: ignore[arg-type]
+            self.store_var(var)
+        else:
+            assert isinstance(target, ast.Subscript)
+            self.expr(target.value)
+            self.expr(target.slice)
+            self.emit("DUP2")
+            self.emit("LIST_INDEX")
+            self.binop(s.op, _ty(target.value).args[0], s.value, result, s)
+            self.emit("LIST_STORE")
+
+    def s_If(self, s: ast.If) -> None:
+        orelse, end = Label(), Label()
+        self.branch(s.test, False, orelse)
+        self.block(s.body)
+        if s.orelse:
+            self.emit("JUMP", end)
+        self.place(orelse)
+        self.block(s.orelse)
+        self.place(end)
+
+    def s_While(self, s: ast.While) -> None:
+        top, end = Label(), Label()
+        self.place(top)
+        self.at(s)
+        self.branch(s.test, False, end)
+        self.loops.append((top, end))
+        self.block(s.body)
+        self.loops.pop()
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def s_For(self, s: ast.For) -> None:
+        def body(cont: Label, brk: Label) -> None:
+            self.loops.append((cont, brk))
+            self.block(s.body)
+            self.loops.pop()
+
+        self.iterate(s, s.iter, s.target, body)
+
+    def s_Break(self, s: ast.Break) -> None:
+        self.emit("JUMP", self.loops[-1][1])
+
+    def s_Continue(self, s: ast.Continue) -> None:
+        self.emit("JUMP", self.loops[-1][0])
+
+    def s_Assert(self, s: ast.Assert) -> None:
+        ok = Label()
+        self.branch(s.test, True, ok)
+        if s.msg is not None:
+            self.expr(s.msg)
+            self.emit("POP")
+        self.raise_("AssertionError")
+        self.place(ok)
+
+    def s_Raise(self, s: ast.Raise) -> None:
+        if isinstance(s.exc, ast.Call):
+            for arg in s.exc.args:
+                self.expr(arg)
+                self.emit("POP")
+        self.raise_(s.ktrap)  # type: ignore[attr-defined]
+
+    # -- loops ------------------------------------------------------------------------------------------
+    def iterate(self, node: ast.AST, it: ast.expr, target: ast.expr, body: Callable[[Label, Label], None]) -> None:
+        """One loop over `it` binding `target`; `body(continue_label, break_label)` emits the body."""
+        kind, seq = node.kiter  # type: ignore[attr-defined]
+        top, end = Label(), Label()
+        if kind == "range":
+            assert isinstance(it, ast.Call)
+            self.range_loop(it.args, target, body, top, end)
+            return
+        source = it.args[0] if kind in ("enumerate", "reversed") else it  # type: ignore[attr-defined]
+        seq_slot, i = self.temp(), self.temp()
+        length_op, index_op = ("STR_LEN", "STR_INDEX") if seq.kind == "str" else ("LIST_LEN", "LIST_INDEX")
+        self.expr(source)
+        self.emit("STORE", seq_slot)
+        count = None
+        if kind == "enumerate":
+            count = self.temp()
+            if len(it.args) == 2:  # type: ignore[attr-defined]
+                self.expr(it.args[1])  # type: ignore[attr-defined]
+            else:
+                self.emit("LOADI", 0)
+            self.emit("STORE", count)
+        if kind == "reversed":
+            # CPython's reversed(): index starts at len - 1 and stops below 0 or past the end
+            self.emit("LOAD", seq_slot)
+            self.emit(length_op)
+            self.emit("LOADI", 1)
+            self.emit("SUB_I")
+            self.emit("STORE", i)
+            self.place(top)
+            self.emit("LOAD", i)
+            self.emit("LOADI", 0)
+            self.emit("GE_I")
+            self.emit("JUMP_IF_FALSE", end)
+            self.emit("LOAD", i)
+            self.emit("LOAD", seq_slot)
+            self.emit(length_op)
+            self.emit("LT_I")
+            self.emit("JUMP_IF_FALSE", end)
+        else:
+            self.emit("LOADI", 0)
+            self.emit("STORE", i)
+            self.place(top)
+            self.emit("LOAD", i)
+            self.emit("LOAD", seq_slot)
+            self.emit(length_op)
+            self.emit("LT_I")
+            self.emit("JUMP_IF_FALSE", end)
+        if kind == "enumerate" and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
+            self.emit("LOAD", count)  # type: ignore[arg-type]
+            self.emit("LOAD", seq_slot)
+            self.emit("LOAD", i)
+            self.emit(index_op)
+            self.store_names_reversed(target.elts)
+        else:
+            if kind == "enumerate":
+                self.emit("LOAD", count)  # type: ignore[arg-type]
+            self.emit("LOAD", seq_slot)
+            self.emit("LOAD", i)
+            self.emit(index_op)
+            if kind == "enumerate":
+                self.emit("TUPLE_NEW", 2)
+            self.store_target(target)
+        self.emit("LOAD", i)
+        self.emit("LOADI", -1 if kind == "reversed" else 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        if count is not None:
+            self.emit("LOAD", count)
+            self.emit("LOADI", 1)
+            self.emit("ADD_I")
+            self.emit("STORE", count)
+        body(top, end)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def range_loop(self, args: list[ast.expr], target: ast.expr, body: Callable[[Label, Label], None], top: Label, end: Label) -> None:
+        cur, stop, step = self.temp(), self.temp(), self.temp()
+        if len(args) == 1:
+            self.emit("LOADI", 0)
+            self.expr(args[0])
+        else:
+            self.expr(args[0])
+            self.expr(args[1])
+        self.emit("STORE", stop)
+        self.emit("STORE", cur)
+        const_step = 1 if len(args) < 3 else _const_int(args[2])
+        if len(args) == 3:
+            self.expr(args[2])
+            self.emit("STORE", step)
+            if const_step is None:
+                ok = Label()
+                self.emit("LOAD", step)
+                self.emit("JUMP_IF_TRUE", ok)
+                self.raise_("ValueError")
+                self.place(ok)
+            elif const_step == 0:
+                self.raise_("ValueError")
+                return
+        self.place(top)
+        if const_step is None:
+            negative, test = Label(), Label()
+            self.emit("LOAD", step)
+            self.emit("LOADI", 0)
+            self.emit("GT_I")
+            self.emit("JUMP_IF_FALSE", negative)
+            self.emit("LOAD", cur)
+            self.emit("LOAD", stop)
+            self.emit("LT_I")
+            self.emit("JUMP", test)
+            self.place(negative)
+            self.emit("LOAD", cur)
+            self.emit("LOAD", stop)
+            self.emit("GT_I")
+            self.place(test)
+        else:
+            self.emit("LOAD", cur)
+            self.emit("LOAD", stop)
+            self.emit("LT_I" if const_step > 0 else "GT_I")
+        self.emit("JUMP_IF_FALSE", end)
+        self.emit("LOAD", cur)
+        self.store_target(target)
+        self.emit("LOAD", cur)
+        if const_step is None:
+            self.emit("LOAD", step)
+        else:
+            self.push_int(const_step)
+        self.emit("ADD_I")
+        self.emit("STORE", cur)
+        body(top, end)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    # -- conditions -----------------------------------------------------------------------------------
+    def branch(self, node: ast.expr, when: bool, label: Label) -> None:
+        """Jump to `label` when the truth of `node` is `when`; fall through otherwise."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            self.branch(node.operand, not when, label)
+        elif isinstance(node, ast.BoolOp):
+            is_and = isinstance(node.op, ast.And)
+            if is_and != when:
+                # and-jump-if-false / or-jump-if-true: any operand decides
+                for v in node.values:
+                    self.branch(v, when, label)
+            else:
+                skip = Label()
+                for v in node.values[:-1]:
+                    self.branch(v, not when, skip)
+                self.branch(node.values[-1], when, label)
+                self.place(skip)
+        else:
+            self.truth(node)
+            self.emit("JUMP_IF_TRUE" if when else "JUMP_IF_FALSE", label)
+
+    def truth(self, node: ast.expr) -> None:
+        """Pushes a value whose nonzero-ness is the truth of `node`."""
+        self.expr(node)
+        self.truth_of_top(_ty(node))
+
+    def truth_of_top(self, t: Type) -> None:
+        if t.kind == "float":
+            self.emit("TRUTH_F")
+        elif t.kind == "str":
+            self.emit("STR_LEN")
+        elif t.kind == "list":
+            self.emit("LIST_LEN")
+        elif t.kind == "tuple":
+            self.emit("POP")
+            self.emit("LOADI", 1 if t.args else 0)
+
+    def to_bool(self, t: Type) -> None:
+        if t.kind != "bool":
+            self.truth_of_top(t)
+            self.emit("LOADI", 0)
+            self.emit("NE_I")
+
+    # -- expressions ----------------------------------------------------------------------------------
+    def expr(self, node: ast.expr) -> None:
+        getattr(self, f"e_{type(node).__name__}")(node)
+
+    def e_Constant(self, node: ast.Constant) -> None:
+        v = node.value
+        if isinstance(v, bool) or v is None:
+            self.emit("LOADI", int(bool(v)))
+        elif isinstance(v, int):
+            self.push_int(v)
+        elif isinstance(v, float):
+            self.push_float(v)
+        else:
+            self.emit("STR", self.pool.string(v))
+
+    def e_Name(self, node: ast.Name) -> None:
+        self.load_var(node.kvar, getattr(node, "kcheck", False))  # type: ignore[attr-defined]
+
+    def e_BinOp(self, node: ast.BinOp) -> None:
+        self.expr(node.left)
+        self.binop(node.op, _ty(node.left), node.right, _ty(node), node)
+
+    def binop(self, op: ast.operator, lt: Type, right: ast.expr, result: Type, node: ast.AST) -> None:
+        """The left operand (of type lt) is on the stack; evaluates `right` and combines."""
+        rt = _ty(right)
+        if result.kind == "float" and lt.kind in ("int", "bool", "float") and rt.kind in ("int", "bool", "float"):
+            if isinstance(op, ast.Div) and lt.kind != "float" and rt.kind != "float":
+                self.expr(right)
+                self.emit("DIV_I")
+                return
+            if lt.kind != "float":
+                self.emit("I2F")
+            self.expr(right)
+            if rt.kind != "float":
+                self.emit("I2F")
+            self.emit(_FLOAT_OPS[type(op)])
+            return
+        if result.kind in ("int", "bool"):
+            self.expr(right)
+            self.emit(_INT_OPS[type(op)])
+            return
+        self.expr(right)
+        if lt.kind == "str" and rt.kind == "str":
+            self.emit("STR_CONCAT")
+        elif lt.kind == "list" and rt.kind == "list":
+            self.emit("LIST_CONCAT")
+        elif lt.kind == "tuple":
+            tmp = self.temp()
+            self.emit("STORE", tmp)
+            self.emit("UNPACK_TUPLE", len(lt.args))
+            self.emit("LOAD", tmp)
+            self.emit("UNPACK_TUPLE", len(rt.args))
+            self.emit("TUPLE_NEW", len(lt.args) + len(rt.args))
+        else:  # sequence * int, or int * sequence
+            if lt.kind in ("int", "bool"):
+                self.emit("SWAP")
+            self.emit("STR_REPEAT" if result.kind == "str" else "LIST_REPEAT")
+
+    def e_UnaryOp(self, node: ast.UnaryOp) -> None:
+        t = _ty(node.operand)
+        if isinstance(node.op, ast.Not):
+            self.truth(node.operand)
+            self.emit("NOT")
+            return
+        self.expr(node.operand)
+        if isinstance(node.op, ast.Invert):
+            self.emit("INVERT_I")
+        elif isinstance(node.op, ast.USub):
+            self.emit("NEG_F" if t.kind == "float" else "NEG_I")
+
+    def e_BoolOp(self, node: ast.BoolOp) -> None:
+        end = Label()
+        t = _ty(node)
+        self.expr(node.values[0])
+        for v in node.values[1:]:
+            self.emit("DUP")
+            self.truth_of_top(t)
+            self.emit("JUMP_IF_FALSE" if isinstance(node.op, ast.And) else "JUMP_IF_TRUE", end)
+            self.emit("POP")
+            self.expr(v)
+        self.place(end)
+
+    def e_Compare(self, node: ast.Compare) -> None:
+        plans = node.kplans  # type: ignore[attr-defined]
+        operands = [node.left, *node.comparators]
+        self.expr(node.left)
+        if len(plans) == 1:
+            self.expr(operands[1])
+            self.compare(node.ops[0], plans[0], _ty(operands[0]), _ty(operands[1]))
+            return
+        false, end = Label(), Label()
+        tmp = self.temp()
+        for i, (op, plan) in enumerate(zip(node.ops, plans)):
+            right = operands[i + 1]
+            self.expr(right)
+            last = i == len(plans) - 1
+            if not last:
+                self.emit("DUP")
+                self.emit("STORE", tmp)
+            self.compare(op, plan, _ty(operands[i]), _ty(right))
+            if not last:
+                self.emit("JUMP_IF_FALSE", false)
+                self.emit("LOAD", tmp)
+        self.emit("JUMP", end)
+        self.place(false)
+        self.emit("LOADI", 0)
+        self.place(end)
+
+    def compare(self, op: ast.cmpop, plan: tuple[str, Type], lt: Type, rt: Type) -> None:
+        how, t = plan
+        if how == "in":
+            self.emit("CONTAINS", self.type_index(t))
+            if isinstance(op, ast.NotIn):
+                self.emit("NOT")
+            return
+        name = _CMP[type(op)]
+        if how == "num":
+            if t.kind == "float":
+                if lt.kind != "float":
+                    self.emit("SWAP")
+                    self.emit("I2F_EXACT")
+                    self.emit("SWAP")
+                if rt.kind != "float":
+                    self.emit("I2F_EXACT")
+                self.emit(f"{name}_F")
+            else:
+                self.emit(f"{name}_I")
+            return
+        ti = self.type_index(t)
+        if name in ("GT", "GE"):
+            self.emit("SWAP")
+            name = "LT" if name == "GT" else "LE"
+        if name == "NE":
+            self.emit("EQ", ti)
+            self.emit("NOT")
+        else:
+            self.emit(name, ti)
+
+    def e_IfExp(self, node: ast.IfExp) -> None:
+        orelse, end = Label(), Label()
+        self.branch(node.test, False, orelse)
+        self.expr(node.body)
+        self.emit("JUMP", end)
+        self.place(orelse)
+        self.expr(node.orelse)
+        self.place(end)
+
+    def e_List(self, node: ast.List) -> None:
+        for e in node.elts:
+            self.expr(e)
+        self.emit("LIST_NEW", len(node.elts))
+
+    def e_Tuple(self, node: ast.Tuple) -> None:
+        for e in node.elts:
+            self.expr(e)
+        self.emit("TUPLE_NEW", len(node.elts))
+
+    def e_Subscript(self, node: ast.Subscript) -> None:
+        seq = _ty(node.value)
+        self.expr(node.value)
+        if isinstance(node.slice, ast.Slice):
+            flags = 0
+            for bit, part in enumerate((node.slice.lower, node.slice.upper, node.slice.step)):
+                if part is not None:
+                    self.expr(part)
+                    flags |= 1 << bit
+            self.emit("STR_SLICE" if seq.kind == "str" else "LIST_SLICE", flags)
+        elif seq.kind == "tuple":
+            self.emit("TUPLE_GET", node.ktuple_index)  # type: ignore[attr-defined]
+        else:
+            self.expr(node.slice)
+            self.emit("STR_INDEX" if seq.kind == "str" else "LIST_INDEX")
+
+    def e_ListComp(self, node: ast.ListComp) -> None:
+        result = self.slots[node.kresult]  # type: ignore[attr-defined]
+        self.emit("LIST_NEW", 0)
+        self.emit("STORE", result)
+
+        def generate(level: int, cont: Label, brk: Label) -> None:
+            if level == len(node.generators):
+                self.emit("LOAD", result)
+                self.expr(node.elt)
+                self.emit("LIST_APPEND")
+                return
+            gen = node.generators[level]
+
+            def body(inner_cont: Label, inner_brk: Label) -> None:
+                for cond in gen.ifs:
+                    self.branch(cond, False, inner_cont)
+                generate(level + 1, inner_cont, inner_brk)
+
+            self.iterate(gen, gen.iter, gen.target, body)
+
+        generate(0, Label(), Label())
+        self.emit("LOAD", result)
+
+    # -- calls ------------------------------------------------------------------------------------------
+    def e_Call(self, node: ast.Call) -> None:
+        if hasattr(node, "kcallee"):
+            for arg in node.args:
+                self.expr(arg)
+            self.emit("CALL", self.pool.function_index[node.kcallee])  # type: ignore[attr-defined]
+        elif hasattr(node, "kmethod"):
+            if node.kmethod == "append":  # type: ignore[attr-defined]
+                self.append_call(node)
+                self.emit("LOADI", 0)
+            else:
+                assert isinstance(node.func, ast.Attribute)
+                self.expr(node.func.value)
+                for arg in node.args:
+                    self.expr(arg)
+                self.emit("LIST_POP_AT" if node.args else "LIST_POP")
+        else:
+            getattr(self, f"b_{node.kbuiltin}")(node, node.args)  # type: ignore[attr-defined]
+
+    def append_call(self, node: ast.Call) -> None:
+        assert isinstance(node.func, ast.Attribute)
+        self.expr(node.func.value)
+        self.expr(node.args[0])
+        self.emit("LIST_APPEND")
+
+    def b_range(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """range(...) where a sequence is needed (reversed, enumerate, sorted...): a list."""
+        if len(args) == 1:
+            self.emit("LOADI", 0)
+        for a in args:
+            self.expr(a)
+        if len(args) < 3:
+            self.emit("LOADI", 1)
+        self.emit("LIST_RANGE")
+
+    def b_len(self, node: ast.Call, args: list[ast.expr]) -> None:
+        t = _ty(args[0])
+        self.expr(args[0])
+        if t.kind == "tuple":
+            self.emit("POP")
+            self.emit("LOADI", len(t.args))
+        else:
+            self.emit("STR_LEN" if t.kind == "str" else "LIST_LEN")
+
+    def b_abs(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        self.emit("ABS_F" if _ty(args[0]).kind == "float" else "ABS_I")
+
+    def _min_max(self, node: ast.Call, args: list[ast.expr], is_min: bool) -> None:
+        if len(args) == 1:
+            self.expr(args[0])
+            self.emit("MIN" if is_min else "MAX", self.type_index(_ty(args[0])))
+            return
+        t = _ty(node)
+        slots = []
+        for arg in args:
+            self.expr(arg)
+            slots.append(self.temp())
+            self.emit("STORE", slots[-1])
+        cur = slots[0]
+        for s in slots[1:]:
+            skip = Label()
+            # min: take the item when item < current; max: when current < item (CPython's order)
+            first, second = (s, cur) if is_min else (cur, s)
+            self.emit("LOAD", first)
+            self.emit("LOAD", second)
+            if t.kind in ("int", "bool"):
+                self.emit("LT_I")
+            elif t.kind == "float":
+                self.emit("LT_F")
+            else:
+                self.emit("LT", self.type_index(t))
+            self.emit("JUMP_IF_FALSE", skip)
+            self.emit("LOAD", s)
+            self.emit("STORE", cur)
+            self.place(skip)
+        self.emit("LOAD", cur)
+
+    def b_min(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self._min_max(node, args, True)
+
+    def b_max(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self._min_max(node, args, False)
+
+    def b_sum(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        self.emit("SUM_F" if _ty(node).kind == "float" else "SUM_I")
+
+    def b_int(self, node: ast.Call, args: list[ast.expr]) -> None:
+        if not args:
+            self.emit("LOADI", 0)
+            return
+        self.expr(args[0])
+        kind = _ty(args[0]).kind
+        if kind == "float":
+            self.emit("F2I")
+        elif kind == "str":
+            self.emit("INT_OF_STR")
+
+    def b_float(self, node: ast.Call, args: list[ast.expr]) -> None:
+        if not args:
+            self.push_float(0.0)
+            return
+        self.expr(args[0])
+        if _ty(args[0]).kind != "float":
+            self.emit("I2F")
+
+    def b_bool(self, node: ast.Call, args: list[ast.expr]) -> None:
+        if not args:
+            self.emit("LOADI", 0)
+            return
+        self.expr(args[0])
+        self.to_bool(_ty(args[0]))
+
+    def b_str(self, node: ast.Call, args: list[ast.expr]) -> None:
+        if not args:
+            self.emit("STR", self.pool.string(""))
+            return
+        self.expr(args[0])
+        kind = _ty(args[0]).kind
+        if kind == "int":
+            self.emit("STR_OF_INT")
+        elif kind == "bool":
+            self.emit("STR_OF_BOOL")
+
+    def b_ord(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        self.emit("ORD")
+
+    def b_chr(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        self.emit("CHR")
+
+    def b_sorted(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        if _ty(args[0]).kind == "str":
+            self.emit("LIST_OF_STR")
+        self.emit("SORTED_DESC" if getattr(node, "kreverse", False) else "SORTED", self.type_index(_ty(node)))
+
+    def b_list(self, node: ast.Call, args: list[ast.expr]) -> None:
+        how = node.klist  # type: ignore[attr-defined]
+        if how == "empty":
+            self.emit("LIST_NEW", 0)
+        elif how == "range":
+            self.b_range(args[0], args[0].args)  # type: ignore[arg-type, attr-defined]
+        elif how == "reversed":
+            inner = args[0].args[0]  # type: ignore[attr-defined]
+            self.expr(inner)
+            if _ty(inner).kind == "str":
+                self.emit("LIST_OF_STR")
+            self.emit("LIST_REVERSED")
+        else:
+            self.expr(args[0])
+            self.emit("LIST_OF_STR" if _ty(args[0]).kind == "str" else "LIST_SLICE", 0)
+
+
+def lower_function(info: FunctionInfo, pool: Pool) -> LoweredFunction:
+    return FunctionLowerer(info, pool).lower()
+
+
+__all__ = ["Instr", "Label", "Pool", "LoweredFunction", "lower_function", "BOOL", "FLOAT", "INT", "STR", "list_of"]

@@ -1,0 +1,962 @@
+"""Types: inference and checking of the functions the front end accepted.
+
+Contract: `check_module(functions, report, arg_types)` gives every function that can be typed a
+`FunctionInfo` (parameter and result types, its variables), and every expression node a type
+(`node.kty`, resolved) and, for names, a `Var` (`node.kvar`). Type errors point at the
+expression. Types are monomorphic: one type per variable, per parameter, per result.
+
+Where types come from: annotations; for unannotated parameters, the argument types of the
+caller (`arg_types` for entry functions, call sites for helpers); for results, `return`
+statements; for an empty list, the first use that tells its element type (a type variable,
+solved by unification). Functions whose parameter types nothing tells are left out (and
+`FunctionInfo.missing` says why, for the caller who asks to run them).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence, Union
+
+from compiler.diagnostics import CompileError, Reporter
+from vm.isa import RAISABLE
+from vm.values import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, NONE, STR, Type, list_of, tuple_of
+
+
+class TVar:
+    """A type not known yet (the element type of `[]`, a result not yet returned)."""
+
+    _next = 0
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.ref: KType | None = None
+        TVar._next += 1
+        self.id = TVar._next
+
+    def __repr__(self) -> str:
+        return f"?{self.id}"
+
+
+KType = Union[Type, TVar]
+
+
+def resolve(t: KType) -> KType:
+    while isinstance(t, TVar) and t.ref is not None:
+        t = t.ref
+    if isinstance(t, Type) and t.args:
+        return Type(t.kind, tuple(resolve(a) for a in t.args))  # type: ignore[arg-type]
+    return t
+
+
+def is_concrete(t: KType) -> bool:
+    t = resolve(t)
+    return isinstance(t, Type) and all(is_concrete(a) for a in t.args)
+
+
+def show(t: KType) -> str:
+    t = resolve(t)
+    if isinstance(t, TVar):
+        return "?"
+    if t.kind == "list":
+        return f"list[{show(t.args[0])}]"
+    if t.kind == "tuple":
+        return f"tuple[{', '.join(show(a) for a in t.args)}]"
+    return t.kind
+
+
+def unify(a: KType, b: KType) -> bool:
+    a, b = resolve(a), resolve(b)
+    if isinstance(a, TVar):
+        if a is not b:
+            a.ref = b
+        return True
+    if isinstance(b, TVar):
+        b.ref = a
+        return True
+    if a.kind != b.kind or len(a.args) != len(b.args):
+        return False
+    return all(unify(x, y) for x, y in zip(a.args, b.args))
+
+
+def _numeric(t: KType) -> bool:
+    t = resolve(t)
+    return isinstance(t, Type) and t.kind in ("int", "bool", "float")
+
+
+def _intlike(t: KType) -> bool:
+    t = resolve(t)
+    return isinstance(t, Type) and t.kind in ("int", "bool")
+
+
+def _kind(t: KType) -> str:
+    t = resolve(t)
+    return "?" if isinstance(t, TVar) else t.kind
+
+
+@dataclass(eq=False)
+class Var:
+    name: str
+    type: KType
+    hidden: bool = False
+    needs_check: bool = False  # read somewhere it may be unassigned: tracked by a flag local
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: ast.FunctionDef
+    params: list[Var]
+    ret: KType
+    variables: dict[str, Var] = field(default_factory=dict)
+    checked: bool = False
+    returns_value: bool = False
+    missing: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+BUILTINS = frozenset({"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted", "reversed", "enumerate", "list", "ord", "chr"})
+_ITER_ONLY = {"range": "for loops and list()", "enumerate": "for loops", "reversed": "for loops and list()"}
+_BINOP_NAMES = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&", ast.MatMult: "@"}
+
+
+def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
+    """The kiln type an annotation names, or None when there is none."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and node.value is None:
+        return NONE
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return annotation_type(ast.parse(node.value, mode="eval").body, report)
+        except SyntaxError:
+            raise report.type_error(node, f"bad annotation {node.value!r}") from None
+    if isinstance(node, ast.Name):
+        simple = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "None": NONE}
+        if node.id in simple:
+            return simple[node.id]
+        if node.id in ("list", "List"):
+            raise report.type_error(node, "list annotation needs an element type: list[int]")
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        base = node.value.id
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base in ("list", "List") and len(args) == 1:
+            elem = annotation_type(args[0], report)
+            assert elem is not None
+            return list_of(elem)  # type: ignore[arg-type]
+        if base in ("tuple", "Tuple"):
+            if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
+                raise report.unsupported(node, "variable-length tuple annotation", "tuples have a fixed arity in kiln Python")
+            return tuple_of(*(annotation_type(a, report) for a in args))  # type: ignore[misc]
+    raise report.unsupported(node, f"type annotation {ast.unparse(node)}", "kiln Python has int, float, bool, str, list[T], tuple[...] and None")
+
+
+class Checker:
+    """Whole-module inference: functions are checked once their parameter types are known."""
+
+    def __init__(self, functions: Sequence[ast.FunctionDef], report: Reporter, arg_types: Mapping[str, Sequence[Type]]) -> None:
+        self.report = report
+        self.infos: dict[str, FunctionInfo] = {}
+        self.pending: list[FunctionInfo] = []
+        self.checkers: list[FunctionChecker] = []
+        self.in_progress: set[str] = set()
+        for fn in functions:
+            if fn.name in BUILTINS:
+                raise report.unsupported(fn, f"function named {fn.name}", "it would shadow a builtin")
+            params = []
+            for arg in fn.args.args:
+                ann = annotation_type(arg.annotation, report)
+                params.append(Var(arg.arg, ann if ann is not None else TVar(f"parameter {arg.arg} of {fn.name}")))
+            ret = annotation_type(fn.returns, report)
+            info = FunctionInfo(fn, params, ret if ret is not None else TVar(f"result of {fn.name}"))
+            info.variables = {p.name: p for p in params}
+            self.infos[fn.name] = info
+        for name, types in arg_types.items():
+            if name not in self.infos:
+                known = ", ".join(self.infos) or "none"
+                raise CompileError(report.filename, 1, 1, "type error", f"no function {name!r} to call (functions: {known})")
+            info = self.infos[name]
+            if len(types) != len(info.params):
+                raise report.type_error(info.node, f"{name}() takes {len(info.params)} argument(s), the call gives {len(types)}")
+            for param, ty, arg in zip(info.params, types, info.node.args.args):
+                if not unify(param.type, ty):
+                    raise report.type_error(arg, f"parameter {param.name} of {name} is {show(param.type)}, the call gives {show(ty)}")
+        for info in self.infos.values():
+            self._maybe_schedule(info)
+
+    def _maybe_schedule(self, info: FunctionInfo) -> None:
+        if not info.checked and info not in self.pending and all(is_concrete(p.type) for p in info.params):
+            self.pending.append(info)
+
+    def check_now(self, info: FunctionInfo) -> None:
+        if info.checked or info.name in self.in_progress:
+            return
+        if info in self.pending:
+            self.pending.remove(info)
+        self.in_progress.add(info.name)
+        checker = FunctionChecker(self, info)
+        checker.check()
+        self.checkers.append(checker)
+        self.in_progress.discard(info.name)
+        info.checked = True
+
+    def run(self) -> dict[str, FunctionInfo]:
+        while self.pending:
+            self.check_now(self.pending[0])
+        for checker in self.checkers:  # after all bodies: a result type may come from a later function
+            checker.finish()
+        for info in self.infos.values():
+            if not info.checked:
+                unknown = [p.name for p in info.params if not is_concrete(p.type)]
+                info.missing = f"parameter(s) {', '.join(unknown)} of {info.name} have no type: annotate them or give example arguments (--call)"
+        return self.infos
+
+
+class FunctionChecker:
+    """Types one function body; annotates nodes with `kty` (and `kvar` for names)."""
+
+    def __init__(self, module: Checker, info: FunctionInfo) -> None:
+        self.module, self.info, self.report = module, info, module.report
+        self.scopes: list[dict[str, Var]] = []  # comprehension scopes, innermost last
+        self.loop_depth = 0
+        self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
+        self.assigned = _assigned_names(info.node)
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def err(self, node: ast.AST, message: str) -> CompileError:
+        return self.report.type_error(node, message)
+
+    def need(self, node: ast.AST, t: KType, what: str) -> Type:
+        t = resolve(t)
+        if isinstance(t, TVar):
+            raise self.err(node, f"the type of {what} is not known here: annotate it (x: list[int] = [])")
+        return t
+
+    def lookup(self, name: str) -> Var | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return self.info.variables.get(name)
+
+    def bind(self, target: ast.Name, t: KType) -> Var:
+        var = self.lookup(target.id)
+        if var is None:
+            if target.id in self.module.infos or target.id in BUILTINS:
+                raise self.report.unsupported(target, f"assignment to {target.id}", "it names a function")
+            var = Var(target.id, t)
+            self.info.variables[target.id] = var
+        elif not unify(var.type, t):
+            raise self.err(target, f"{target.id} is {show(var.type)} here but {show(t)} is assigned (a variable keeps one type)")
+        target.kvar = var  # type: ignore[attr-defined]
+        target.kty = var.type  # type: ignore[attr-defined]
+        self.nodes.append(target)
+        return var
+
+    def hidden(self, t: KType, origin: str = "tmp") -> Var:
+        var = Var(f"${origin}{len(self.info.variables)}", t, hidden=True)
+        self.info.variables[var.name] = var
+        return var
+
+    # -- function --------------------------------------------------------------------------------
+    def check(self) -> None:
+        self.block(self.info.node.body)
+        if not self.info.returns_value and isinstance(resolve(self.info.ret), TVar):
+            unify(self.info.ret, NONE)  # no `return value` and no annotation: returns None
+
+    def finish(self) -> None:
+        """Resolves every type of the function; each must be known by now."""
+        if not is_concrete(self.info.ret):
+            raise self.err(self.info.node, f"cannot infer the result type of {self.info.name}: annotate it")
+        self.info.ret = resolve(self.info.ret)
+        for node in self.nodes:
+            _default_unknown(node.kty)  # type: ignore[attr-defined]
+        for var in self.info.variables.values():
+            _default_unknown(var.type)
+        for node in self.nodes:
+            t = resolve(node.kty)  # type: ignore[attr-defined]
+            if not is_concrete(t):
+                raise self.err(node, f"cannot infer the type of this {show(t)} value: annotate it (x: list[int] = [])")
+            node.kty = t  # type: ignore[attr-defined]
+        for var in self.info.variables.values():
+            if not is_concrete(var.type):
+                raise self.err(self.info.node, f"cannot infer the type of {var.name}: annotate it")
+            var.type = resolve(var.type)
+        for node in ast.walk(self.info.node):  # types recorded in plans before they were solved
+            if hasattr(node, "kplans"):
+                node.kplans = [(how, resolve(t)) for how, t in node.kplans]
+            if hasattr(node, "kiter"):
+                kind, seq = node.kiter
+                node.kiter = (kind, resolve(seq) if seq is not None else None)
+        mark_unbound_reads(self.info, self.report)
+
+    def block(self, stmts: Iterable[ast.stmt]) -> None:
+        for stmt in stmts:
+            self.stmt(stmt)
+
+    # -- statements --------------------------------------------------------------------------------
+    def stmt(self, s: ast.stmt) -> None:
+        method = getattr(self, f"s_{type(s).__name__}", None)
+        if method is None:
+            raise self.report.unsupported(s, type(s).__name__.lower() + " statement", "not in kiln Python")
+        method(s)
+
+    def s_Pass(self, s: ast.Pass) -> None:
+        pass
+
+    def s_Expr(self, s: ast.Expr) -> None:
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            s.kskip = True  # type: ignore[attr-defined]  # a docstring-like comment
+            return
+        self.expr(s.value, allow_none=True)
+
+    def s_Return(self, s: ast.Return) -> None:
+        if s.value is None:
+            if not unify(self.info.ret, NONE):
+                raise self.err(s, f"bare return in {self.info.name}, which returns {show(self.info.ret)}")
+            return
+        t = self.expr(s.value, allow_none=True)
+        if not unify(self.info.ret, t):
+            raise self.err(s.value, f"{self.info.name} returns {show(self.info.ret)} elsewhere but {show(t)} here")
+        self.info.returns_value = self.info.returns_value or _kind(t) != "none"
+
+    def s_Assign(self, s: ast.Assign) -> None:
+        t = self.expr(s.value)
+        for target in s.targets:
+            self.assign_target(target, t, s.value)
+
+    def s_AnnAssign(self, s: ast.AnnAssign) -> None:
+        if not isinstance(s.target, ast.Name):
+            raise self.report.unsupported(s.target, "annotated assignment to a subscript", "annotate plain names")
+        ann = annotation_type(s.annotation, self.report)
+        assert ann is not None
+        self.bind(s.target, ann)
+        if s.value is not None:
+            t = self.expr(s.value)
+            if _kind(ann) == "float" and _intlike(t):
+                raise self.err(s.value, "x: float = <int> stores an int in Python: write a float literal (0.0)")
+            if not unify(ann, t):
+                raise self.err(s.value, f"{s.target.id} is annotated {show(ann)} but {show(t)} is assigned")
+
+    def assign_target(self, target: ast.expr, t: KType, value: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target, t)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            rt = self.need(value, t, "the unpacked value")
+            if rt.kind == "tuple":
+                if len(rt.args) != len(target.elts):
+                    raise self.err(target, f"cannot unpack {show(rt)} into {len(target.elts)} names")
+                items = list(rt.args)
+            elif rt.kind == "list":
+                items = [rt.args[0]] * len(target.elts)
+            else:
+                raise self.err(target, f"cannot unpack a {show(rt)}")
+            target.kty = rt  # type: ignore[attr-defined]
+            self.nodes.append(target)
+            for elt, et in zip(target.elts, items):
+                if not isinstance(elt, (ast.Name, ast.Subscript)):
+                    raise self.report.unsupported(elt, "nested unpacking target", "unpack into names or list items")
+                self.assign_target(elt, et, value)
+        elif isinstance(target, ast.Subscript):
+            if isinstance(target.slice, ast.Slice):
+                raise self.report.unsupported(target, "slice assignment", "not in kiln Python yet")
+            seq = self.need(target.value, self.expr(target.value), "the indexed value")
+            if seq.kind != "list":
+                raise self.err(target, f"'{show(seq)}' object does not support item assignment")
+            self.index(target.slice)
+            if not unify(seq.args[0], t):
+                raise self.err(value, f"cannot store {show(t)} into {show(seq)}")
+        else:
+            raise self.report.unsupported(target, "assignment target", "assign to names, tuples of names or list items")
+
+    def s_AugAssign(self, s: ast.AugAssign) -> None:
+        target = s.target
+        if isinstance(target, ast.Name):
+            var = self.lookup(target.id)
+            if var is None:
+                raise self.err(target, f"{target.id} is used before any assignment")
+            current = var.type
+        elif isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+            seq = self.need(target.value, self.expr(target.value), "the indexed value")
+            if seq.kind != "list":
+                raise self.err(target, f"'{show(seq)}' object does not support item assignment")
+            self.index(target.slice)
+            current = seq.args[0]
+        else:
+            raise self.report.unsupported(target, "augmented assignment target", "use a name or a list item")
+        if _kind(current) == "list" and isinstance(s.op, (ast.Add, ast.Mult)):
+            raise self.report.unsupported(s, f"list {_BINOP_NAMES[type(s.op)]}=", "in-place list extension is not in kiln Python yet: write xs = xs + ys")
+        result = self.binop_type(s, s.op, current, self.expr(s.value))
+        if not unify(current, result):
+            raise self.err(s, f"{ast.unparse(target)} is {show(current)}; {_BINOP_NAMES[type(s.op)]}= would make it {show(result)}")
+        s.kty = result  # type: ignore[attr-defined]
+        if isinstance(target, ast.Name):
+            self.bind(target, result)
+
+    def s_If(self, s: ast.If) -> None:
+        self.truth(s.test)
+        self.block(s.body)
+        self.block(s.orelse)
+
+    def s_While(self, s: ast.While) -> None:
+        self.truth(s.test)
+        self.loop_depth += 1
+        self.block(s.body)
+        self.loop_depth -= 1
+
+    def s_For(self, s: ast.For) -> None:
+        self.iteration(s, s.target, s.iter, self.assign_loop_target)
+        self.loop_depth += 1
+        self.block(s.body)
+        self.loop_depth -= 1
+
+    def s_Break(self, s: ast.stmt) -> None:
+        if not self.loop_depth:
+            raise self.report.unsupported(s, "break outside a loop", "Python rejects it too")
+
+    s_Continue = s_Break
+
+    def s_Assert(self, s: ast.Assert) -> None:
+        self.truth(s.test)
+        if s.msg is not None:
+            self.expr(s.msg)
+
+    def s_Raise(self, s: ast.Raise) -> None:
+        exc = s.exc
+        if s.cause is not None:
+            raise self.report.unsupported(s, "raise ... from", "not in kiln Python")
+        if exc is None:
+            raise self.report.unsupported(s, "bare raise", "there is no exception being handled")
+        call_args: list[ast.expr] = []
+        if isinstance(exc, ast.Call):
+            call_args, exc = exc.args, exc.func
+        if not isinstance(exc, ast.Name) or exc.id not in RAISABLE:
+            raise self.report.unsupported(exc, f"raise {ast.unparse(exc)}", f"raise one of {', '.join(sorted(RAISABLE))}")
+        for arg in call_args:
+            self.expr(arg)
+        s.ktrap = exc.id  # type: ignore[attr-defined]
+
+    # -- iteration (for loops and comprehensions) ----------------------------------------------------
+    def iteration(self, node: ast.AST, target: ast.expr, it: ast.expr, bind_target) -> None:  # type: ignore[no-untyped-def]
+        """Works out how to iterate `it`; records the plan on `node.kiter`; binds the target."""
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("range", "enumerate", "reversed") and self.lookup(it.func.id) is None:
+            name = it.func.id
+            if name == "range":
+                self.range_args(it)
+                node.kiter = ("range", None)  # type: ignore[attr-defined]
+                bind_target(target, INT)
+                return
+            if name == "enumerate":
+                if not 1 <= len(it.args) <= 2:
+                    raise self.err(it, "enumerate() takes a sequence and an optional start")
+                seq = self.sequence(it.args[0])
+                if len(it.args) == 2 and not _intlike(self.expr(it.args[1])):
+                    raise self.err(it.args[1], "enumerate() start must be an int")
+                node.kiter = ("enumerate", seq)  # type: ignore[attr-defined]
+                bind_target(target, tuple_of(INT, _elem(seq)))  # type: ignore[arg-type]
+                return
+            if len(it.args) != 1:
+                raise self.err(it, "reversed() takes one sequence")
+            seq = self.sequence(it.args[0])
+            node.kiter = ("reversed", seq)  # type: ignore[attr-defined]
+            bind_target(target, _elem(seq))
+            return
+        seq = self.sequence(it)
+        node.kiter = ("seq", seq)  # type: ignore[attr-defined]
+        bind_target(target, _elem(seq))
+
+    def sequence(self, node: ast.expr) -> Type:
+        """A list or str operand; `range(...)` here is materialised as a list[int]."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and self.lookup("range") is None:
+            self.range_args(node)
+            node.kbuiltin = "range"  # type: ignore[attr-defined]
+            node.kty = list_of(INT)  # type: ignore[attr-defined]
+            self.nodes.append(node)
+            return list_of(INT)
+        t = self.need(node, self.expr(node), "the iterated value")
+        if t.kind not in ("list", "str"):
+            raise self.err(node, f"cannot iterate over {show(t)} (kiln iterates lists, strings, range, enumerate and reversed)")
+        return t
+
+    def range_args(self, call: ast.Call) -> None:
+        if not 1 <= len(call.args) <= 3:
+            raise self.err(call, f"range expected 1 to 3 arguments, got {len(call.args)}")
+        for arg in call.args:
+            if not _intlike(self.expr(arg)):
+                raise self.err(arg, f"range() arguments must be ints, not {show(arg.kty)}")  # type: ignore[attr-defined]
+
+    def assign_loop_target(self, target: ast.expr, t: KType) -> None:
+        self.assign_target(target, t, target)
+
+    # -- expressions -------------------------------------------------------------------------------
+    def truth(self, node: ast.expr) -> KType:
+        t = self.expr(node)
+        if _kind(t) in ("none", "?"):
+            raise self.err(node, f"cannot test the truth of a {show(t)} value")
+        return t
+
+    def index(self, node: ast.expr) -> None:
+        if not _intlike(self.expr(node)):
+            raise self.err(node, f"indices must be ints, not {show(node.kty)}")  # type: ignore[attr-defined]
+
+    def expr(self, node: ast.expr, *, allow_none: bool = False) -> KType:
+        method = getattr(self, f"e_{type(node).__name__}", None)
+        if method is None:
+            raise self.report.unsupported(node, type(node).__name__, "not in kiln Python")
+        t = method(node)
+        if _kind(t) == "none" and not allow_none:
+            raise self.err(node, "this expression has no value (None is only a function result)")
+        node.kty = t  # type: ignore[attr-defined]
+        self.nodes.append(node)
+        return t
+
+    def e_Constant(self, node: ast.Constant) -> KType:
+        v = node.value
+        if isinstance(v, bool):
+            return BOOL
+        if isinstance(v, int):
+            if not INT64_MIN <= v <= INT64_MAX:
+                raise self.report.unsupported(node, "int literal outside 64 bits", "kiln ints are 64-bit; the program needs the CPython fallback")
+            return INT
+        if isinstance(v, float):
+            return FLOAT
+        if isinstance(v, str):
+            return STR
+        if v is None:
+            return NONE
+        raise self.report.unsupported(node, f"{type(v).__name__} literal", "not in kiln Python")
+
+    def e_Name(self, node: ast.Name) -> KType:
+        var = self.lookup(node.id)
+        if var is None:
+            if node.id in self.module.infos or node.id in BUILTINS:
+                raise self.report.unsupported(node, f"function {node.id} used as a value", "functions can only be called")
+            if node.id in ("True", "False", "None"):
+                raise AssertionError(node.id)  # pragma: no cover - they are Constants
+            raise self.report.unsupported(node, f"name {node.id!r} is not defined", "it is never assigned in this function")
+        node.kvar = var  # type: ignore[attr-defined]
+        return var.type
+
+    def e_BinOp(self, node: ast.BinOp) -> KType:
+        return self.binop_type(node, node.op, self.expr(node.left), self.expr(node.right))
+
+    def binop_type(self, node: ast.AST, op: ast.operator, lt: KType, rt: KType) -> KType:
+        sym = _BINOP_NAMES.get(type(op), "?")
+        lk, rk = _kind(lt), _kind(rt)
+        if _numeric(lt) and _numeric(rt):
+            if isinstance(op, ast.MatMult):
+                raise self.report.unsupported(node, "@ operator", "matrix multiplication is not in kiln Python")
+            if isinstance(op, ast.Div):
+                return FLOAT
+            if isinstance(op, (ast.LShift, ast.RShift, ast.BitOr, ast.BitXor, ast.BitAnd)):
+                if "float" in (lk, rk):
+                    raise self.err(node, f"unsupported operand type(s) for {sym}: '{lk}' and '{rk}'")
+                if lk == rk == "bool" and not isinstance(op, (ast.LShift, ast.RShift)):
+                    return BOOL
+                return INT
+            if "float" in (lk, rk):
+                return FLOAT
+            if isinstance(op, ast.Pow):
+                right = getattr(node, "right", None)
+                if isinstance(right, ast.UnaryOp) and isinstance(right.op, ast.USub) and isinstance(right.operand, ast.Constant):
+                    node.kpow_float = True  # type: ignore[attr-defined]  # int ** -k is a float in Python
+                    return FLOAT
+            return INT
+        if isinstance(op, ast.Add) and lk == rk == "str":
+            return STR
+        if isinstance(op, ast.Add) and lk == rk == "list":
+            if not unify(lt, rt):
+                raise self.err(node, f"cannot concatenate {show(lt)} and {show(rt)}")
+            return lt
+        if isinstance(op, ast.Add) and lk == rk == "tuple":
+            return tuple_of(*resolve(lt).args, *resolve(rt).args)  # type: ignore[union-attr]
+        if isinstance(op, ast.Mult) and {lk, rk} in ({"str", "int"}, {"str", "bool"}, {"list", "int"}, {"list", "bool"}):
+            return lt if lk in ("str", "list") else rt
+        if isinstance(op, ast.Mod) and lk == "str":
+            raise self.report.unsupported(node, "% string formatting", "string formatting is not in kiln Python yet")
+        raise self.err(node, f"unsupported operand type(s) for {sym}: '{show(lt)}' and '{show(rt)}'")
+
+    def e_UnaryOp(self, node: ast.UnaryOp) -> KType:
+        if isinstance(node.op, ast.Not):
+            self.truth(node.operand)
+            return BOOL
+        t = self.expr(node.operand)
+        k = _kind(t)
+        if isinstance(node.op, ast.Invert):
+            if k not in ("int", "bool"):
+                raise self.err(node, f"bad operand type for unary ~: '{show(t)}'")
+            return INT
+        if k in ("int", "bool"):
+            return INT
+        if k == "float":
+            return FLOAT
+        raise self.err(node, f"bad operand type for unary {'-' if isinstance(node.op, ast.USub) else '+'}: '{show(t)}'")
+
+    def e_BoolOp(self, node: ast.BoolOp) -> KType:
+        types = [self.truth(v) for v in node.values]
+        first = types[0]
+        for v, t in zip(node.values[1:], types[1:]):
+            if not unify(first, t):
+                raise self.err(v, f"'{'and' if isinstance(node.op, ast.And) else 'or'}' operands have different types ({show(first)} and {show(t)}): kiln needs one type for its value")
+        return first
+
+    def e_Compare(self, node: ast.Compare) -> KType:
+        left = self.expr(node.left)
+        plans = []
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.expr(comp)
+            plans.append(self.compare_plan(node, op, left, right))
+            left = right
+        node.kplans = plans  # type: ignore[attr-defined]
+        return BOOL
+
+    def compare_plan(self, node: ast.AST, op: ast.cmpop, lt: KType, rt: KType) -> tuple[str, Type]:
+        """('num'|'value'|'in'|'is', type): how one link of a comparison chain compares."""
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            raise self.report.unsupported(node, "is / is not", "identity is not in kiln Python: use ==")
+        if isinstance(op, (ast.In, ast.NotIn)):
+            container = self.need(node, rt, "the right operand of in")
+            if container.kind == "str":
+                if _kind(lt) != "str":
+                    raise self.err(node, f"'in <string>' requires string as left operand, not {show(lt)}")
+                return ("in", container)
+            if container.kind == "list":
+                if not unify(container.args[0], lt):
+                    raise self.err(node, f"cannot look for {show(lt)} in {show(container)} (kiln compares values of one type)")
+                return ("in", container)
+            raise self.err(node, f"argument of type '{show(container)}' is not iterable")
+        if _numeric(lt) and _numeric(rt):
+            return ("num", FLOAT if "float" in (_kind(lt), _kind(rt)) else INT)
+        if not unify(lt, rt):
+            raise self.err(node, f"cannot compare {show(lt)} with {show(rt)} (kiln compares values of one type)")
+        t = self.need(node, lt, "the compared values")
+        if t.kind == "none":
+            raise self.err(node, "cannot compare None values")
+        return ("value", t)
+
+    def e_IfExp(self, node: ast.IfExp) -> KType:
+        self.truth(node.test)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        if not unify(a, b):
+            raise self.err(node, f"the branches of this conditional expression have different types ({show(a)} and {show(b)})")
+        return a
+
+    def e_List(self, node: ast.List) -> KType:
+        elem: KType = TVar("element of []")
+        for e in node.elts:
+            t = self.expr(e)
+            if not unify(elem, t):
+                raise self.err(e, f"list items must have one type: {show(elem)} and {show(t)}")
+        return list_of(elem)  # type: ignore[arg-type]
+
+    def e_Tuple(self, node: ast.Tuple) -> KType:
+        return tuple_of(*(self.expr(e) for e in node.elts))  # type: ignore[misc]
+
+    def e_Subscript(self, node: ast.Subscript) -> KType:
+        seq = self.need(node.value, self.expr(node.value), "the indexed value")
+        if isinstance(node.slice, ast.Slice):
+            if seq.kind not in ("str", "list"):
+                raise self.err(node, f"cannot slice a {show(seq)}")
+            for part in (node.slice.lower, node.slice.upper, node.slice.step):
+                if part is not None:
+                    self.index(part)
+            return seq
+        if seq.kind == "tuple":
+            k = _const_int(node.slice)
+            if k is None:
+                raise self.report.unsupported(node.slice, "tuple index that is not a constant", "tuples are indexed by constant ints in kiln Python")
+            if not -len(seq.args) <= k < len(seq.args):
+                raise self.err(node.slice, "tuple index out of range")
+            node.ktuple_index = k % len(seq.args)  # type: ignore[attr-defined]
+            return seq.args[k]
+        if seq.kind not in ("str", "list"):
+            raise self.err(node, f"'{show(seq)}' object is not subscriptable")
+        self.index(node.slice)
+        return STR if seq.kind == "str" else seq.args[0]
+
+    def e_ListComp(self, node: ast.ListComp) -> KType:
+        self.scopes.append({})
+        for gen in node.generators:
+            if gen.is_async:
+                raise self.report.unsupported(gen, "async comprehension", "not in kiln Python")
+            self.iteration(gen, gen.target, gen.iter, self.bind_comp_target)
+            for cond in gen.ifs:
+                self.truth(cond)
+        elem = self.expr(node.elt)
+        node.kresult = self.hidden(list_of(elem), "comp")  # type: ignore[arg-type, attr-defined]
+        self.scopes.pop()
+        return list_of(elem)  # type: ignore[arg-type]
+
+    def bind_comp_target(self, target: ast.expr, t: KType) -> None:
+        names = [target] if isinstance(target, ast.Name) else list(getattr(target, "elts", []))
+        for name in names:
+            if not isinstance(name, ast.Name):
+                raise self.report.unsupported(target, "comprehension target", "use a name or a tuple of names")
+            var = self.hidden(TVar(name.id), f"c_{name.id}_")
+            self.scopes[-1][name.id] = var
+        self.assign_target(target, t, target)
+
+    # -- calls -----------------------------------------------------------------------------------------
+    def e_Call(self, node: ast.Call) -> KType:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            return self.method_call(node, func)
+        if not isinstance(func, ast.Name):
+            raise self.report.unsupported(func, "call of an expression", "call functions by name")
+        if func.id in self.module.infos:
+            return self.user_call(node, self.module.infos[func.id])
+        if func.id in BUILTINS:
+            node.kbuiltin = func.id  # type: ignore[attr-defined]
+            return self.builtin_call(node, func.id)
+        if self.lookup(func.id) is not None:
+            raise self.err(func, f"'{show(self.lookup(func.id).type)}' object is not callable")  # type: ignore[union-attr]
+        raise self.report.unsupported(func, f"call of {func.id}", f"{func.id} is neither a function of this module nor a kiln builtin")
+
+    def user_call(self, node: ast.Call, callee: FunctionInfo) -> KType:
+        if len(node.args) != len(callee.params):
+            raise self.err(node, f"{callee.name}() takes {len(callee.params)} argument(s) but {len(node.args)} were given")
+        for arg, param in zip(node.args, callee.params):
+            t = self.expr(arg)
+            if not unify(param.type, t):
+                raise self.err(arg, f"argument {param.name} of {callee.name} is {show(param.type)}, not {show(t)}")
+        if all(is_concrete(p.type) for p in callee.params):
+            self.module.check_now(callee)  # its result type is needed here
+        node.kcallee = callee.name  # type: ignore[attr-defined]
+        return callee.ret
+
+    def method_call(self, node: ast.Call, func: ast.Attribute) -> KType:
+        obj = self.need(func.value, self.expr(func.value), "the object")
+        if obj.kind != "list":
+            raise self.report.unsupported(func, f"method {show(obj)}.{func.attr}", "only the list methods append and pop are supported")
+        node.kmethod = func.attr  # type: ignore[attr-defined]
+        if func.attr == "append":
+            if len(node.args) != 1:
+                raise self.err(node, f"append() takes exactly one argument ({len(node.args)} given)")
+            t = self.expr(node.args[0])
+            if not unify(obj.args[0], t):
+                raise self.err(node.args[0], f"cannot append {show(t)} to {show(obj)}")
+            return NONE
+        if func.attr == "pop":
+            if len(node.args) > 1:
+                raise self.err(node, f"pop expected at most 1 argument, got {len(node.args)}")
+            for arg in node.args:
+                self.index(arg)
+            return obj.args[0]
+        raise self.report.unsupported(func, f"method list.{func.attr}", "only append and pop are supported")
+
+    def builtin_call(self, node: ast.Call, name: str) -> KType:
+        args = node.args
+        if name in _ITER_ONLY:
+            raise self.report.unsupported(node, f"{name}() here", f"{name}() is supported in {_ITER_ONLY[name]}")
+        if name == "list":
+            return self.list_call(node)
+        if name in ("sorted",):
+            if len(args) != 1:
+                raise self.err(node, "sorted() takes one sequence")
+            for kw in node.keywords:
+                if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool)):
+                    raise self.report.unsupported(kw.value, "sorted(reverse=<expression>)", "write reverse=True or reverse=False")
+                node.kreverse = kw.value.value  # type: ignore[attr-defined]
+            seq = self.sequence(args[0])
+            return list_of(STR) if seq.kind == "str" else seq
+        if name in ("min", "max"):
+            if len(args) == 0:
+                raise self.err(node, f"{name} expected at least 1 argument, got 0")
+            if len(args) == 1:
+                seq = self.sequence(args[0])
+                return STR if seq.kind == "str" else seq.args[0]
+            types = [self.expr(a) for a in args]
+            for a, t in zip(args[1:], types[1:]):
+                if not unify(types[0], t):
+                    raise self.err(a, f"{name}() arguments of different types ({show(types[0])} and {show(t)}): the result's type would depend on the values")
+            t0 = self.need(node, types[0], f"{name}() arguments")
+            if t0.kind == "none":
+                raise self.err(node, f"{name}() of None values")
+            return t0
+        if len(args) != 1 and name not in ("int", "float", "bool", "str"):
+            raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
+        if name in ("int", "float", "bool", "str") and len(args) > 1:
+            raise self.report.unsupported(node, f"{name}() with {len(args)} arguments", f"kiln supports {name}(x)")
+        if not args:
+            return {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR}[name]
+        t = self.need(args[0], self.expr(args[0]), f"the argument of {name}()")
+        k = t.kind
+        if name == "len":
+            if k not in ("str", "list", "tuple"):
+                raise self.err(node, f"object of type '{k}' has no len()")
+            return INT
+        if name == "abs":
+            if k not in ("int", "bool", "float"):
+                raise self.err(node, f"bad operand type for abs(): '{show(t)}'")
+            return FLOAT if k == "float" else INT
+        if name == "sum":
+            if k != "list" or _kind(t.args[0]) not in ("int", "bool", "float"):
+                raise self.err(node, f"sum() of {show(t)}: kiln sums lists of numbers")
+            return FLOAT if _kind(t.args[0]) == "float" else INT
+        if name == "int":
+            if k not in ("int", "bool", "float", "str"):
+                raise self.err(node, f"int() argument must be a string or a number, not '{show(t)}'")
+            return INT
+        if name == "float":
+            if k == "str":
+                raise self.report.unsupported(node, "float(str)", "parsing floats is not in kiln Python yet")
+            if k not in ("int", "bool", "float"):
+                raise self.err(node, f"float() argument must be a number, not '{show(t)}'")
+            return FLOAT
+        if name == "bool":
+            if k == "none":
+                raise self.err(node, "bool() of None")
+            return BOOL
+        if name == "str":
+            if k == "float":
+                raise self.report.unsupported(node, "str(float)", "Python's shortest float repr is not in kiln yet")
+            if k not in ("int", "bool", "str"):
+                raise self.report.unsupported(node, f"str() of {show(t)}", "kiln converts int, bool and str")
+            return STR
+        if name == "ord":
+            if k != "str":
+                raise self.err(node, f"ord() expected string of length 1, but {show(t)} found")
+            return INT
+        if name == "chr":
+            if k not in ("int", "bool"):
+                raise self.err(node, f"'{show(t)}' object cannot be interpreted as an integer")
+            return STR
+        raise AssertionError(name)  # pragma: no cover
+
+    def list_call(self, node: ast.Call) -> KType:
+        if not node.args:
+            node.klist = "empty"  # type: ignore[attr-defined]
+            return list_of(TVar("element of list()"))  # type: ignore[arg-type]
+        if len(node.args) != 1:
+            raise self.err(node, f"list expected at most 1 argument, got {len(node.args)}")
+        arg = node.args[0]
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in ("range", "reversed") and self.lookup(arg.func.id) is None:
+            if arg.func.id == "range":
+                self.range_args(arg)
+                node.klist = "range"  # type: ignore[attr-defined]
+                return list_of(INT)
+            if len(arg.args) != 1:
+                raise self.err(arg, "reversed() takes one sequence")
+            seq = self.sequence(arg.args[0])
+            node.klist = "reversed"  # type: ignore[attr-defined]
+            return list_of(STR) if seq.kind == "str" else seq
+        seq = self.sequence(arg)
+        node.klist = "copy"  # type: ignore[attr-defined]
+        return list_of(STR) if seq.kind == "str" else seq
+
+
+def _default_unknown(t: KType) -> None:
+    """An element type still unknown after the whole module was checked belongs to a list that is
+    always empty (`not []`): nothing reads its items, so any representation is right. int it is."""
+    t = resolve(t)
+    if isinstance(t, TVar):
+        unify(t, INT)
+    else:
+        for arg in t.args:
+            _default_unknown(arg)
+
+
+def _elem(seq: Type) -> Type:
+    return STR if seq.kind == "str" else seq.args[0]
+
+
+def _const_int(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
+        return -node.operand.value
+    return None
+
+
+def _assigned_names(fn: ast.FunctionDef) -> set[str]:
+    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+# -- definite assignment: which reads may find a variable unassigned ----------------------------------
+
+_ALL = None  # "every variable": the state after a statement that never completes
+
+
+def mark_unbound_reads(info: FunctionInfo, report: Reporter) -> None:
+    """Sets `Var.needs_check` for variables read where they may not be assigned (Python raises
+    UnboundLocalError there) and marks those reads `node.kcheck = True`."""
+    assigned = frozenset(p.name for p in info.params)
+    _flow_block(info.node.body, set(assigned))
+
+
+def _flow_block(stmts: list[ast.stmt], da: set[str] | None) -> set[str] | None:
+    for s in stmts:
+        if da is _ALL:
+            return _ALL
+        da = _flow_stmt(s, da)
+    return da
+
+
+def _reads(node: ast.AST | None, da: set[str]) -> None:
+    if node is None:
+        return
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and hasattr(n, "kvar"):
+            var: Var = n.kvar  # type: ignore[attr-defined]
+            if not var.hidden and var.name not in da:
+                var.needs_check = True
+                n.kcheck = True  # type: ignore[attr-defined]
+
+
+def _targets(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _meet(a: set[str] | None, b: set[str] | None) -> set[str] | None:
+    if a is _ALL:
+        return b
+    if b is _ALL:
+        return a
+    return a & b
+
+
+def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
+    if isinstance(s, (ast.Return, ast.Raise)):
+        _reads(s, da)
+        return _ALL
+    if isinstance(s, (ast.Break, ast.Continue)):
+        return _ALL
+    if isinstance(s, ast.If):
+        _reads(s.test, da)
+        return _meet(_flow_block(s.body, set(da)), _flow_block(s.orelse, set(da)))
+    if isinstance(s, ast.While):
+        _reads(s.test, da)
+        _flow_block(s.body, set(da))
+        return da
+    if isinstance(s, ast.For):
+        _reads(s.iter, da)
+        _flow_block(s.body, da | _targets(s.target))
+        return da
+    if isinstance(s, ast.AugAssign):
+        _reads(s.value, da)
+        if isinstance(s.target, ast.Name):
+            if s.target.id not in da and hasattr(s.target, "kvar"):
+                s.target.kvar.needs_check = True  # type: ignore[attr-defined]
+                s.target.kcheck = True  # type: ignore[attr-defined]
+        else:
+            _reads(s.target, da)
+        return da | _targets(s.target)
+    if isinstance(s, (ast.Assign, ast.AnnAssign)):
+        _reads(s.value, da)
+        for t in s.targets if isinstance(s, ast.Assign) else [s.target]:
+            if not isinstance(t, ast.Name):
+                _reads(t, da)  # subscripts read their base and index
+        if isinstance(s, ast.AnnAssign) and s.value is None:
+            return da
+        return da | set().union(*(_targets(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target])))
+    if isinstance(s, ast.Assert):
+        _reads(s.test, da)
+        _reads(s.msg, da)
+        return da
+    _reads(s, da)
+    return da
+
+
+def check_module(functions: Sequence[ast.FunctionDef], report: Reporter, arg_types: Mapping[str, Sequence[Type]] | None = None) -> dict[str, FunctionInfo]:
+    return Checker(functions, report, arg_types or {}).run()

@@ -1,0 +1,5 @@
+# expect error: type
+def main() -> int:
+    """A str value for a variable annotated int."""
+    x: int = "a"
+    return 1

@@ -1,0 +1,5 @@
+# expect error: type
+def main() -> bool:
+    """str < int has no meaning (TypeError in CPython)."""
+    s = "a"
+    return s < 1

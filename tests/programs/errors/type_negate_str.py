@@ -1,0 +1,5 @@
+# expect error: type
+def main() -> str:
+    """Unary minus needs a number."""
+    s = "abc"
+    return -s

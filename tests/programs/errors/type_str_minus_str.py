@@ -1,0 +1,5 @@
+# expect error: type
+def main() -> str:
+    """str supports + and *, not -."""
+    s = "abc"
+    return s - "c"

@@ -1,0 +1,5 @@
+# expect error: type
+def main() -> int:
+    """A constant index past a tuple's arity."""
+    t = (1, 2)
+    return t[2]

@@ -1,0 +1,5 @@
+# expect error: type
+def main() -> int:
+    """helper is not defined in the module."""
+    n = 3
+    return helper(n)

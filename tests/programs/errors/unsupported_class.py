@@ -1,0 +1,7 @@
+# expect error: unsupported
+class Point:
+    pass
+
+
+def main() -> int:
+    return 1

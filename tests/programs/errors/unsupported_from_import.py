@@ -1,0 +1,6 @@
+# expect error: unsupported
+from math import sqrt
+
+
+def main() -> int:
+    return 1

@@ -1,0 +1,5 @@
+# expect error: unsupported
+def main() -> str:
+    """f-strings are outside the subset."""
+    n = 3
+    return f"n={n}"

@@ -1,0 +1,6 @@
+# expect error: unsupported
+import os
+
+
+def main() -> int:
+    return 1

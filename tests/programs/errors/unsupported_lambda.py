@@ -1,0 +1,5 @@
+# expect error: unsupported
+def main() -> int:
+    """lambda is outside the subset."""
+    double = lambda x: x * 2
+    return 3

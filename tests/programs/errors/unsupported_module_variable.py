@@ -1,0 +1,6 @@
+# expect error: unsupported
+LIMIT = 10
+
+
+def main() -> int:
+    return 1

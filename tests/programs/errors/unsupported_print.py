@@ -1,0 +1,5 @@
+# expect error: unsupported
+def main() -> int:
+    n = 3
+    print(n)
+    return n

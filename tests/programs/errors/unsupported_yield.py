@@ -1,0 +1,9 @@
+# expect error: unsupported
+def count_up(n: int) -> int:
+    for i in range(n):
+        yield i
+    return 0
+
+
+def main() -> int:
+    return 1

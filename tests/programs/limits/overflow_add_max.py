@@ -1,0 +1,5 @@
+# expect trap: Overflow
+def main() -> int:
+    top = 9223372036854775807
+    one = 1
+    return top + one

@@ -1,0 +1,5 @@
+# call: reverse("kiln compiles Python")
+# expect: 'nohtyP selipmoc nlik'
+def reverse(s):
+    """Reverse with a negative-step slice."""
+    return s[::-1]

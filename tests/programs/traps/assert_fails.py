@@ -1,0 +1,5 @@
+# expect trap: AssertionError
+def main() -> int:
+    xs = [3, 1, 2]
+    assert sorted(xs) == xs
+    return 0

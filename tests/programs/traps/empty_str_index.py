@@ -1,0 +1,5 @@
+# expect trap: IndexError
+def main() -> str:
+    s = "abc"
+    rest = s[3:]
+    return rest[-1]

@@ -1,0 +1,5 @@
+# expect trap: ValueError
+def main() -> int:
+    """Whitespace alone is not a number."""
+    s = "   "
+    return int(s)

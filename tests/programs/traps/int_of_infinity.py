@@ -1,0 +1,5 @@
+# expect trap: OverflowError
+def main() -> int:
+    """1e308 * 10.0 is inf (no error); int(inf) raises."""
+    big = 1e308 * 10.0
+    return int(big)

@@ -1,0 +1,6 @@
+# expect trap: AssertionError
+def main() -> int:
+    ok = 1 > 2
+    if not ok:
+        raise AssertionError("explicitly raised")
+    return 1

@@ -1,0 +1,5 @@
+# expect trap: ValueError
+def main() -> str:
+    s = "abcdef"
+    step = 0
+    return s[::step]

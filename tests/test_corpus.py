@@ -1,0 +1,130 @@
+"""The golden corpus: every program under tests/programs/ on CPython and on every kiln backend.
+
+Each file says what it expects in its header (see tests/programs/README.md):
+
+    # call: fib(10)          the call to make (default main())
+    # expect: 55             the exact result (compared by repr), or
+    # expect trap: IndexError
+    # expect error: unsupported
+    # limits: fuel=1000      VM limits for limit tests
+    # kiln: Overflow         kiln cannot reproduce this exactly and says so with this fallback
+                             trap (CPython must still give `expect`)
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from compiler import CompileError, compile_source, parse_call
+from vm import execute
+from vm.isa import TRAP_BY_NAME
+from vm.limits import Limits
+from vm.values import type_of_value
+
+CORPUS = Path(__file__).parent / "programs"
+BACKENDS = ["cpython", "ref", "cpu"]
+
+
+@dataclass
+class Case:
+    path: Path
+    source: str
+    call: str = "main()"
+    expect: str | None = None  # repr of the value
+    trap: str | None = None
+    error: str | None = None
+    kiln_trap: str | None = None  # kiln stops with this fallback trap where CPython gives `expect`
+    limits: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(self.path.relative_to(CORPUS))
+
+
+def load_case(path: Path) -> Case:
+    source = path.read_text()
+    case = Case(path, source)
+    for line in source.splitlines():
+        if not line.startswith("#"):
+            break
+        key, _, value = line[1:].strip().partition(":")
+        value = value.strip()
+        if key == "call":
+            case.call = value
+        elif key == "expect":
+            case.expect = repr(ast.literal_eval(value))
+        elif key == "expect trap":
+            case.trap = value
+        elif key == "expect error":
+            case.error = value
+        elif key == "kiln":
+            case.kiln_trap = value
+        elif key == "limits":
+            case.limits = {k: int(v) for k, v in (item.split("=") for item in value.split())}
+    assert [case.expect, case.trap, case.error].count(None) == 2, f"{path}: needs exactly one expectation"
+    for trap in (case.trap, case.kiln_trap):
+        assert trap is None or trap in TRAP_BY_NAME, f"{path}: unknown trap {trap}"
+    if case.kiln_trap:
+        assert TRAP_BY_NAME[case.kiln_trap].needs_fallback, f"{path}: '# kiln:' names a fallback trap"
+    return case
+
+
+CASES = sorted((load_case(p) for p in CORPUS.rglob("*.py")), key=lambda c: c.name)
+
+
+def run_cpython(case: Case) -> tuple[str, str]:
+    name, args = parse_call(case.call)
+    namespace: dict[str, object] = {}
+    exec(compile(case.source, str(case.path), "exec"), namespace)
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(1000)
+        return ("value", repr(namespace[name](*copy.deepcopy(args))))  # type: ignore[operator]
+    except Exception as e:  # noqa: BLE001 - the exception class is the outcome
+        return ("raise", type(e).__name__)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def run_kiln(case: Case, backend: str) -> tuple[str, str]:
+    name, args = parse_call(case.call)
+    try:
+        program = compile_source(case.source, case.name, arg_types={name: [type_of_value(a) for a in args]})
+    except CompileError as e:
+        return ("error", str(e))
+    result = execute(program, name, args, backend=backend, limits=Limits().replace(**case.limits))
+    return result.outcome
+
+
+def test_corpus_is_large_and_covers_every_trap() -> None:
+    assert len(CASES) >= 150
+    traps = {c.trap for c in CASES if c.trap}
+    missing = {t.name for t in TRAP_BY_NAME.values() if t.name not in ("OK", "MemoryFault")} - traps
+    assert not missing, f"no corpus file expects {sorted(missing)}"
+    assert sum(1 for c in CASES if c.error) >= 20
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_program(case: Case, backend: str) -> None:
+    if backend == "cpython":
+        kiln_only = case.trap and TRAP_BY_NAME[case.trap].kind != "python"
+        if case.error or kiln_only or case.limits:
+            pytest.skip("kiln-specific expectation")
+        outcome = run_cpython(case)
+    else:
+        outcome = run_kiln(case, backend)
+    if case.kiln_trap and backend != "cpython":
+        assert outcome == ("raise", case.kiln_trap), outcome
+    elif case.error:
+        assert outcome[0] == "error" and case.error in outcome[1], outcome
+    elif case.trap:
+        assert outcome == ("raise", case.trap), outcome
+    else:
+        assert outcome == ("value", case.expect), outcome

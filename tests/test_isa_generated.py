@@ -1,0 +1,27 @@
+"""The files generated from vm/isa.py (the C opcode header and docs/ISA.md) are up to date."""
+
+from __future__ import annotations
+
+import pytest
+
+from vm import isa
+
+
+@pytest.mark.parametrize("path", sorted(isa.generated_files()), ids=lambda p: p.name)
+def test_generated_file_is_current(path):
+    expected = isa.generated_files()[path]
+    assert path.exists(), f"{path} is missing: run python -m vm.isa --write"
+    assert path.read_text() == expected, f"{path} is stale: run python -m vm.isa --write"
+
+
+def test_header_names_every_opcode_and_trap():
+    header = isa.render_header()
+    for op in isa.OPS:
+        assert f"OP_{op.name} = {op.code}," in header
+    for trap in isa.TRAPS:
+        assert f"TRAP_{trap.name} = {trap.code}," in header
+    assert f"KILN_N_OPS = {len(isa.OPS)}" in header
+
+
+def test_check_mode_reports_current_files():
+    assert isa.main([]) == 0

@@ -1,0 +1,191 @@
+"""configs.settings: packaged defaults, the user file, KILN_* variables, and the errors of each."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from configs.settings import (
+    LIMIT_NAMES,
+    PACKAGED_FILE,
+    Settings,
+    SettingsError,
+    load_settings,
+    vm_variable,
+)
+from vm.limits import Limits
+
+
+def write(tmp_path: Path, text: str, name: str = "kiln.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# --- defaults -----------------------------------------------------------------------------
+
+
+def test_defaults_with_no_file_and_no_variables() -> None:
+    settings = load_settings(env={})
+    assert settings == Settings()
+    assert settings.vm == Limits()
+    assert settings.cache_dir == Path.home() / ".cache" / "kiln"
+    assert settings.cpu_threads == (os.cpu_count() or 1)
+
+
+def test_packaged_file_mirrors_limits_defaults() -> None:
+    with open(PACKAGED_FILE, "rb") as file:
+        packaged = tomllib.load(file)
+    assert packaged["vm"] == dataclasses.asdict(Limits())
+    assert set(packaged["runtime"]) == {"cache_dir", "cpu_threads"}
+
+
+def test_settings_are_frozen() -> None:
+    settings = Settings()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.cpu_threads = 3  # type: ignore[misc]
+
+
+def test_every_limit_has_a_variable() -> None:
+    assert [vm_variable(name) for name in LIMIT_NAMES] == [
+        "KILN_VM_FUEL",
+        "KILN_VM_STACK_WORDS",
+        "KILN_VM_MAX_CALL_DEPTH",
+        "KILN_VM_HEAP_WORDS",
+    ]
+
+
+# --- the user file --------------------------------------------------------------------------
+
+
+def test_file_overrides_only_the_keys_it_sets(tmp_path: Path) -> None:
+    path = write(tmp_path, "[vm]\nfuel = 5000\n\n[runtime]\ncpu_threads = 3\n")
+    settings = load_settings(path, env={})
+    assert settings.vm == Limits(fuel=5000)
+    assert settings.cpu_threads == 3
+    assert settings.cache_dir == Settings().cache_dir
+
+
+def test_file_named_by_kiln_config(tmp_path: Path) -> None:
+    path = write(tmp_path, "[vm]\nmax_call_depth = 50\n")
+    assert load_settings(env={"KILN_CONFIG": str(path)}).vm.max_call_depth == 50
+
+
+def test_path_argument_wins_over_kiln_config(tmp_path: Path) -> None:
+    named = write(tmp_path, "[vm]\nfuel = 1\n", "named.toml")
+    given_path = write(tmp_path, "[vm]\nfuel = 2\n", "given.toml")
+    assert load_settings(given_path, env={"KILN_CONFIG": str(named)}).vm.fuel == 2
+
+
+def test_relative_cache_dir_is_taken_from_the_file_folder(tmp_path: Path) -> None:
+    path = write(tmp_path, '[runtime]\ncache_dir = "cache"\n')
+    assert load_settings(path, env={}).cache_dir == tmp_path / "cache"
+
+
+def test_home_in_cache_dir_is_expanded(tmp_path: Path) -> None:
+    path = write(tmp_path, '[runtime]\ncache_dir = "~/elsewhere"\n')
+    assert load_settings(path, env={}).cache_dir == Path.home() / "elsewhere"
+
+
+def test_cpu_threads_auto_means_every_core(tmp_path: Path) -> None:
+    path = write(tmp_path, '[runtime]\ncpu_threads = "auto"\n')
+    assert load_settings(path, env={"KILN_CPU_THREADS": ""}).cpu_threads == (os.cpu_count() or 1)
+
+
+# --- environment variables -------------------------------------------------------------------
+
+
+def test_variables_override_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "[vm]\nfuel = 5000\nheap_words = 64\n")
+    env = {
+        "KILN_VM_FUEL": "7000",
+        "KILN_VM_STACK_WORDS": "128",
+        "KILN_VM_MAX_CALL_DEPTH": "20",
+        "KILN_CACHE_DIR": str(tmp_path / "c"),
+        "KILN_CPU_THREADS": "2",
+    }
+    settings = load_settings(path, env=env)
+    assert settings.vm == Limits(fuel=7000, stack_words=128, max_call_depth=20, heap_words=64)
+    assert settings.cache_dir == tmp_path / "c"
+    assert settings.cpu_threads == 2
+
+
+def test_empty_variable_counts_as_unset() -> None:
+    assert load_settings(env={"KILN_VM_FUEL": "", "KILN_CONFIG": ""}) == Settings()
+
+
+def test_os_environ_is_read_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KILN_VM_HEAP_WORDS", "4096")
+    assert load_settings().vm.heap_words == 4096
+
+
+@given(st.sampled_from(LIMIT_NAMES), st.integers(min_value=1, max_value=(1 << 62) - 1))
+def test_any_valid_limit_passes_through_its_variable(name: str, value: int) -> None:
+    assert getattr(load_settings(env={vm_variable(name): str(value)}).vm, name) == value
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"KILN_VM_FUEL": "abc"}, "KILN_VM_FUEL='abc': not an integer"),
+        ({"KILN_VM_HEAP_WORDS": "1.5"}, "KILN_VM_HEAP_WORDS='1.5': not an integer"),
+        (
+            {"KILN_VM_STACK_WORDS": "0"},
+            "KILN_VM_STACK_WORDS='0': limit stack_words must be a positive integer, got 0",
+        ),
+        ({"KILN_VM_MAX_CALL_DEPTH": str(1 << 62)}, "KILN_VM_MAX_CALL_DEPTH="),
+        ({"KILN_CPU_THREADS": "many"}, "KILN_CPU_THREADS='many': not an integer"),
+        ({"KILN_CPU_THREADS": "0"}, "KILN_CPU_THREADS='0': must be at least 1"),
+        ({"KILN_CACHE_DIR": "   "}, "KILN_CACHE_DIR='   ': not a path"),
+        ({"KILN_VM_FULE": "1"}, "KILN_VM_FULE: unknown variable (kiln reads KILN_VM_FUEL,"),
+        ({"KILN_CONFIG": "/nonexistent/kiln.toml"}, "/nonexistent/kiln.toml: no such settings"),
+    ],
+)
+def test_bad_variable_is_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env=env)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[vm]\nfule = 1\n", "unknown key [vm] fule (known: fuel, stack_words,"),
+        ("[runtime]\nthreads = 1\n", "unknown key [runtime] threads (known: cache_dir,"),
+        ("[gpu]\nblocks = 1\n", "unknown table [gpu] (known: [vm], [runtime])"),
+        ("vm = 3\n", "vm must be a table [vm], got 3"),
+        ('[vm]\nfuel = "abc"\n', "[vm] fuel = 'abc': not an integer"),
+        ("[vm]\nfuel = true\n", "[vm] fuel = True: not an integer"),
+        ("[vm]\nfuel = 2.5\n", "[vm] fuel = 2.5: not an integer"),
+        ("[vm]\nheap_words = -1\n", "[vm] heap_words = -1: limit heap_words must be a positive"),
+        ("[runtime]\ncpu_threads = 0\n", "[runtime] cpu_threads = 0: must be at least 1"),
+        ('[runtime]\ncpu_threads = "4"\n', "[runtime] cpu_threads = '4': not an integer or"),
+        ("[runtime]\ncache_dir = 1\n", "[runtime] cache_dir = 1: not a path"),
+        ("[vm\nfuel = 1\n", "not valid TOML"),
+    ],
+)
+def test_bad_file_names_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SettingsError) as caught:
+        load_settings(path, env={})
+    assert str(caught.value).startswith(f"{path}: ")
+    assert message in str(caught.value)
+
+
+def test_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="no such settings file"):
+        load_settings(tmp_path / "absent.toml", env={})
+
+
+def test_settings_reject_a_bad_thread_count() -> None:
+    with pytest.raises(ValueError, match="cpu_threads must be a positive integer"):
+        Settings(cpu_threads=0)

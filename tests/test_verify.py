@@ -1,0 +1,309 @@
+"""The verifier (`vm.verify`): each rule rejects what it should, with a message naming the
+function, the instruction and the rule; valid programs pass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_ref_vm import Fn, assemble
+
+from vm.container import ContainerError, Program
+from vm.disasm import disassemble
+from vm.isa import BY_NAME, OPS, TRAPS, encode
+from vm.values import INT, STR, Type, float_bits, list_of, tuple_of
+from vm.verify import VerifyError, max_depth, stack_depths, stack_effect, verify, verify_bytes
+
+
+def _raw(name: str, operand: int) -> int:
+    """An instruction word with any operand, bypassing `encode`'s range checks."""
+    return BY_NAME[name].code | operand << 8
+
+
+def _rejects(program: Program, *fragments: str) -> str:
+    with pytest.raises(VerifyError) as info:
+        verify(program)
+    message = str(info.value)
+    for fragment in fragments:
+        assert fragment in message, message
+    return message
+
+
+def _one(
+    code: list[Any],
+    params: list[Type] | None = None,
+    n_locals: int | None = None,
+    max_stack: int | None = 8,
+    **kwargs: Any,
+) -> Program:
+    return assemble(
+        Fn("f", params or [], INT, code, n_locals=n_locals, max_stack=max_stack), **kwargs
+    )
+
+
+def test_valid_program_passes() -> None:
+    code = [
+        ("LOAD", 0),
+        ("JUMP_IF_FALSE", 4),
+        ("STR", "yes"),
+        ("JUMP", 5),
+        ("STR", "no"),
+        ("STR_LEN",),
+        ("RET",),
+    ]
+    program = assemble(
+        Fn("f", [INT], INT, code), Fn("g", [], INT, [("LOADI", 1), ("CALL", "f"), ("RET",)])
+    )
+    verify(program)
+    assert max_depth(program, 0) == 1
+    assert stack_depths(program, 0) == [0, 1, 0, 1, 0, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("word", "rule"),
+    [
+        (255, "unknown opcode"),
+        (len(OPS), "unknown opcode"),
+        (_raw("ADD_I", 1), "nonzero operand"),
+        (_raw("CONST", 0), "constant index out of range"),
+        (_raw("STR", 1), "string address invalid"),
+        (_raw("STR", 3), "string address invalid"),
+        (_raw("LOAD", 1), "local slot out of range"),
+        (_raw("STORE", 5), "local slot out of range"),
+        (_raw("JUMP", 3), "jump target out of range"),
+        (_raw("JUMP_IF_TRUE", 1 << 20), "jump target out of range"),
+        (_raw("CALL", 1), "function index out of range"),
+        (_raw("EQ", 1), "type index out of range"),
+        (_raw("RAISE", 0), "trap code out of range"),
+        (_raw("RAISE", len(TRAPS)), "trap code out of range"),
+        (_raw("STR_SLICE", 8), "slice flags out of range"),
+        (_raw("TUPLE_NEW", 256), "count out of range"),
+        (_raw("UNPACK_TUPLE", 256), "count out of range"),
+        (_raw("TUPLE_GET", 255), "count out of range"),
+        (_raw("SORTED", 0), "wrong type operand"),
+        (_raw("MIN", 0), "wrong type operand"),
+        (_raw("CONTAINS", 0), "wrong type operand"),
+        (-1, "bad instruction word"),
+        (1 << 32, "bad instruction word"),
+    ],
+)
+def test_operand_rules(word: int, rule: str) -> None:
+    # one local, one constant-free pool, the image holds "ab" (words 0-2), the type table [int]
+    program = _one([word, ("LOADI", 0), ("RET",)], params=[INT], strings=("ab",))
+    message = _rejects(program, rule, "function 'f'", "instruction 0")
+    assert message.startswith("function 'f' (#0), instruction 0")
+
+
+def test_operand_rules_apply_to_unreachable_code() -> None:
+    _rejects(
+        _one([("LOADI", 0), ("RET",), _raw("LOAD", 9)]), "instruction 2", "local slot out of range"
+    )
+
+
+def test_operands_in_range_pass() -> None:
+    verify(
+        _one(
+            [
+                ("CONST", 7),
+                ("STR", "ab"),
+                ("STR", "c"),
+                ("POP",),
+                ("POP",),
+                ("TUPLE_NEW", 1),
+                ("TUPLE_GET", 254),
+                ("RAISE", "MemoryFault"),
+            ]
+        )
+    )
+    widest = (
+        [("LOADI", 0)] * 255
+        + [("TUPLE_NEW", 255), ("UNPACK_TUPLE", 255)]
+        + [("POP",)] * 254
+        + [("RET",)]
+    )
+    verify(_one(widest, max_stack=None))
+
+
+@pytest.mark.parametrize(
+    ("code", "rule", "where"),
+    [
+        ([("ADD_I",), ("RET",)], "stack underflow", "instruction 0"),
+        (
+            [("LOADI", 1), ("POP",), ("POP",), ("LOADI", 1), ("RET",)],
+            "stack underflow",
+            "instruction 2",
+        ),
+        ([("LOADI", 1), ("LOADI", 2), ("RET",)], "RET stack depth", "instruction 2"),
+        ([("RET",)], "stack underflow", "instruction 0"),
+        ([("LOADI", 1), ("LOADI", 1), ("POP",)], "runs off the end", "instruction 2"),
+        ([("LOADI", 1), ("JUMP_IF_FALSE", 0)], "runs off the end", "instruction 1"),
+        ([], "runs off the end", "instruction 0"),
+        # two paths into instruction 4: depth 1 from the fall-through, depth 0 from the jump
+        (
+            [("LOADI", 1), ("JUMP_IF_FALSE", 4), ("LOADI", 2), ("NOP",), ("LOADI", 3), ("RET",)],
+            "inconsistent stack depth",
+            "instruction",
+        ),
+        # a loop that grows the stack each time round
+        ([("LOADI", 1), ("LOADI", 1), ("JUMP", 1)], "inconsistent stack depth", "instruction 2"),
+        # the callee takes two parameters
+        ([("LOADI", 1), ("CALL", "g"), ("RET",)], "stack underflow", "instruction 1"),
+        (
+            [("LOADI", 1), ("LOADI", 1), ("LIST_NEW", 3), ("RET",)],
+            "stack underflow",
+            "instruction 2",
+        ),
+        ([("LOADI", 1), ("STR_SLICE", 0b111), ("RET",)], "stack underflow", "instruction 1"),
+    ],
+)
+def test_stack_rules(code: list[Any], rule: str, where: str) -> None:
+    g = Fn("g", [INT, INT], INT, [("LOAD", 0), ("RET",)], max_stack=1)
+    _rejects(assemble(Fn("f", [], INT, code, max_stack=8), g), rule, where, "function 'f'")
+
+
+def test_max_stack_is_enforced() -> None:
+    code = [("LOADI", 1), ("LOADI", 2), ("LOADI", 3), ("ADD_I",), ("ADD_I",), ("RET",)]
+    verify(_one(code, max_stack=3))
+    _rejects(_one(code, max_stack=2), "stack overflow", "instruction 2", "max_stack 2")
+    _rejects(
+        _one([("LOADI", 1), ("UNPACK_TUPLE", 3), ("POP",), ("POP",), ("RET",)], max_stack=2),
+        "stack overflow",
+    )
+
+
+def test_stack_effects_from_the_table() -> None:
+    program = assemble(
+        Fn("f", [], INT, [("LOADI", 0), ("RET",)]),
+        Fn("g", [INT, INT, INT], INT, [("LOADI", 0), ("RET",)]),
+    )
+    assert stack_effect(program, BY_NAME["CALL"], 1) == (3, 1)
+    assert stack_effect(program, BY_NAME["STR_SLICE"], 0b101) == (3, 1)
+    assert stack_effect(program, BY_NAME["LIST_SLICE"], 0) == (1, 1)
+    assert stack_effect(program, BY_NAME["LIST_NEW"], 4) == (4, 1)
+    assert stack_effect(program, BY_NAME["UNPACK_LIST"], 4) == (1, 4)
+    assert stack_effect(program, BY_NAME["DUP2"], 0) == (2, 4)
+
+
+def test_header_rules() -> None:
+    def broken(**changes: Any) -> Program:
+        program = _one([("LOADI", 0), ("RET",)], params=[INT])
+        for key, value in changes.items():
+            setattr(program.functions[0], key, value)
+        return program
+
+    _rejects(broken(param_types=[3]), "function 'f'", "header", "parameter type index out of range")
+    _rejects(broken(return_type=-1), "header", "return type index out of range")
+    _rejects(broken(n_locals=0), "header", "local count")
+    _rejects(broken(max_stack=-1), "header", "max_stack out of range")
+    _rejects(broken(lines=[1]), "header", "line table length")
+    _rejects(broken(lines=[1, -2]), "header", "line table entry")
+
+
+def test_program_tables() -> None:
+    def broken(**changes: Any) -> Program:
+        program = _one([("LOADI", 0), ("RET",)], strings=("ab",))
+        for key, value in changes.items():
+            setattr(program, key, value)
+        return program
+
+    _rejects(broken(consts=[1 << 63]), "bad constant", "constant 0")
+    _rejects(broken(image=[5, 1]), "bad image", "word 0")
+    _rejects(broken(image=[1, 0x110000]), "bad image", "not a code point")
+    _rejects(broken(image=[-1]), "bad image")
+    _rejects(broken(types=[Type("list")]), "bad type table", "type 0")
+    _rejects(broken(types=[Type("dict")]), "bad type table", "type 0")
+    _rejects(broken(types=[INT, tuple_of(*[INT] * 256)]), "bad type table", "type 1")
+    program = assemble(
+        Fn("f", [], INT, [("LOADI", 0), ("RET",)]), Fn("f", [], INT, [("LOADI", 1), ("RET",)])
+    )
+    _rejects(program, "duplicate function name", "'f'")
+
+
+def test_typed_operands_of_the_right_kind_pass() -> None:
+    code = [
+        ("LOAD", 0),
+        ("DUP",),
+        ("SORTED", list_of(STR)),
+        ("POP",),
+        ("DUP",),
+        ("MIN", list_of(STR)),
+        ("POP",),
+        ("LOAD", 1),
+        ("MAX", STR),
+        ("SWAP",),
+        ("CONTAINS", list_of(STR)),
+        ("RET",),
+    ]
+    verify(_one(code, params=[list_of(STR), STR]))
+
+
+def test_verify_bytes() -> None:
+    program = _one([("LOADI", 0), ("RET",)])
+    assert verify_bytes(program.to_bytes()) == program
+    bad = _one([("ADD_I",), ("RET",)])
+    with pytest.raises(VerifyError, match="stack underflow"):
+        verify_bytes(bad.to_bytes())
+    with pytest.raises(ContainerError):
+        verify_bytes(program.to_bytes()[:-1])
+
+
+def test_encode_rejects_what_the_verifier_would() -> None:
+    with pytest.raises(ValueError):
+        encode(BY_NAME["LOADI"], 1 << 23)
+    with pytest.raises(ValueError):
+        encode(BY_NAME["JUMP"], -1)
+
+
+# ---- the disassembler ----------------------------------------------------------------------------
+
+
+def test_disassembly_shows_offsets_lines_names_and_meanings() -> None:
+    main = Fn(
+        "main",
+        [list_of(STR), INT],
+        INT,
+        [
+            ("LOAD", 0),
+            ("LOADI", 1),
+            ("LOADI", -1),
+            ("LIST_SLICE", 0b011),  # line 1
+            ("STR", "it's"),
+            ("SWAP",),
+            ("CONTAINS", list_of(STR)),  # line 2
+            ("JUMP_IF_FALSE", 11),
+            ("CONST", 1.5),
+            ("F2I",),
+            ("POP",),  # line 3
+            ("CONST", 123456),
+            ("LOAD", 1),
+            ("CALL", "helper"),
+            ("ADD_I",),  # line 4
+            ("RET",),
+            ("RAISE", "KeyError"),  # line 5
+        ],
+        n_locals=2,
+        lines=[1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5],
+    )
+    helper = Fn("helper", [INT], INT, [("LOAD", 0), ("RET",)])
+    text = disassemble(assemble(main, helper))
+    assert "== main(list[str], int) -> int   params 2, locals 2, max stack 3 ==" in text
+    assert "== helper(int) -> int   params 1, locals 1, max stack 1 ==" in text
+    lines = text.splitlines()
+    body = lines[lines.index(next(line for line in lines if line.startswith("== main"))) + 1 :]
+    assert body[0].split() == ["0000", "1", "LOAD", "0"]
+    assert body[1].split() == ["0001", "|", "LOADI", "1"]
+    assert body[2].split() == ["0002", "|", "LOADI", "-1"]
+    assert body[3].split() == ["0003", "|", "LIST_SLICE", "3", "start,stop"]
+    assert body[4].split()[:3] == ["0004", "2", "STR"] and body[4].endswith('"it\'s"')
+    assert body[6].endswith("list[str]")
+    assert body[7].split() == ["0007", "3", "JUMP_IF_FALSE", "11", "->", "11"]
+    assert body[8].endswith("= 1.5")  # a float: F2I consumes it
+    assert body[11].endswith("= 123456")
+    assert body[13].endswith("helper(int) -> int")
+    assert body[16].split() == ["0016", "|", "RAISE", "11", "KeyError"]
+
+
+def test_disassembly_of_large_constants_shows_the_float_reading() -> None:
+    text = disassemble(_one([("CONST", 2.5), ("POP",), ("CONST", 7), ("RET",)]))
+    assert f"= {float_bits(2.5)} (float 2.5)" in text
+    assert "= 7\n" in text

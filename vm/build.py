@@ -1,0 +1,204 @@
+"""Preparing the C interpreter's inputs: shared libraries built and cached, programs flattened.
+
+`shared_library(name, sources, flags)` compiles C sources from `vm/kernels/` with the system C
+compiler (`$CC`, else `cc`, `gcc` or `clang`) into a shared library cached under the settings'
+cache directory (`KILN_CACHE_DIR` overrides it), named by a SHA-256 of the compiler, the flags
+and every kernel source, so an edit to any of them rebuilds it. The library is written to a
+temporary file and renamed into place, so parallel processes (pytest workers) never load a
+half-written one.
+
+`flatten(program)` lays a `Program` out as the flat arrays `kiln_program` points at
+(`vm/kernels/interp.h`): code (each function followed by a guard word), constants, image, type
+descriptors with their skip table, function records and parameter types. Both the CPU and the
+CUDA backends use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vm.container import Program
+from vm.values import Type
+
+KERNELS = Path(__file__).resolve().parent / "kernels"
+
+FUNC_WORDS = 7
+"""int64 words of one function record: start, length, params, locals, max stack, return type,
+offset of the parameter types (KILN_FUNC_WORDS in interp.h)."""
+
+
+GUARD = 0xFFFF_FFFF
+"""The word after each function's code (KILN_GUARD in interp.h): opcode 255, never an instruction,
+so running off the end of a function traps MemoryFault."""
+
+
+class BuildError(RuntimeError):
+    """The C compiler is missing or failed; the message says which and why."""
+
+
+# ---- shared libraries --------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where compiled libraries are cached: the settings' cache_dir (KILN_CACHE_DIR wins)."""
+    try:
+        from configs.settings import load_settings
+    except ImportError:
+        raw = os.environ.get("KILN_CACHE_DIR", "")
+        return Path(raw).expanduser() if raw else Path("~/.cache/kiln").expanduser()
+    return load_settings().cache_dir
+
+
+def c_compiler() -> str:
+    """The C compiler command: $CC, else the first of cc, gcc, clang on PATH."""
+    cc = os.environ.get("CC", "").strip()
+    if cc:
+        return cc
+    for name in ("cc", "gcc", "clang"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise BuildError(
+        "no C compiler found for kiln's CPU backend: install one (Debian/Ubuntu: apt-get install gcc) "
+        "or point the CC environment variable at it"
+    )
+
+
+def _fingerprint(compiler: str, sources: list[Path], flags: list[str]) -> str:
+    digest = hashlib.sha256()
+    digest.update(compiler.encode() + b"\0" + " ".join(flags).encode() + b"\0")
+    for path in sorted(set(sources) | set(KERNELS.glob("*.h"))):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def shared_library(name: str, sources: list[Path], flags: list[str]) -> Path:
+    """Path of the shared library built from `sources` (and every header in vm/kernels)."""
+    compiler = c_compiler()
+    directory = cache_dir()
+    path = directory / f"{name}-{_fingerprint(compiler, sources, flags)[:20]}.so"
+    if path.exists():
+        return path
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".so", dir=directory)
+    os.close(fd)
+    command = [*compiler.split(), *flags, f"-I{KERNELS}", *map(str, sources), "-o", tmp, "-lm"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        os.unlink(tmp)
+        raise BuildError(f"cannot run the C compiler {compiler!r}: {error}") from None
+    if done.returncode != 0:
+        os.unlink(tmp)
+        raise BuildError(f"building {name} failed ({' '.join(command)}):\n{done.stderr.strip()}")
+    os.replace(tmp, path)  # atomic: a concurrent build of the same library writes the same bytes
+    return path
+
+
+# ---- programs as flat arrays -------------------------------------------------------------------
+
+
+def type_depth(ty: Type) -> int:
+    """Nesting depth of lists and tuples: 0 for scalars and str, 1 for list[int], ..."""
+    if ty.kind in ("list", "tuple"):
+        return 1 + max((type_depth(arg) for arg in ty.args), default=0)
+    return 0
+
+
+def _skips(words: list[int], base: int) -> list[int]:
+    """For each node of one descriptor, the index (plus base) just after its subtree."""
+    skip = [0] * len(words)
+
+    def node(pos: int) -> int:
+        code = words[pos]
+        if code == 5:  # list
+            end = node(pos + 1)
+        elif code == 6:  # tuple
+            end = pos + 2
+            for _ in range(words[pos + 1]):
+                end = node(end)
+        else:
+            end = pos + 1
+        skip[pos] = base + end
+        return end
+
+    node(0)
+    return skip
+
+
+def _array(values: list[int], dtype: type, what: str) -> np.ndarray:
+    try:
+        return np.array(values, dtype=dtype) if values else np.zeros(1, dtype=dtype)
+    except OverflowError:
+        info = np.iinfo(dtype)
+        bad = next(v for v in values if not info.min <= v <= info.max)
+        raise ValueError(f"{what}: {bad} does not fit in {np.dtype(dtype).name}") from None
+
+
+@dataclass(frozen=True)
+class FlatProgram:
+    """The arrays of one `kiln_program` (empty arrays hold one unused element, never NULL)."""
+
+    code: np.ndarray  # uint32
+    consts: np.ndarray  # int64
+    image: np.ndarray  # int64
+    types: np.ndarray  # int32 descriptor words
+    type_skip: np.ndarray  # int32
+    type_off: np.ndarray  # int32
+    funcs: np.ndarray  # int64, FUNC_WORDS per function
+    params: np.ndarray  # int32
+    n_code: int
+    n_consts: int
+    n_image: int
+    n_types_words: int
+    n_types: int
+    n_funcs: int
+    n_params: int
+    max_type_depth: int
+
+
+def flatten(program: Program) -> FlatProgram:
+    """`program` as flat arrays. ValueError when a word does not fit its C type."""
+    code: list[int] = []
+    funcs: list[int] = []
+    params: list[int] = []
+    for fn in program.functions:
+        funcs += [len(code), len(fn.code), fn.n_params, fn.n_locals, fn.max_stack, fn.return_type, len(params)]
+        code += fn.code
+        code.append(GUARD)
+        params += fn.param_types
+    types: list[int] = []
+    skip: list[int] = []
+    offsets: list[int] = []
+    for ty in program.types:
+        words = ty.descriptor()
+        offsets.append(len(types))
+        skip += _skips(words, len(types))
+        types += words
+    name = program.source_name
+    return FlatProgram(
+        code=_array(code, np.uint32, f"{name}: code word"),
+        consts=_array(program.consts, np.int64, f"{name}: constant"),
+        image=_array(program.image, np.int64, f"{name}: image word"),
+        types=_array(types, np.int32, f"{name}: type descriptor"),
+        type_skip=_array(skip, np.int32, f"{name}: type descriptor"),
+        type_off=_array(offsets, np.int32, f"{name}: type table"),
+        funcs=_array(funcs, np.int64, f"{name}: function table"),
+        params=_array(params, np.int32, f"{name}: parameter type"),
+        n_code=len(code),
+        n_consts=len(program.consts),
+        n_image=len(program.image),
+        n_types_words=len(types),
+        n_types=len(program.types),
+        n_funcs=len(program.functions),
+        n_params=len(params),
+        max_type_depth=max((type_depth(ty) for ty in program.types), default=0),
+    )

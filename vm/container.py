@@ -1,0 +1,172 @@
+"""Programs in memory and the versioned `.kbc` container that stores them.
+
+Layout of a `.kbc` file (all integers little-endian):
+
+    magic            8 bytes  b"\\x89KBC\\r\\n\\x1a\\n"
+    format version   u32
+    ISA hash         u32      vm.isa.isa_hash() of the ISA the code was assembled for
+    counts           u32 x 6  constants, image words, types, functions, code words, name bytes
+    source name      utf-8
+    constants        i64 each (ints, or float bits)
+    image            i64 each (string constants: see vm/README.md)
+    types            per type: u32 word count, then i32 descriptor words
+    functions        per function: u32 name length, name, then u32 code start, code length,
+                     parameter count, local count, max stack, return type, parameter types...
+    code             u32 instruction words, all functions back to back
+    lines            u32 source line of each instruction
+    checksum         u32 CRC-32 of everything before it
+
+`load` checks the framing (magic, version, ISA hash, counts, truncation, checksum) and raises
+`ContainerError` with the reason; `vm.verify` then checks the code itself.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass, field
+
+from vm.isa import FORMAT_VERSION, isa_hash
+from vm.values import Type, type_from_descriptor
+
+MAGIC = b"\x89KBC\r\n\x1a\n"
+MAX_COUNT = 1 << 26  # no section of a container may claim more items than this
+
+
+class ContainerError(ValueError):
+    """A `.kbc` file that cannot be loaded: says what is wrong and where."""
+
+
+@dataclass
+class Function:
+    name: str
+    param_types: list[int]  # indices into Program.types
+    return_type: int
+    n_locals: int  # parameters included
+    max_stack: int
+    code: list[int] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+    @property
+    def n_params(self) -> int:
+        return len(self.param_types)
+
+
+@dataclass
+class Program:
+    functions: list[Function]
+    consts: list[int]
+    image: list[int]
+    types: list[Type]
+    source_name: str = "<input>"
+
+    def function_index(self, name: str) -> int:
+        for i, fn in enumerate(self.functions):
+            if fn.name == name:
+                return i
+        known = ", ".join(fn.name for fn in self.functions) or "none"
+        raise KeyError(f"no function {name!r} in {self.source_name} (functions: {known})")
+
+    def signature(self, index: int) -> tuple[list[Type], Type]:
+        fn = self.functions[index]
+        return [self.types[t] for t in fn.param_types], self.types[fn.return_type]
+
+    def to_bytes(self) -> bytes:
+        name = self.source_name.encode()
+        code = [w for fn in self.functions for w in fn.code]
+        parts = [
+            MAGIC,
+            struct.pack("<II", FORMAT_VERSION, isa_hash()),
+            struct.pack("<6I", len(self.consts), len(self.image), len(self.types), len(self.functions), len(code), len(name)),
+            name,
+            struct.pack(f"<{len(self.consts)}q", *self.consts),
+            struct.pack(f"<{len(self.image)}q", *self.image),
+        ]
+        for ty in self.types:
+            words = ty.descriptor()
+            parts.append(struct.pack(f"<I{len(words)}i", len(words), *words))
+        start = 0
+        for fn in self.functions:
+            fname = fn.name.encode()
+            parts.append(struct.pack("<I", len(fname)) + fname)
+            header = (start, len(fn.code), fn.n_params, fn.n_locals, fn.max_stack, fn.return_type, *fn.param_types)
+            parts.append(struct.pack(f"<{len(header)}I", *header))
+            start += len(fn.code)
+        parts.append(struct.pack(f"<{len(code)}I", *code))
+        parts.append(struct.pack(f"<{len(code)}I", *(line for fn in self.functions for line in fn.lines)))
+        body = b"".join(parts)
+        return body + struct.pack("<I", zlib.crc32(body))
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data, self.pos = data, 0
+
+    def take(self, n: int, what: str) -> bytes:
+        if n < 0 or self.pos + n > len(self.data):
+            raise ContainerError(f"truncated container: {what} needs {n} bytes at offset {self.pos}, file has {len(self.data)}")
+        chunk = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return chunk
+
+    def ints(self, fmt: str, n: int, what: str) -> tuple[int, ...]:
+        size = struct.calcsize(f"<{n}{fmt}")
+        return struct.unpack(f"<{n}{fmt}", self.take(size, what))
+
+    def count(self, what: str) -> int:
+        (n,) = self.ints("I", 1, what)
+        if n > MAX_COUNT:
+            raise ContainerError(f"{what} {n} at offset {self.pos - 4} exceeds the limit {MAX_COUNT}")
+        return n
+
+
+def load(data: bytes) -> Program:
+    """Parse a `.kbc` file. ContainerError on anything malformed."""
+    if len(data) < len(MAGIC) + 4 or data[: len(MAGIC)] != MAGIC:
+        raise ContainerError("not a kiln bytecode file (bad magic)")
+    body, (crc,) = data[:-4], struct.unpack("<I", data[-4:])
+    r = _Reader(body)
+    r.take(len(MAGIC), "magic")
+    version, isa = r.ints("I", 2, "header")
+    if version != FORMAT_VERSION:
+        raise ContainerError(f"container format version {version}, this kiln reads version {FORMAT_VERSION}")
+    if isa != isa_hash():
+        raise ContainerError(f"container built for ISA 0x{isa:08x}, this kiln has ISA 0x{isa_hash():08x}: recompile it")
+    if zlib.crc32(body) != crc:
+        raise ContainerError("checksum mismatch: the container is truncated or corrupted")
+    n_consts, n_image, n_types, n_funcs, n_code, n_name = (r.count(w) for w in ("constant count", "image size", "type count", "function count", "code size", "name length"))
+    try:
+        source_name = r.take(n_name, "source name").decode()
+    except UnicodeDecodeError as e:
+        raise ContainerError(f"source name is not UTF-8: {e}") from None
+    consts = list(r.ints("q", n_consts, "constants"))
+    image = list(r.ints("q", n_image, "image"))
+    types = []
+    for i in range(n_types):
+        words = list(r.ints("i", r.count(f"type {i} size"), f"type {i}"))
+        try:
+            ty, end = type_from_descriptor(words)
+        except ValueError as e:
+            raise ContainerError(f"type {i}: {e}") from None
+        if end != len(words):
+            raise ContainerError(f"type {i}: descriptor has {len(words) - end} trailing words")
+        types.append(ty)
+    headers = []
+    for i in range(n_funcs):
+        try:
+            fname = r.take(r.count(f"function {i} name length"), f"function {i} name").decode()
+        except UnicodeDecodeError as e:
+            raise ContainerError(f"function {i} name is not UTF-8: {e}") from None
+        start, length, n_params, n_locals, max_stack, ret = r.ints("I", 6, f"function {i} header")
+        params = list(r.ints("I", n_params, f"function {i} parameter types"))
+        headers.append((fname, start, length, n_params, n_locals, max_stack, ret, params))
+    code = r.ints("I", n_code, "code")
+    lines = r.ints("I", n_code, "line table")
+    if r.pos != len(body):
+        raise ContainerError(f"{len(body) - r.pos} unexpected bytes after the line table")
+    functions = []
+    for i, (fname, start, length, _, n_locals, max_stack, ret, params) in enumerate(headers):
+        if start + length > n_code:
+            raise ContainerError(f"function {i} ({fname}) code [{start}, {start + length}) is outside the code section ({n_code} words)")
+        functions.append(Function(fname, params, ret, n_locals, max_stack, list(code[start : start + length]), list(lines[start : start + length])))
+    return Program(functions, consts, image, types, source_name)

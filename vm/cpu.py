@@ -1,0 +1,277 @@
+"""The CPU backend: the C interpreter (`vm/kernels/interp.h`) run over all cores.
+
+`interp.h` and its batch driver `vm/kernels/cpu.c` are compiled once by the system C compiler
+into a shared library (cached by a hash of the sources and flags, see `vm.build`) and called
+through ctypes. ctypes releases the GIL for the call and the C side runs its own pthreads, so a
+batch uses every core it is given.
+
+    from vm import cpu
+    results = cpu.run_batch([(program, "fib", [20]), (program, "fib", [25])], Limits())
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vm import ExecResult
+from vm.build import FlatProgram, flatten, shared_library
+from vm.container import Program
+from vm.isa import TRAPS
+from vm.limits import Limits
+from vm.values import INT, INT64_MAX, INT64_MIN, Type, bits_float, list_of, marshal, unmarshal
+
+SOURCES = ["cpu.c"]
+FLAGS = ["-std=c11", "-O2", "-fPIC", "-shared", "-pthread", "-ffp-contract=off", "-fno-strict-aliasing"]
+
+ITEM = np.dtype([("prog", "<i4"), ("func", "<i4"), ("arg_off", "<i8"), ("arg_len", "<i8")])
+RESULT = np.dtype([("trap", "<i4"), ("thread", "<i4"), ("steps", "<i8"), ("out_off", "<i8"), ("out_len", "<i8")])
+
+
+class _CProgram(ctypes.Structure):
+    """Mirror of `kiln_program` in interp.h."""
+
+    _fields_ = [
+        ("code", ctypes.c_void_p),
+        ("code_len", ctypes.c_int64),
+        ("consts", ctypes.c_void_p),
+        ("n_consts", ctypes.c_int64),
+        ("image", ctypes.c_void_p),
+        ("image_len", ctypes.c_int64),
+        ("types", ctypes.c_void_p),
+        ("type_skip", ctypes.c_void_p),
+        ("types_len", ctypes.c_int64),
+        ("type_off", ctypes.c_void_p),
+        ("n_types", ctypes.c_int64),
+        ("funcs", ctypes.c_void_p),
+        ("n_funcs", ctypes.c_int64),
+        ("params", ctypes.c_void_p),
+        ("params_len", ctypes.c_int64),
+        ("max_type_depth", ctypes.c_int64),
+    ]
+
+
+class _CLimits(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int64) for name in ("fuel", "stack_words", "max_call_depth", "heap_words")]
+
+
+_lib: ctypes.CDLL | None = None
+_lib_lock = threading.Lock()
+
+
+def library() -> ctypes.CDLL:
+    """The compiled interpreter, built on first use (BuildError when no C compiler works)."""
+    global _lib
+    with _lib_lock:
+        if _lib is None:
+            from vm.build import KERNELS
+
+            path = shared_library("kiln_cpu", [KERNELS / name for name in SOURCES], FLAGS)
+            lib = ctypes.CDLL(str(path))
+            p = ctypes.c_void_p
+            lib.kiln_run_batch.argtypes = [
+                ctypes.POINTER(_CProgram), ctypes.c_int64, p, ctypes.c_int64, p, ctypes.c_int64,
+                ctypes.POINTER(_CLimits), ctypes.c_int32, p, ctypes.POINTER(p), ctypes.POINTER(ctypes.c_int64),
+            ]  # fmt: skip
+            lib.kiln_run_batch.restype = ctypes.c_int
+            lib.kiln_free.argtypes = [p]
+            lib.kiln_free.restype = None
+            _lib = lib
+        return _lib
+
+
+def _ptr(array: np.ndarray) -> int:
+    return array.ctypes.data
+
+
+def _c_program(flat: FlatProgram) -> _CProgram:
+    return _CProgram(
+        _ptr(flat.code), flat.n_code, _ptr(flat.consts), flat.n_consts, _ptr(flat.image), flat.n_image,
+        _ptr(flat.types), _ptr(flat.type_skip), flat.n_types_words, _ptr(flat.type_off), flat.n_types,
+        _ptr(flat.funcs), flat.n_funcs, _ptr(flat.params), flat.n_params, flat.max_type_depth,
+    )  # fmt: skip
+
+
+def default_threads() -> int:
+    from configs.settings import load_settings
+
+    return load_settings().cpu_threads
+
+
+def check_program(program: Program) -> None:
+    from vm.verify import verify
+
+    verify(program)
+
+
+def _resolve(program: Program, function: str | int) -> int:
+    if isinstance(function, str):
+        return program.function_index(function)
+    if not 0 <= function < len(program.functions):
+        raise ValueError(f"no function #{function} in {program.source_name} ({len(program.functions)} functions)")
+    return function
+
+
+# ---- marshalling, with fast paths for the common types ---------------------------------------------
+
+Writer = Callable[[Any, list[int]], None]
+Reader = Callable[[list[int], int, int], Any]
+
+
+def _writer(ty: Type) -> Writer:
+    """Appends the marshalled words of a value of type `ty`; ValueError if it is not one."""
+    if ty.kind == "int":
+
+        def write_int(value: Any, out: list[int]) -> None:
+            if type(value) is int and INT64_MIN <= value <= INT64_MAX:
+                out.append(value)
+            else:
+                out += marshal(value, ty)  # raises with the reason
+
+        return write_int
+    if ty.kind == "str":
+
+        def write_str(value: Any, out: list[int]) -> None:
+            if type(value) is str:
+                out.append(len(value))
+                out += map(ord, value)
+            else:
+                out += marshal(value, ty)
+
+        return write_str
+
+    def write(value: Any, out: list[int]) -> None:
+        out += marshal(value, ty)
+
+    return write
+
+
+def _reader(ty: Type) -> Reader:
+    """The value of the marshalled words[off : off + n] of type `ty`."""
+    kind = ty.kind
+    if kind == "int":
+        return lambda words, off, n: words[off]
+    if kind == "bool":
+        return lambda words, off, n: words[off] != 0
+    if kind == "none":
+        return lambda words, off, n: None
+    if kind == "float":
+        return lambda words, off, n: bits_float(words[off])
+    if kind == "str":
+        return lambda words, off, n: "".join(map(chr, words[off + 1 : off + n]))
+    if ty == list_of(INT):
+        return lambda words, off, n: words[off + 1 : off + n]
+    return lambda words, off, n: unmarshal(words[off : off + n], ty)
+
+
+@dataclass
+class _Entry:
+    """What a batch needs about one function of one program."""
+
+    program: int  # index into the batch's programs
+    function: int
+    name: str
+    params: list[tuple[Type, Writer]]
+    read: Reader
+
+
+def _entry(program: Program, index: int, function: str | int) -> _Entry | None:
+    """None when the function's types are not in the program's type table (a malformed program)."""
+    f = _resolve(program, function)
+    fn = program.functions[f]
+    try:
+        params = [program.types[t] for t in fn.param_types]
+        ret = program.types[fn.return_type]
+    except (IndexError, TypeError):
+        return None
+    return _Entry(index, f, fn.name, [(ty, _writer(ty)) for ty in params], _reader(ret))
+
+
+def run_batch(
+    items: Sequence[tuple[Program, str | int, Sequence[Any]]],
+    limits: Limits,
+    threads: int | None = None,
+    *,
+    verify: bool = True,
+) -> list[ExecResult]:
+    """Run each `(program, function name or index, args)`; one ExecResult per item, in order.
+
+    Every distinct program is verified first (`vm.verify.verify`, VerifyError), as the reference
+    VM does; `verify=False` skips that and leaves a malformed program to the C side's own checks,
+    which trap MemoryFault (the fuzz tests of the interpreter's memory safety use it). ValueError
+    when an item's arguments do not match its function's parameter types. `threads` defaults to
+    the settings' `cpu_threads`.
+    """
+    if threads is None:
+        threads = default_threads()
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+
+    indices: dict[int, int] = {}  # id(program) -> index into programs
+    programs: list[Program] = []
+    entries: dict[tuple[int, str | int], _Entry | None] = {}
+    per_item: list[_Entry | None] = []
+    columns: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
+    words_in: list[int] = []
+    for program, function, args in items:
+        key = (id(program), function)
+        if key in entries:
+            entry = entries[key]
+        else:
+            index = indices.get(id(program))
+            if index is None:
+                if verify:
+                    check_program(program)
+                index = indices[id(program)] = len(programs)
+                programs.append(program)
+            entry = entries[key] = _entry(program, index, function)
+        start = len(words_in)
+        if entry is not None:
+            if len(args) != len(entry.params):
+                raise ValueError(f"{entry.name}() takes {len(entry.params)} arguments, got {len(args)}")
+            for k, (value, (ty, write)) in enumerate(zip(args, entry.params)):
+                try:
+                    write(value, words_in)
+                except ValueError as error:
+                    raise ValueError(f"{entry.name}(): argument {k} does not match parameter type {ty}: {error}") from None
+        per_item.append(entry)
+        columns[0].append(entry.program if entry else -1)  # -1: MemoryFault without running
+        columns[1].append(entry.function if entry else 0)
+        columns[2].append(start)
+        columns[3].append(len(words_in) - start)
+
+    table = np.empty(len(items), dtype=ITEM)
+    for name, column in zip(ITEM.names, columns):
+        table[name] = column
+    flat = [flatten(p) for p in programs]
+    c_programs = (_CProgram * max(1, len(flat)))(*(_c_program(f) for f in flat))
+    args_array = np.array(words_in, dtype=np.int64) if words_in else np.zeros(1, dtype=np.int64)
+    results = np.zeros(len(items), dtype=RESULT)
+    c_limits = _CLimits(limits.fuel, limits.stack_words, limits.max_call_depth, limits.heap_words)
+    out = ctypes.c_void_p()
+    out_total = ctypes.c_int64()
+    lib = library()
+    rc = lib.kiln_run_batch(
+        c_programs, len(flat), _ptr(table), len(items), _ptr(args_array), len(words_in),
+        ctypes.byref(c_limits), threads, _ptr(results), ctypes.byref(out), ctypes.byref(out_total),
+    )  # fmt: skip
+    if rc != 0:
+        raise MemoryError(f"the CPU backend could not allocate memory for {threads} thread(s) with {limits}")
+    try:
+        total = out_total.value
+        pointer = ctypes.cast(out, ctypes.POINTER(ctypes.c_int64))
+        words = np.ctypeslib.as_array(pointer, shape=(total,)).tolist() if total else []
+    finally:
+        lib.kiln_free(out)
+
+    names = [t.name for t in TRAPS]
+    traps, steps, offs, lens = (results[k].tolist() for k in ("trap", "steps", "out_off", "out_len"))
+    return [
+        ExecResult(entry.read(words, off, n), None, step) if trap == 0 and entry else ExecResult(None, names[trap], step)
+        for entry, trap, step, off, n in zip(per_item, traps, steps, offs, lens)
+    ]

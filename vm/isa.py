@@ -1,0 +1,365 @@
+"""The kiln instruction set: the one table every other part is derived from.
+
+Each instruction is one 32-bit word: the opcode in the low 8 bits and a 24-bit operand above it
+(`word = opcode | operand << 8`). The operand's meaning is its *kind* (a constant index, a local
+slot, a jump target, ...). Instructions are typed: the compiler knows every type statically, so
+there is no dynamic dispatch at run time (`ADD_I` adds ints, `ADD_F` floats).
+
+Values are 64-bit slots. `int` and `bool` are int64 (bool is 0/1), `float` is an IEEE double
+(its bits), `None` is 0, and `str`, `list` and `tuple` are references: word addresses in the
+execution's memory (see `vm/README.md` for the memory layout, the same on every backend).
+
+Stack effects are data: `pops`/`pushes` are ints, or `"n"` for the operand's count, or
+`"call"` for the callee's parameter count. The assembler computes maximum stack depths from
+them and the verifier checks balance with them.
+
+The C header `vm/kernels/kiln_isa.h` and `docs/ISA.md` are generated from this table:
+`python -m vm.isa --write`. A test fails when either is stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Final
+
+# ---- operand kinds -----------------------------------------------------------------------------
+
+OPERAND_KINDS: Final = {
+    "none": "no operand (must be 0)",
+    "imm": "signed 24-bit immediate",
+    "const": "index into the program's 64-bit constant pool",
+    "str": "word address of a string in the program's constant image",
+    "local": "slot of the current frame (parameters first, then locals)",
+    "jump": "absolute instruction index inside the current function",
+    "func": "function index",
+    "type": "index into the program's type table",
+    "count": "number of items",
+    "slice": "which of start/stop/step are on the stack: bit 0 start, bit 1 stop, bit 2 step",
+    "trap": "trap code (see TRAPS)",
+}
+
+OPERAND_MAX: Final = (1 << 24) - 1
+IMM_MIN: Final = -(1 << 23)
+IMM_MAX: Final = (1 << 23) - 1
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    code: int
+    operand: str
+    pops: int | str
+    pushes: int | str
+    doc: str
+
+    @property
+    def is_jump(self) -> bool:
+        return self.operand == "jump"
+
+    @property
+    def ends_block(self) -> bool:
+        """Control never falls through to the next instruction."""
+        return self.name in ("JUMP", "RET", "RAISE")
+
+
+# name, operand kind, pops, pushes, "stack effect: meaning"
+_TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
+    # -- stack and constants
+    ("NOP", "none", 0, 0, "-- : nothing"),
+    ("POP", "none", 1, 0, "a -- : discard the top"),
+    ("DUP", "none", 1, 2, "a -- a a"),
+    ("DUP2", "none", 2, 4, "a b -- a b a b"),
+    ("SWAP", "none", 2, 2, "a b -- b a"),
+    ("LOADI", "imm", 0, 1, "-- imm : push a small int"),
+    ("CONST", "const", 0, 1, "-- consts[k] : push a 64-bit constant (int, or float bits)"),
+    ("STR", "str", 0, 1, "-- s : push the string constant at image address s"),
+    ("LOAD", "local", 0, 1, "-- locals[n]"),
+    ("STORE", "local", 1, 0, "a -- : locals[n] = a"),
+    # -- control
+    ("JUMP", "jump", 0, 0, "-- : pc = t"),
+    ("JUMP_IF_FALSE", "jump", 1, 0, "c -- : if not c: pc = t"),
+    ("JUMP_IF_TRUE", "jump", 1, 0, "c -- : if c: pc = t"),
+    ("CALL", "func", "call", 1, "args -- r : call function f (RecursionError past the depth limit)"),
+    ("RET", "none", 1, 0, "r -- : return r to the caller (or end the run)"),
+    ("RAISE", "trap", 0, 0, "-- : raise the exception with trap code e"),
+    # -- int
+    ("ADD_I", "none", 2, 1, "a b -- a+b : Overflow outside 64 bits"),
+    ("SUB_I", "none", 2, 1, "a b -- a-b : Overflow outside 64 bits"),
+    ("MUL_I", "none", 2, 1, "a b -- a*b : Overflow outside 64 bits"),
+    ("FLOORDIV_I", "none", 2, 1, "a b -- a//b : rounds toward -inf; ZeroDivisionError"),
+    ("MOD_I", "none", 2, 1, "a b -- a%b : sign of b; ZeroDivisionError"),
+    ("POW_I", "none", 2, 1, "a b -- a**b : Overflow; Unsupported when b < 0 (Python gives a float)"),
+    ("DIV_I", "none", 2, 1, "a b -- a/b : true division to float; ZeroDivisionError; Unsupported past 2**53"),
+    ("NEG_I", "none", 1, 1, "a -- -a : Overflow for -2**63"),
+    ("ABS_I", "none", 1, 1, "a -- abs(a) : Overflow for -2**63"),
+    ("INVERT_I", "none", 1, 1, "a -- ~a"),
+    ("AND_I", "none", 2, 1, "a b -- a&b"),
+    ("OR_I", "none", 2, 1, "a b -- a|b"),
+    ("XOR_I", "none", 2, 1, "a b -- a^b"),
+    ("SHL_I", "none", 2, 1, "a b -- a<<b : ValueError when b < 0; Overflow outside 64 bits"),
+    ("SHR_I", "none", 2, 1, "a b -- a>>b : ValueError when b < 0"),
+    ("LT_I", "none", 2, 1, "a b -- a<b"),
+    ("LE_I", "none", 2, 1, "a b -- a<=b"),
+    ("GT_I", "none", 2, 1, "a b -- a>b"),
+    ("GE_I", "none", 2, 1, "a b -- a>=b"),
+    ("EQ_I", "none", 2, 1, "a b -- a==b"),
+    ("NE_I", "none", 2, 1, "a b -- a!=b"),
+    ("NOT", "none", 1, 1, "a -- not a : a is an int or bool"),
+    ("TRUTH_F", "none", 1, 1, "x -- bool(x) : float truthiness"),
+    # -- float
+    ("ADD_F", "none", 2, 1, "x y -- x+y"),
+    ("SUB_F", "none", 2, 1, "x y -- x-y"),
+    ("MUL_F", "none", 2, 1, "x y -- x*y"),
+    ("DIV_F", "none", 2, 1, "x y -- x/y : ZeroDivisionError"),
+    ("FLOORDIV_F", "none", 2, 1, "x y -- x//y : Python's float floor division; ZeroDivisionError"),
+    ("MOD_F", "none", 2, 1, "x y -- x%y : sign of y; ZeroDivisionError"),
+    ("POW_F", "none", 2, 1, "x y -- x**y : ZeroDivisionError for 0**-y; OverflowError; Unsupported for a complex result"),
+    ("NEG_F", "none", 1, 1, "x -- -x"),
+    ("ABS_F", "none", 1, 1, "x -- abs(x)"),
+    ("LT_F", "none", 2, 1, "x y -- x<y"),
+    ("LE_F", "none", 2, 1, "x y -- x<=y"),
+    ("GT_F", "none", 2, 1, "x y -- x>y"),
+    ("GE_F", "none", 2, 1, "x y -- x>=y"),
+    ("EQ_F", "none", 2, 1, "x y -- x==y"),
+    ("NE_F", "none", 2, 1, "x y -- x!=y"),
+    ("I2F", "none", 1, 1, "a -- float(a) : rounds to nearest"),
+    ("I2F_EXACT", "none", 1, 1, "a -- float(a) : Unsupported when not exact (an int compared with a float)"),
+    ("F2I", "none", 1, 1, "x -- int(x) : truncates; ValueError for nan, OverflowError for inf, Overflow past 64 bits"),
+    # -- values of any type (operand: the type of both operands, or of the sequence)
+    ("EQ", "type", 2, 1, "a b -- a==b : deep equality of two values of type t"),
+    ("LT", "type", 2, 1, "a b -- a<b : Python's ordering of str, list and tuple values of type t"),
+    ("LE", "type", 2, 1, "a b -- a<=b"),
+    ("CONTAINS", "type", 2, 1, "x s -- x in s : s of type t (substring test for str)"),
+    # -- str
+    ("STR_LEN", "none", 1, 1, "s -- len(s)"),
+    ("STR_INDEX", "none", 2, 1, "s i -- s[i] : negative from the end; IndexError"),
+    ("STR_SLICE", "slice", "n", 1, "s [start] [stop] [step] -- s[start:stop:step] : ValueError for step 0"),
+    ("STR_CONCAT", "none", 2, 1, "a b -- a+b"),
+    ("STR_REPEAT", "none", 2, 1, "s n -- s*n"),
+    ("STR_OF_INT", "none", 1, 1, "a -- str(a)"),
+    ("STR_OF_BOOL", "none", 1, 1, "a -- str(a) : 'True' or 'False'"),
+    ("INT_OF_STR", "none", 1, 1, "s -- int(s) : ValueError; Overflow past 64 bits"),
+    ("ORD", "none", 1, 1, "s -- ord(s) : TypeError unless len(s) == 1"),
+    ("CHR", "none", 1, 1, "a -- chr(a) : ValueError outside range(0x110000)"),
+    # -- list
+    ("LIST_NEW", "count", "n", 1, "v1 .. vn -- [v1, .., vn]"),
+    ("LIST_LEN", "none", 1, 1, "l -- len(l)"),
+    ("LIST_INDEX", "none", 2, 1, "l i -- l[i] : negative from the end; IndexError"),
+    ("LIST_STORE", "none", 3, 0, "l i v -- : l[i] = v; IndexError"),
+    ("LIST_APPEND", "none", 2, 0, "l v -- : l.append(v)"),
+    ("LIST_POP", "none", 1, 1, "l -- l.pop() : IndexError when empty"),
+    ("LIST_POP_AT", "none", 2, 1, "l i -- l.pop(i) : IndexError"),
+    ("LIST_SLICE", "slice", "n", 1, "l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0"),
+    ("LIST_CONCAT", "none", 2, 1, "a b -- a+b : a new list"),
+    ("LIST_REPEAT", "none", 2, 1, "l n -- l*n : a new list (items shared, as in Python)"),
+    ("LIST_OF_STR", "none", 1, 1, "s -- list(s) : the characters"),
+    ("LIST_RANGE", "none", 3, 1, "start stop step -- list(range(start, stop, step)) : ValueError for step 0"),
+    ("LIST_REVERSED", "none", 1, 1, "l -- list(reversed(l))"),
+    ("SORTED", "type", 1, 1, "l -- sorted(l) : a new list; t is the list type; stable"),
+    ("SORTED_DESC", "type", 1, 1, "l -- sorted(l, reverse=True) : stable"),
+    ("MIN", "type", 1, 1, "l -- min(l) : the first smallest; t is the list or str type; ValueError when empty"),
+    ("MAX", "type", 1, 1, "l -- max(l) : the first largest; ValueError when empty"),
+    ("SUM_I", "none", 1, 1, "l -- sum(l) : of a list[int] or list[bool]; Overflow"),
+    ("SUM_F", "none", 1, 1, "l -- sum(l) : of a list[float], added left to right; Unsupported when empty"),
+    # -- tuple
+    ("TUPLE_NEW", "count", "n", 1, "v1 .. vn -- (v1, .., vn)"),
+    ("TUPLE_GET", "count", 1, 1, "t -- t[k]"),
+    ("UNPACK_TUPLE", "count", 1, "n", "t -- t[0] .. t[n-1]"),
+    ("UNPACK_LIST", "count", 1, "n", "l -- l[0] .. l[n-1] : ValueError unless len(l) == n"),
+]
+
+OPS: Final[tuple[Op, ...]] = tuple(
+    Op(name, code, operand, pops, pushes, doc)
+    for code, (name, operand, pops, pushes, doc) in enumerate(_TABLE)
+)
+BY_NAME: Final[dict[str, Op]] = {op.name: op for op in OPS}
+assert len(OPS) < 256 and len(BY_NAME) == len(OPS)
+assert all(op.operand in OPERAND_KINDS for op in OPS)
+
+
+def stack_effect(op: Op, operand: int, callee_params: Callable[[int], int]) -> tuple[int, int]:
+    """(pops, pushes) of one instruction. `"n"` is the operand's count of stack items (for a
+    slice, the sequence plus one item per flag bit); `"call"` is the callee's parameter count,
+    which `callee_params(function_index)` tells."""
+
+    def amount(effect: int | str) -> int:
+        if effect == "call":
+            return callee_params(operand)
+        if effect == "n":
+            return 1 + operand.bit_count() if op.operand == "slice" else operand
+        assert isinstance(effect, int)
+        return effect
+
+    return amount(op.pops), amount(op.pushes)
+
+
+def encode(op: Op, operand: int = 0) -> int:
+    """One instruction word. Immediates are stored in two's complement over 24 bits."""
+    if op.operand == "imm":
+        if not IMM_MIN <= operand <= IMM_MAX:
+            raise ValueError(f"{op.name}: immediate {operand} outside 24 bits")
+        operand &= OPERAND_MAX
+    elif not 0 <= operand <= OPERAND_MAX:
+        raise ValueError(f"{op.name}: operand {operand} outside 0..{OPERAND_MAX}")
+    return op.code | operand << 8
+
+
+def decode(word: int) -> tuple[int, int]:
+    """(opcode, operand) of one instruction word; immediates come back signed."""
+    code, operand = word & 0xFF, word >> 8
+    if code < len(OPS) and OPS[code].operand == "imm" and operand > IMM_MAX:
+        operand -= 1 << 24
+    return code, operand
+
+
+# ---- traps -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Trap:
+    name: str
+    code: int
+    kind: str  # "python": a Python exception; "fuel": timed out; "fallback": needs CPython
+    doc: str
+
+    @property
+    def needs_fallback(self) -> bool:
+        return self.kind == "fallback"
+
+
+_TRAPS: Final[list[tuple[str, str, str]]] = [
+    ("OK", "none", "no trap: the run returned a value"),
+    ("ZeroDivisionError", "python", "division or modulo by zero"),
+    ("IndexError", "python", "index out of range, pop from an empty list"),
+    ("ValueError", "python", "bad value: int('x'), empty min/max, slice step 0, negative shift"),
+    ("AssertionError", "python", "a failed assert"),
+    ("RecursionError", "python", "calls nested deeper than the call-depth limit"),
+    ("TypeError", "python", "ord() of a string whose length is not 1"),
+    ("OverflowError", "python", "a float result too large, int() of an infinity"),
+    ("UnboundLocalError", "python", "a local variable read before it was assigned"),
+    ("Exception", "python", "raise Exception(...)"),
+    ("RuntimeError", "python", "raise RuntimeError(...)"),
+    ("KeyError", "python", "raise KeyError(...)"),
+    ("NotImplementedError", "python", "raise NotImplementedError(...)"),
+    ("FuelExhausted", "fuel", "the step budget ran out (timed out)"),
+    ("Overflow", "fallback", "an int result outside 64 bits"),
+    ("HeapExhausted", "fallback", "the heap arena is full"),
+    ("StackExhausted", "fallback", "the value stack is full"),
+    ("Unsupported", "fallback", "a run-time case kiln cannot reproduce exactly"),
+    ("MemoryFault", "fallback", "an access outside memory: a compiler or VM bug, never a crash"),
+]
+TRAPS: Final[tuple[Trap, ...]] = tuple(
+    Trap(name, code, kind, doc) for code, (name, kind, doc) in enumerate(_TRAPS)
+)
+TRAP_BY_NAME: Final[dict[str, Trap]] = {t.name: t for t in TRAPS}
+RAISABLE: Final = frozenset(
+    t.name for t in TRAPS if t.kind == "python" and t.name not in ("RecursionError", "UnboundLocalError", "OverflowError")
+)
+
+# ---- types, as encoded in the program's type table and in marshalled values ---------------------
+
+TYPE_CODES: Final = {"none": 0, "bool": 1, "int": 2, "float": 3, "str": 4, "list": 5, "tuple": 6}
+
+FORMAT_VERSION: Final = 1
+
+
+def isa_hash() -> int:
+    """32-bit fingerprint of everything a program's meaning depends on."""
+    text = repr((FORMAT_VERSION, _TABLE, _TRAPS, sorted(TYPE_CODES.items())))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+# ---- generated files ----------------------------------------------------------------------------
+
+ROOT: Final = Path(__file__).resolve().parent
+HEADER_PATH: Final = ROOT / "kernels" / "kiln_isa.h"
+DOC_PATH: Final = ROOT.parent / "docs" / "ISA.md"
+
+
+def render_header() -> str:
+    lines = [
+        "/* Generated by `python -m vm.isa --write` from vm/isa.py. Do not edit. */",
+        "#ifndef KILN_ISA_H",
+        "#define KILN_ISA_H",
+        "",
+        f"#define KILN_ISA_HASH 0x{isa_hash():08x}u",
+        f"#define KILN_FORMAT_VERSION {FORMAT_VERSION}",
+        "",
+        "enum kiln_op {",
+    ]
+    lines += [f"    OP_{op.name} = {op.code},  /* {op.doc} */" for op in OPS]
+    lines += [f"    KILN_N_OPS = {len(OPS)}", "};", "", "enum kiln_trap {"]
+    lines += [f"    TRAP_{t.name} = {t.code},  /* {t.kind}: {t.doc} */" for t in TRAPS]
+    lines += [f"    KILN_N_TRAPS = {len(TRAPS)}", "};", "", "enum kiln_type {"]
+    lines += [f"    TY_{name.upper()} = {code}," for name, code in TYPE_CODES.items()]
+    lines += ["};", "", "#endif", ""]
+    return "\n".join(lines)
+
+
+def render_doc() -> str:
+    def effect(value: int | str) -> str:
+        return {"n": "n", "call": "args"}.get(str(value), str(value))
+
+    lines = [
+        "# The kiln instruction set",
+        "",
+        "<!-- Generated by `python -m vm.isa --write` from vm/isa.py. Do not edit. -->",
+        "",
+        f"Format version {FORMAT_VERSION}, ISA hash `0x{isa_hash():08x}`. Every instruction is one",
+        "32-bit word: opcode in the low 8 bits, operand in the high 24. Stack effects read",
+        "`before -- after`, top of the stack on the right. Memory layout and marshalling:",
+        "[vm/README.md](../vm/README.md).",
+        "",
+        "## Operand kinds",
+        "",
+        "| kind | meaning |",
+        "|---|---|",
+    ]
+    lines += [f"| `{kind}` | {doc} |" for kind, doc in OPERAND_KINDS.items()]
+    lines += ["", "## Instructions", "", "| code | name | operand | pops | pushes | effect |", "|---|---|---|---|---|---|"]
+    for op in OPS:
+        lines.append(
+            f"| {op.code} | `{op.name}` | {op.operand} | {effect(op.pops)} | {effect(op.pushes)} | "
+            f"`{op.doc.split(' : ')[0]}`{' ' + op.doc.split(' : ', 1)[1] if ' : ' in op.doc else ''} |"
+        )
+    lines += ["", "## Traps", "", "| code | name | kind | when |", "|---|---|---|---|"]
+    lines += [f"| {t.code} | `{t.name}` | {t.kind} | {t.doc} |" for t in TRAPS]
+    lines += [
+        "",
+        "Kinds: `python`, the exception CPython raises; `fuel`, timed out (the same on every",
+        "backend); `fallback`, kiln cannot reproduce CPython exactly here and the candidate is",
+        "re-run by CPython.",
+        "",
+        "## Type codes",
+        "",
+        "Used by the type table of a program and by marshalled values.",
+        "",
+        "| code | type |",
+        "|---|---|",
+    ]
+    lines += [f"| {code} | `{name}` |" for name, code in TYPE_CODES.items()]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def generated_files() -> dict[Path, str]:
+    return {HEADER_PATH: render_header(), DOC_PATH: render_doc()}
+
+
+def main(argv: list[str]) -> int:
+    stale = [path for path, text in generated_files().items() if not path.exists() or path.read_text() != text]
+    if "--write" in argv:
+        for path, text in generated_files().items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        return 0
+    for path in stale:
+        print(f"{path} is stale: run python -m vm.isa --write", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

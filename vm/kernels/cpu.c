@@ -1,0 +1,221 @@
+/* The CPU backend's batch driver: runs many work items of the shared interpreter (interp.h) over
+ * pthreads. Host only; vm/cpu.py builds it into a shared library and calls it through ctypes
+ * (which releases the GIL for the call).
+ *
+ *   kiln_run_batch(progs, n_progs, items, n_items, args, n_args, limits, threads,
+ *                  results, &out, &out_total)
+ *
+ * Each work item names a program (index into progs), a function of it, and its marshalled
+ * arguments (args[arg_off .. arg_off + arg_len)). Every program is checked once
+ * (kiln_program_check); an item of a malformed program, or with arguments outside the args
+ * buffer, is the trap MemoryFault without running. Threads take items from an atomic counter in
+ * small chunks; each has its own scratch memory (value stack, frames, heap arena, walk stack),
+ * allocated once, and appends the marshalled results of its items to its own growing buffer.
+ * When all are done the buffers are joined into one (*out, freed by the caller with kiln_free),
+ * and results[i] says item i's trap, steps and where its result lies in *out.
+ *
+ * Returns 0, or -1 when memory for the scratch or the results could not be allocated.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+
+typedef struct {
+    int32_t prog;
+    int32_t func;
+    int64_t arg_off;
+    int64_t arg_len;
+} kiln_item;
+
+typedef struct {
+    int32_t trap;
+    int32_t thread; /* which thread ran it (its result buffer), internal */
+    int64_t steps;
+    int64_t out_off;
+    int64_t out_len;
+} kiln_result;
+
+typedef struct {
+    const kiln_program *progs;
+    const int32_t *prog_ok; /* kiln_program_check of each program */
+    int64_t n_progs;
+    const kiln_item *items;
+    int64_t n_items;
+    const int64_t *args;
+    int64_t n_args;
+    kiln_limits lim;
+    int64_t walk_cap;
+    int64_t chunk;
+    kiln_result *results;
+    atomic_llong next;
+    atomic_int failed;
+} kiln_batch;
+
+typedef struct {
+    kiln_batch *batch;
+    int32_t id;
+    int64_t *out; /* this thread's results, back to back */
+    int64_t out_len;
+    int64_t out_cap;
+} kiln_worker;
+
+/* n items of `size` bytes, or 0 when that many bytes cannot even be counted */
+static void *kiln_malloc(int64_t n, size_t size) {
+    if (n < 1 || (uint64_t)n > SIZE_MAX / 4 / size) return 0;
+    return malloc((size_t)n * size);
+}
+
+static int kiln_reserve(kiln_worker *w, int64_t words) {
+    int64_t cap;
+    int64_t *grown;
+    if (w->out_cap - w->out_len >= words) return 0;
+    cap = w->out_cap ? w->out_cap : 1024;
+    while (cap - w->out_len < words) {
+        if (cap > INT64_MAX / 4 || (uint64_t)cap > SIZE_MAX / 4 / sizeof(int64_t)) return -1;
+        cap *= 2;
+    }
+    grown = (int64_t *)realloc(w->out, (size_t)cap * sizeof(int64_t));
+    if (!grown) return -1;
+    w->out = grown;
+    w->out_cap = cap;
+    return 0;
+}
+
+static void *kiln_work(void *arg) {
+    kiln_worker *w = (kiln_worker *)arg;
+    kiln_batch *b = w->batch;
+    kiln_scratch mem;
+    int64_t heap_words = b->lim.heap_words;
+    mem.stack = (int64_t *)kiln_malloc(b->lim.stack_words, sizeof(int64_t));
+    mem.frames = (kiln_frame *)kiln_malloc(b->lim.max_call_depth, sizeof(kiln_frame));
+    mem.heap = (int64_t *)kiln_malloc(heap_words, sizeof(int64_t));
+    mem.walk = (kiln_walk *)kiln_malloc(b->walk_cap, sizeof(kiln_walk));
+    mem.walk_cap = b->walk_cap;
+    if (!mem.stack || !mem.frames || !mem.heap || !mem.walk) {
+        atomic_store(&b->failed, 1);
+        goto out;
+    }
+    for (;;) {
+        int64_t start = atomic_fetch_add(&b->next, b->chunk), end, i;
+        if (start >= b->n_items || atomic_load(&b->failed)) break;
+        end = start + b->chunk < b->n_items ? start + b->chunk : b->n_items;
+        for (i = start; i < end; i++) {
+            const kiln_item *it = &b->items[i];
+            kiln_result *r = &b->results[i];
+            r->thread = w->id;
+            r->out_off = w->out_len;
+            r->out_len = 0;
+            r->steps = 0;
+            if (it->prog < 0 || it->prog >= b->n_progs || !b->prog_ok[it->prog] || it->arg_off < 0 ||
+                it->arg_len < 0 || it->arg_off > b->n_args || it->arg_len > b->n_args - it->arg_off) {
+                r->trap = TRAP_MemoryFault;
+                continue;
+            }
+            if (kiln_reserve(w, heap_words) != 0) {
+                atomic_store(&b->failed, 1);
+                goto out;
+            }
+            r->trap = kiln_exec(&b->progs[it->prog], it->func, b->args + it->arg_off, it->arg_len, &b->lim, &mem,
+                                w->out + w->out_len, heap_words, &r->out_len, &r->steps);
+            w->out_len += r->out_len;
+        }
+    }
+out:
+    free(mem.stack);
+    free(mem.frames);
+    free(mem.heap);
+    free(mem.walk);
+    return 0;
+}
+
+void kiln_free(void *p) { free(p); }
+
+int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *items, int64_t n_items,
+                   const int64_t *args, int64_t n_args, const kiln_limits *lim, int32_t threads,
+                   kiln_result *results, int64_t **out, int64_t *out_total) {
+    kiln_batch b;
+    kiln_worker *workers;
+    pthread_t *tids;
+    int32_t *prog_ok, t, started;
+    int64_t p, i, total = 0, *joined, *base;
+    int rc = 0;
+
+    *out = 0;
+    *out_total = 0;
+    if (threads < 1) threads = 1;
+    if (threads > n_items) threads = n_items > 0 ? (int32_t)n_items : 1;
+
+    prog_ok = (int32_t *)malloc((size_t)(n_progs > 0 ? n_progs : 1) * sizeof(int32_t));
+    workers = (kiln_worker *)calloc((size_t)threads, sizeof(kiln_worker));
+    tids = (pthread_t *)calloc((size_t)threads, sizeof(pthread_t));
+    base = (int64_t *)calloc((size_t)threads, sizeof(int64_t));
+    if (!prog_ok || !workers || !tids || !base) {
+        rc = -1;
+        goto cleanup;
+    }
+
+    b.walk_cap = 1;
+    for (p = 0; p < n_progs; p++) {
+        prog_ok[p] = kiln_program_check(&progs[p]) == TRAP_OK;
+        if (progs[p].max_type_depth + 1 > b.walk_cap) b.walk_cap = progs[p].max_type_depth + 1;
+    }
+    b.progs = progs;
+    b.prog_ok = prog_ok;
+    b.n_progs = n_progs;
+    b.items = items;
+    b.n_items = n_items;
+    b.args = args;
+    b.n_args = n_args;
+    b.lim = *lim;
+    b.results = results;
+    b.chunk = n_items / ((int64_t)threads * 16);
+    if (b.chunk < 1) b.chunk = 1;
+    if (b.chunk > 64) b.chunk = 64;
+    atomic_init(&b.next, 0);
+    atomic_init(&b.failed, 0);
+
+    for (t = 0; t < threads; t++) {
+        workers[t].batch = &b;
+        workers[t].id = t;
+    }
+    /* the calling thread is worker 0; a thread that cannot be started leaves its share to the others */
+    started = 1;
+    for (t = 1; t < threads; t++) {
+        if (pthread_create(&tids[t], 0, kiln_work, &workers[t]) != 0) break;
+        started++;
+    }
+    kiln_work(&workers[0]);
+    for (t = 1; t < started; t++) pthread_join(tids[t], 0);
+    if (atomic_load(&b.failed)) {
+        rc = -1;
+        goto cleanup;
+    }
+
+    for (t = 0; t < started; t++) {
+        base[t] = total;
+        total += workers[t].out_len;
+    }
+    joined = (int64_t *)malloc((size_t)(total > 0 ? total : 1) * sizeof(int64_t));
+    if (!joined) {
+        rc = -1;
+        goto cleanup;
+    }
+    for (t = 0; t < started; t++)
+        if (workers[t].out_len) memcpy(joined + base[t], workers[t].out, (size_t)workers[t].out_len * sizeof(int64_t));
+    for (i = 0; i < n_items; i++) results[i].out_off += base[results[i].thread];
+    *out = joined;
+    *out_total = total;
+
+cleanup:
+    if (workers)
+        for (t = 0; t < threads; t++) free(workers[t].out);
+    free(prog_ok);
+    free(workers);
+    free(tids);
+    free(base);
+    return rc;
+}

@@ -1,0 +1,1483 @@
+/* The kiln interpreter: ONE source, compiled twice.
+ *
+ * As host C11 by the system compiler (vm/cpu.py builds it with vm/kernels/cpu.c, the pthread batch
+ * driver) and as CUDA device code by nvcc or NVRTC (vm/kernels/cuda_kernel.cu). Every function
+ * carries KILN_FN. The contract it implements is vm/isa.py (the instructions) and vm/README.md
+ * (memory layout, allocation accounting, frames, fuel, the exact semantics of every tricky op);
+ * vm/ref.py is the readable version of the same thing, and the two agree bit for bit.
+ *
+ * Rules of this file, so that it compiles and behaves the same on both sides:
+ * - no libc beyond fmod, floor, pow, copysign, fabs, trunc (device functions in CUDA);
+ *   NaN and infinity are tested on the bits, never with isnan/isinf macros;
+ * - no recursion: the VM's frames are an explicit array, nested values (deep equality,
+ *   ordering, marshalling) are walked with an explicit stack of kiln_walk levels;
+ * - no allocation: all memory (value stack, frames, heap arena, walk stack, output) is passed in
+ *   by the caller in a kiln_scratch;
+ * - every access to the stack, the heap, the constant image, the constants and the code is
+ *   bounds-checked: a bad program is the trap MemoryFault, never a crash;
+ * - build with floating-point contraction off (-ffp-contract=off, nvcc --fmad=false) so float
+ *   results equal CPython's bit for bit.
+ *
+ * Entry points:
+ *   kiln_program_check(prog)   TRAP_OK, or TRAP_MemoryFault when the tables of a program are
+ *                              inconsistent; run it once per program before kiln_exec.
+ *   kiln_exec(...)             runs ONE work item (one call of one function) to a trap code.
+ */
+#ifndef KILN_INTERP_H
+#define KILN_INTERP_H
+
+#if defined(__CUDACC_RTC__)
+typedef signed char int8_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#else
+#include <math.h>
+#include <stdint.h>
+#endif
+
+#include "kiln_isa.h"
+
+#ifdef __CUDACC__
+#define KILN_FN __device__ static inline
+#else
+#define KILN_FN static inline
+#endif
+
+#define KILN_I64_MAX ((int64_t)0x7fffffffffffffffLL)
+#define KILN_I64_MIN ((int64_t)(-KILN_I64_MAX - 1))
+#define KILN_EXACT ((int64_t)1 << 53) /* largest magnitude every int of which is a double */
+#define KILN_TWO63 9223372036854775808.0 /* 2**63 as a double */
+
+/* ---- the program, as flat arrays (built by vm/build.py: flatten) ----------------------------- */
+
+/* The word after the code of every function: not an instruction (opcode 255 >= KILN_N_OPS), so
+   running off the end of a function is the trap MemoryFault without a bounds check per step. */
+#define KILN_GUARD 0xffffffffu
+
+/* One function record: KILN_FUNC_WORDS int64 words in kiln_program.funcs. */
+enum {
+    KILN_F_START = 0,     /* first code word in kiln_program.code */
+    KILN_F_LEN = 1,       /* code words */
+    KILN_F_NPARAMS = 2,   /* parameters */
+    KILN_F_NLOCALS = 3,   /* locals, parameters included */
+    KILN_F_MAXSTACK = 4,  /* maximum operand-stack depth */
+    KILN_F_RET = 5,       /* return type index */
+    KILN_F_PARAMS = 6,    /* offset of the parameter type indices in kiln_program.params */
+    KILN_FUNC_WORDS = 7
+};
+
+typedef struct {
+    const uint32_t *code;      /* the code of all functions, each followed by KILN_GUARD */
+    int64_t code_len;
+    const int64_t *consts;     /* the 64-bit constant pool */
+    int64_t n_consts;
+    const int64_t *image;      /* the constant image: addresses [0, image_len) */
+    int64_t image_len;
+    const int32_t *types;      /* all type descriptors, back to back (prefix order) */
+    const int32_t *type_skip;  /* per descriptor word of a node: the index just after its subtree */
+    int64_t types_len;
+    const int32_t *type_off;   /* type index -> start of its descriptor in types */
+    int64_t n_types;
+    const int64_t *funcs;      /* KILN_FUNC_WORDS int64 per function */
+    int64_t n_funcs;
+    const int32_t *params;     /* parameter type indices of all functions */
+    int64_t params_len;
+    int64_t max_type_depth;    /* deepest nesting of lists and tuples in any type: walk levels */
+} kiln_program;
+
+typedef struct {
+    int64_t fuel;
+    int64_t stack_words;
+    int64_t max_call_depth;
+    int64_t heap_words;
+} kiln_limits;
+
+typedef struct {
+    int32_t func;
+    int32_t ret_pc;  /* where this frame resumes after the call it made returns */
+    int64_t base;    /* stack index of its first local */
+} kiln_frame;
+
+/* One level of a walk over a nested value (comparison, marshalling, unmarshalling). */
+typedef struct {
+    const int64_t *pa, *pb;  /* items of the value(s) walked */
+    int64_t *dst;            /* items being filled (unmarshalling) */
+    int64_t i, na, nb;       /* next item; item counts */
+    int32_t et;              /* descriptor position of item i's type */
+    int32_t tuple;           /* 1 when the container is a tuple (item types advance) */
+} kiln_walk;
+
+/* All the memory one execution uses, owned by the caller. */
+typedef struct {
+    int64_t *stack;      /* stack_words slots */
+    kiln_frame *frames;  /* max_call_depth frames */
+    int64_t *heap;       /* heap_words words */
+    kiln_walk *walk;     /* walk_cap levels: at least the program's max_type_depth */
+    int64_t walk_cap;
+} kiln_scratch;
+
+/* ---- small portable helpers ------------------------------------------------------------------- */
+
+KILN_FN double kiln_f(int64_t w) {
+#ifdef __CUDACC__
+    return __longlong_as_double((long long)w);
+#else
+    union { int64_t i; double d; } u;
+    u.i = w;
+    return u.d;
+#endif
+}
+
+KILN_FN int64_t kiln_w(double d) {
+#ifdef __CUDACC__
+    return (int64_t)__double_as_longlong(d);
+#else
+    union { int64_t i; double d; } u;
+    u.d = d;
+    return u.i;
+#endif
+}
+
+KILN_FN int kiln_isnan(double x) {
+    uint64_t b = (uint64_t)kiln_w(x);
+    return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL && (b & 0x000fffffffffffffULL) != 0;
+}
+
+KILN_FN int kiln_isinf(double x) {
+    return ((uint64_t)kiln_w(x) & 0x7fffffffffffffffULL) == 0x7ff0000000000000ULL;
+}
+
+/* "y is an odd integer", as CPython's DOUBLE_IS_ODD_INTEGER */
+KILN_FN int kiln_odd(double y) { return fmod(fabs(y), 2.0) == 1.0; }
+
+/* Overflow-checked int64 arithmetic: return 1 on overflow, else store the result. */
+KILN_FN int kiln_add_ovf(int64_t a, int64_t b, int64_t *r) {
+    uint64_t u = (uint64_t)a + (uint64_t)b;
+    int64_t s = (int64_t)u;
+    *r = s;
+    return ((a ^ s) & (b ^ s)) < 0;
+}
+
+KILN_FN int kiln_sub_ovf(int64_t a, int64_t b, int64_t *r) {
+    uint64_t u = (uint64_t)a - (uint64_t)b;
+    int64_t s = (int64_t)u;
+    *r = s;
+    return ((a ^ b) & (a ^ s)) < 0;
+}
+
+KILN_FN int kiln_mul_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__CUDACC__)
+    int64_t lo = (int64_t)((uint64_t)a * (uint64_t)b);
+    int64_t hi = (int64_t)__mul64hi((long long)a, (long long)b);
+    *r = lo;
+    return hi != (lo < 0 ? -1 : 0);
+#elif defined(__GNUC__)
+    return __builtin_mul_overflow(a, b, r);
+#else
+    int64_t p = (int64_t)((uint64_t)a * (uint64_t)b);
+    *r = p;
+    if (a == 0 || b == 0) return 0;
+    if ((a == -1 && b == KILN_I64_MIN) || (b == -1 && a == KILN_I64_MIN)) return 1;
+    return p / b != a;
+#endif
+}
+
+/* Arithmetic shift right, for any sign (C leaves >> of a negative implementation-defined). */
+KILN_FN int64_t kiln_sar(int64_t a, int64_t b) {
+    return a < 0 ? ~(int64_t)((uint64_t)~a >> b) : (int64_t)((uint64_t)a >> b);
+}
+
+/* Sizes: saturating, so that an absurd size is simply more than any heap. */
+KILN_FN int64_t kiln_sz_add(int64_t a, int64_t b) { return a > KILN_I64_MAX - b ? KILN_I64_MAX : a + b; }
+KILN_FN int64_t kiln_sz_mul(int64_t a, int64_t b) {
+    if (a == 0 || b == 0) return 0;
+    return a > KILN_I64_MAX / b ? KILN_I64_MAX : a * b;
+}
+
+KILN_FN void kiln_copy(int64_t *d, const int64_t *s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) d[i] = s[i];
+}
+
+/* ---- float semantics (CPython's float_divmod, float_rem and float_pow) ------------------------ */
+
+KILN_FN double kiln_floordiv_f(double x, double y) {
+    double mod = fmod(x, y);
+    double div = (x - mod) / y;
+    double fd;
+    if (mod != 0.0) {
+        if ((y < 0.0) != (mod < 0.0)) div -= 1.0;
+    }
+    if (div != 0.0) {
+        fd = floor(div);
+        if (div - fd > 0.5) fd += 1.0;
+    } else {
+        fd = copysign(0.0, x / y);
+    }
+    return fd;
+}
+
+KILN_FN double kiln_mod_f(double x, double y) {
+    double mod = fmod(x, y);
+    if (mod != 0.0) {
+        if ((y < 0.0) != (mod < 0.0)) mod += y;
+    } else {
+        mod = copysign(0.0, y);
+    }
+    return mod;
+}
+
+/* x ** y; returns a trap code, the result in *r. */
+KILN_FN int kiln_pow_f(double x, double y, double *r) {
+    int negate = 0;
+    if (y == 0.0) { *r = 1.0; return TRAP_OK; }
+    if (kiln_isnan(x)) { *r = x; return TRAP_OK; }
+    if (kiln_isnan(y)) { *r = x == 1.0 ? 1.0 : y; return TRAP_OK; }
+    if (kiln_isinf(y)) {
+        double ax = fabs(x);
+        if (ax == 1.0) *r = 1.0;
+        else if ((y > 0.0) == (ax > 1.0)) *r = fabs(y);
+        else *r = 0.0;
+        return TRAP_OK;
+    }
+    if (kiln_isinf(x)) {
+        int odd = kiln_odd(y);
+        if (y > 0.0) *r = odd ? x : fabs(x);
+        else *r = odd ? copysign(0.0, x) : 0.0;
+        return TRAP_OK;
+    }
+    if (x == 0.0) {
+        if (y < 0.0) return TRAP_ZeroDivisionError;
+        *r = kiln_odd(y) ? x : 0.0;
+        return TRAP_OK;
+    }
+    if (x < 0.0) {
+        /* Python gives a complex number (Unsupported), unless its modulus |x|**y overflows:
+           CPython's complex power raises OverflowError then */
+        if (y != floor(y)) return kiln_isinf(pow(-x, y)) ? TRAP_OverflowError : TRAP_Unsupported;
+        x = -x;
+        negate = kiln_odd(y);
+    }
+    if (x == 1.0) { *r = negate ? -1.0 : 1.0; return TRAP_OK; }
+    {
+        double p = pow(x, y);
+        if (kiln_isinf(p)) return TRAP_OverflowError;
+        *r = negate ? -p : p;
+    }
+    return TRAP_OK;
+}
+
+/* ---- memory --------------------------------------------------------------------------------- */
+
+typedef struct {
+    const kiln_program *p;
+    const int64_t *image;
+    int64_t image_len;
+    int64_t *heap;
+    int64_t heap_words;
+    int64_t used;
+    kiln_walk *walk;
+    int64_t walk_cap;
+} kiln_vm;
+
+/* The n words at address a, when they lie in one region (image, or the allocated heap). */
+KILN_FN const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
+    if (a < 0 || n < 0) return 0;
+    if (a < vm->image_len) return n <= vm->image_len - a ? vm->image + a : 0;
+    a -= vm->image_len;
+    return a <= vm->used && n <= vm->used - a ? vm->heap + a : 0;
+}
+
+/* The same, writable: the heap only (the image is read-only). */
+KILN_FN int64_t *kiln_rw(const kiln_vm *vm, int64_t a, int64_t n) {
+    if (n < 0 || a < vm->image_len) return 0;
+    a -= vm->image_len;
+    return a <= vm->used && n <= vm->used - a ? vm->heap + a : 0;
+}
+
+/* Bump allocation of `words` words: 0 when the heap would run out (HeapExhausted). */
+KILN_FN int64_t *kiln_alloc(kiln_vm *vm, int64_t words, int64_t *addr) {
+    int64_t *p;
+    if (words < 0 || words > vm->heap_words - vm->used) return 0;
+    *addr = vm->image_len + vm->used;
+    p = vm->heap + vm->used;
+    vm->used += words;
+    return p;
+}
+
+/* A string: its length and code points. */
+KILN_FN int kiln_str(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **cp) {
+    const int64_t *h = kiln_ro(vm, a, 1);
+    if (!h || h[0] < 0) return TRAP_MemoryFault;
+    *cp = kiln_ro(vm, a + 1, h[0]);
+    *n = h[0];
+    return *cp ? TRAP_OK : TRAP_MemoryFault;
+}
+
+/* A tuple: its arity and items. */
+KILN_FN int kiln_tup(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **items) {
+    return kiln_str(vm, a, n, items); /* the same layout: a count, then the words */
+}
+
+/* A list: its header (len, cap, data), length and items; writable when rw. */
+KILN_FN int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
+    const int64_t *h = rw ? kiln_rw(vm, a, 3) : kiln_ro(vm, a, 3);
+    int64_t len, cap;
+    if (!h) return TRAP_MemoryFault;
+    len = h[0];
+    cap = h[1];
+    if (len < 0 || len > cap) return TRAP_MemoryFault;
+    *hdr = (int64_t *)h;
+    *n = len;
+    if (cap == 0) {
+        *items = (int64_t *)h; /* never read: len is 0 */
+        return TRAP_OK;
+    }
+    *items = (int64_t *)(rw ? kiln_rw(vm, h[2], cap) : kiln_ro(vm, h[2], cap));
+    return *items ? TRAP_OK : TRAP_MemoryFault;
+}
+
+/* A new list of n items (cap == len): 3 + n words, header then data. */
+KILN_FN int kiln_new_list(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **items) {
+    int64_t *h = kiln_alloc(vm, kiln_sz_add(3, n), addr);
+    if (!h) return TRAP_HeapExhausted;
+    h[0] = n;
+    h[1] = n;
+    h[2] = n ? *addr + 3 : 0;
+    *items = h + 3;
+    return TRAP_OK;
+}
+
+/* A new string (or tuple) of n words: 1 + n. */
+KILN_FN int kiln_new_str(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **cp) {
+    int64_t *h = kiln_alloc(vm, kiln_sz_add(1, n), addr);
+    if (!h) return TRAP_HeapExhausted;
+    h[0] = n;
+    *cp = h + 1;
+    return TRAP_OK;
+}
+
+/* ---- types ---------------------------------------------------------------------------------- */
+
+KILN_FN int kiln_tcode(const kiln_vm *vm, int32_t pos) { return vm->p->types[pos]; }
+
+/* Descriptor position of type index t, or -1. */
+KILN_FN int32_t kiln_tpos(const kiln_program *p, int64_t t) {
+    return t >= 0 && t < p->n_types ? p->type_off[t] : -1;
+}
+
+/* First item type of a container at descriptor position pos (list: the element type). */
+KILN_FN int32_t kiln_first_item(const kiln_vm *vm, int32_t pos) {
+    return vm->p->types[pos] == TY_TUPLE ? pos + 2 : pos + 1;
+}
+
+KILN_FN int kiln_is_container(int code) { return code == TY_LIST || code == TY_TUPLE; }
+
+/* ---- comparison of values by type ------------------------------------------------------------ */
+
+/* Three-way comparison of the strings at a and b (eq: stop at a length difference). */
+KILN_FN int kiln_cmp_str(const kiln_vm *vm, int64_t a, int64_t b, int eq, int *res) {
+    int64_t na, nb, i, m;
+    const int64_t *ca, *cb;
+    if (kiln_str(vm, a, &na, &ca) || kiln_str(vm, b, &nb, &cb)) return TRAP_MemoryFault;
+    if (eq && na != nb) { *res = 1; return TRAP_OK; }
+    m = na < nb ? na : nb;
+    for (i = 0; i < m; i++) {
+        if (ca[i] != cb[i]) { *res = ca[i] < cb[i] ? -1 : 1; return TRAP_OK; }
+    }
+    *res = na < nb ? -1 : na > nb ? 1 : 0;
+    return TRAP_OK;
+}
+
+#define KILN_PENDING 2
+
+/* Start comparing a and b of the type at pos: a decided result (-1, 0, 1), or KILN_PENDING
+   with a new walk level pushed. Floats met here are inside a container: NaN is Unsupported. */
+KILN_FN int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
+    int code = kiln_tcode(vm, pos);
+    kiln_walk *w;
+    int64_t na, nb;
+    int64_t *h, *ia, *ib;
+    const int64_t *ca, *cb;
+    switch (code) {
+    case TY_NONE: *res = 0; return TRAP_OK;
+    case TY_BOOL:
+    case TY_INT: *res = a < b ? -1 : a > b ? 1 : 0; return TRAP_OK;
+    case TY_FLOAT: {
+        double x = kiln_f(a), y = kiln_f(b);
+        if (kiln_isnan(x) || kiln_isnan(y)) return TRAP_Unsupported;
+        *res = x < y ? -1 : x > y ? 1 : 0;
+        return TRAP_OK;
+    }
+    case TY_STR: return kiln_cmp_str(vm, a, b, eq, res);
+    case TY_LIST:
+        if (kiln_list(vm, a, 0, &h, &na, &ia) || kiln_list(vm, b, 0, &h, &nb, &ib)) return TRAP_MemoryFault;
+        ca = ia;
+        cb = ib;
+        break;
+    case TY_TUPLE:
+        if (kiln_tup(vm, a, &na, &ca) || kiln_tup(vm, b, &nb, &cb)) return TRAP_MemoryFault;
+        if (na != vm->p->types[pos + 1] || nb != na) return TRAP_MemoryFault;
+        break;
+    default: return TRAP_MemoryFault;
+    }
+    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
+    w = &vm->walk[(*top)++];
+    w->pa = ca;
+    w->pb = cb;
+    w->i = 0;
+    w->na = na;
+    w->nb = nb;
+    w->et = kiln_first_item(vm, pos);
+    w->tuple = code == TY_TUPLE;
+    *res = KILN_PENDING;
+    return TRAP_OK;
+}
+
+/* Python's comparison of a and b of the type at pos, three-way into *res: lexicographic for
+   lists and tuples (the first items that differ decide, else the lengths), as vm/README.md says.
+   Lists of different lengths are walked too (README and vm/ref.py have no length shortcut for
+   ==, so a NaN met on the way is Unsupported there as well). eq: only equality is wanted, so
+   strings of different lengths are unequal at once (no NaN can hide in a string). */
+KILN_FN int kiln_cmp(kiln_vm *vm, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
+    int64_t top = 0;
+    int t = kiln_cmp_enter(vm, &top, pos, a, b, eq, res);
+    if (t || *res != KILN_PENDING) return t;
+    while (top > 0) {
+        kiln_walk *w = &vm->walk[top - 1];
+        int64_t m = w->na < w->nb ? w->na : w->nb;
+        if (w->i >= m) {
+            int c = w->na < w->nb ? -1 : w->na > w->nb ? 1 : 0;
+            top--;
+            if (c) { *res = c; return TRAP_OK; }
+            continue;
+        }
+        {
+            int32_t et = w->et;
+            int64_t x = w->pa[w->i], y = w->pb[w->i];
+            w->i++;
+            if (w->tuple) w->et = vm->p->type_skip[et];
+            t = kiln_cmp_enter(vm, &top, et, x, y, eq, res);
+            if (t) return t;
+            if (*res != KILN_PENDING && *res != 0) return TRAP_OK;
+        }
+    }
+    *res = 0;
+    return TRAP_OK;
+}
+
+/* ---- marshalling (vm/values.py format) ------------------------------------------------------- */
+
+/* One value of the type at pos into out[*len..]: scalars and strings directly, containers by
+   their count and a new walk level. */
+KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
+    int code = kiln_tcode(vm, pos);
+    int64_t n, i;
+    const int64_t *items;
+    int64_t *h, *li;
+    kiln_walk *w;
+    switch (code) {
+    case TY_NONE: v = 0; /* fall through */
+    case TY_BOOL:
+    case TY_INT:
+    case TY_FLOAT:
+        if (*len >= cap) return TRAP_HeapExhausted;
+        out[(*len)++] = v;
+        return TRAP_OK;
+    case TY_STR:
+        if (kiln_str(vm, v, &n, &items)) return TRAP_MemoryFault;
+        if (n >= cap - *len) return TRAP_HeapExhausted;
+        out[(*len)++] = n;
+        for (i = 0; i < n; i++) out[(*len)++] = items[i];
+        return TRAP_OK;
+    case TY_LIST:
+        if (kiln_list(vm, v, 0, &h, &n, &li)) return TRAP_MemoryFault;
+        if (*len >= cap) return TRAP_HeapExhausted;
+        out[(*len)++] = n;
+        items = li;
+        break;
+    case TY_TUPLE:
+        if (kiln_tup(vm, v, &n, &items) || n != vm->p->types[pos + 1]) return TRAP_MemoryFault;
+        break;
+    default: return TRAP_MemoryFault;
+    }
+    if (n == 0) return TRAP_OK;
+    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
+    w = &vm->walk[(*top)++];
+    w->pa = items;
+    w->i = 0;
+    w->na = n;
+    w->et = kiln_first_item(vm, pos);
+    w->tuple = code == TY_TUPLE;
+    return TRAP_OK;
+}
+
+/* The value v of the type at pos, marshalled into out (at most cap words): HeapExhausted past it. */
+KILN_FN int kiln_marshal(kiln_vm *vm, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
+    int64_t top = 0;
+    int t = kiln_emit(vm, &top, pos, v, out, cap, len);
+    while (!t && top > 0) {
+        kiln_walk *w = &vm->walk[top - 1];
+        int32_t et;
+        if (w->i >= w->na) { top--; continue; }
+        et = w->et;
+        v = w->pa[w->i++];
+        if (w->tuple) w->et = vm->p->type_skip[et];
+        t = kiln_emit(vm, &top, et, v, out, cap, len);
+    }
+    return t;
+}
+
+/* One value of the type at pos read from in[*pos_in..]: scalars directly, strings copied into
+   the heap, containers allocated (lists with cap == len) and a walk level pushed to fill them. */
+KILN_FN int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *in, int64_t n_in, int64_t *at, int64_t *v) {
+    int code = kiln_tcode(vm, pos);
+    int64_t n, addr, i;
+    int64_t *items;
+    kiln_walk *w;
+    if (code != TY_TUPLE) {
+        if (*at >= n_in) return TRAP_MemoryFault;
+        n = in[(*at)++];
+    } else {
+        n = vm->p->types[pos + 1];
+    }
+    switch (code) {
+    case TY_NONE: *v = 0; return TRAP_OK;
+    case TY_BOOL: *v = n != 0; return TRAP_OK;
+    case TY_INT:
+    case TY_FLOAT: *v = n; return TRAP_OK;
+    case TY_STR:
+        if (n < 0 || n > n_in - *at) return TRAP_MemoryFault;
+        if (kiln_new_str(vm, n, &addr, &items)) return TRAP_HeapExhausted;
+        for (i = 0; i < n; i++) items[i] = in[(*at)++];
+        *v = addr;
+        return TRAP_OK;
+    case TY_LIST:
+        if (n < 0) return TRAP_MemoryFault;
+        if (kiln_new_list(vm, n, &addr, &items)) return TRAP_HeapExhausted;
+        break;
+    case TY_TUPLE:
+        if (kiln_new_str(vm, n, &addr, &items)) return TRAP_HeapExhausted;
+        break;
+    default: return TRAP_MemoryFault;
+    }
+    *v = addr;
+    for (i = 0; i < n; i++) items[i] = 0;
+    if (n == 0) return TRAP_OK;
+    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
+    w = &vm->walk[(*top)++];
+    w->dst = items;
+    w->i = 0;
+    w->na = n;
+    w->et = kiln_first_item(vm, pos);
+    w->tuple = code == TY_TUPLE;
+    return TRAP_OK;
+}
+
+/* Unmarshal one value of the type at pos from in[*at..] into the heap, depth first. */
+KILN_FN int kiln_unmarshal(kiln_vm *vm, int32_t pos, const int64_t *in, int64_t n_in, int64_t *at, int64_t *v) {
+    int64_t top = 0;
+    int t = kiln_take(vm, &top, pos, in, n_in, at, v);
+    while (!t && top > 0) {
+        kiln_walk *w = &vm->walk[top - 1];
+        int32_t et;
+        int64_t *slot;
+        if (w->i >= w->na) { top--; continue; }
+        et = w->et;
+        slot = &w->dst[w->i++];
+        if (w->tuple) w->et = vm->p->type_skip[et];
+        t = kiln_take(vm, &top, et, in, n_in, at, slot);
+    }
+    return t;
+}
+
+/* ---- sequences ------------------------------------------------------------------------------ */
+
+/* CPython's PySlice_Unpack + PySlice_AdjustIndices. The operands above the sequence are
+   start, stop, step, each present when its bit of `which` is set. */
+KILN_FN int kiln_slice(const int64_t *ops, int64_t which, int64_t len, int64_t *start, int64_t *step, int64_t *count) {
+    int64_t st = 1, a, b;
+    int j = 0, has_a = which & 1, has_b = (which >> 1) & 1;
+    int64_t va = has_a ? ops[j++] : 0;
+    int64_t vb = has_b ? ops[j++] : 0;
+    if (which & 4) {
+        st = ops[j];
+        if (st == 0) return TRAP_ValueError;
+        if (st < -KILN_I64_MAX) st = -KILN_I64_MAX;
+    }
+    if (has_a) {
+        a = va;
+        if (a < 0) { a += len; if (a < 0) a = st < 0 ? -1 : 0; }
+        else if (a >= len) a = st < 0 ? len - 1 : len;
+    } else {
+        a = st < 0 ? len - 1 : 0;
+    }
+    if (has_b) {
+        b = vb;
+        if (b < 0) { b += len; if (b < 0) b = st < 0 ? -1 : 0; }
+        else if (b >= len) b = st < 0 ? len - 1 : len;
+    } else {
+        b = st < 0 ? -1 : len;
+    }
+    if (st < 0) *count = b < a ? (a - b - 1) / (-st) + 1 : 0;
+    else *count = a < b ? (b - a - 1) / st + 1 : 0;
+    *start = a;
+    *step = st;
+    return TRAP_OK;
+}
+
+/* Normalise a Python index into [0, n): -1 when out of range. */
+KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
+    if (i < 0) i += n;
+    return i >= 0 && i < n ? i : -1;
+}
+
+/* A new 1-character string. */
+KILN_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
+    int64_t *cp;
+    if (kiln_new_str(vm, 1, addr, &cp)) return TRAP_HeapExhausted;
+    cp[0] = c;
+    return TRAP_OK;
+}
+
+/* str(a) */
+KILN_FN int kiln_str_of_int(kiln_vm *vm, int64_t a, int64_t *addr) {
+    char buf[24];
+    int64_t n = 0, i, *cp;
+    uint64_t u = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
+    do { buf[n++] = (char)('0' + (int)(u % 10)); u /= 10; } while (u);
+    if (a < 0) buf[n++] = '-';
+    if (kiln_new_str(vm, n, addr, &cp)) return TRAP_HeapExhausted;
+    for (i = 0; i < n; i++) cp[i] = buf[n - 1 - i];
+    return TRAP_OK;
+}
+
+KILN_FN int kiln_is_space(int64_t c) { return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f); }
+KILN_FN int kiln_is_digit(int64_t c) { return c >= '0' && c <= '9'; }
+
+/* int(s), as vm/README.md says: ASCII only, whitespace, sign, digits with single underscores. */
+KILN_FN int kiln_int_of_str(const int64_t *cp, int64_t n, int64_t *r) {
+    int64_t i = 0, j = n, k;
+    int neg = 0, ovf = 0, digits = 0;
+    uint64_t acc = 0, limit;
+    for (k = 0; k < n; k++) if (cp[k] < 0 || cp[k] > 127) return TRAP_Unsupported;
+    while (i < j && kiln_is_space(cp[i])) i++;
+    while (j > i && kiln_is_space(cp[j - 1])) j--;
+    if (i < j && (cp[i] == '+' || cp[i] == '-')) { neg = cp[i] == '-'; i++; }
+    for (k = i; k < j; k++) {
+        int64_t c = cp[k];
+        if (kiln_is_digit(c)) {
+            uint64_t d = (uint64_t)(c - '0');
+            digits++;
+            if (acc > (0xffffffffffffffffULL - d) / 10) ovf = 1;
+            else acc = acc * 10 + d;
+        } else if (c == '_' && k > i && kiln_is_digit(cp[k - 1]) && k + 1 < j && kiln_is_digit(cp[k + 1])) {
+            continue;
+        } else {
+            return TRAP_ValueError;
+        }
+    }
+    if (!digits) return TRAP_ValueError;
+    limit = neg ? 0x8000000000000000ULL : 0x7fffffffffffffffULL;
+    if (ovf || acc > limit) return TRAP_Overflow;
+    *r = neg ? (int64_t)((uint64_t)0 - acc) : (int64_t)acc;
+    return TRAP_OK;
+}
+
+/* Stable merge sort of n items (bottom-up: runs of 1, 2, 4, ... merged left to right), using buf
+   (n words) as the other half. desc: an item goes after another only when it is smaller. */
+KILN_FN int kiln_sort(kiln_vm *vm, int32_t et, int64_t *items, int64_t *buf, int64_t n, int desc) {
+    int64_t *src = items, *dst = buf, *tmp, width, lo;
+    int code = kiln_tcode(vm, et);
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n;
+            int64_t hi = mid + width < n ? mid + width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                int64_t l = src[i], r = src[j];
+                int take_right;
+                if (code == TY_INT || code == TY_BOOL) {
+                    take_right = desc ? l < r : r < l;
+                } else {
+                    int c, t = kiln_cmp(vm, et, desc ? l : r, desc ? r : l, 0, &c);
+                    if (t) return t;
+                    take_right = c < 0;
+                }
+                dst[k++] = take_right ? src[j++] : src[i++];
+            }
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        tmp = src;
+        src = dst;
+        dst = tmp;
+    }
+    if (src != items) kiln_copy(items, src, n);
+    return TRAP_OK;
+}
+
+/* ---- checking a program's tables once ------------------------------------------------------- */
+
+/* The index just after the descriptor subtree at pos, by counting pending nodes; -1 if malformed. */
+KILN_FN int64_t kiln_subtree_end(const kiln_program *p, int64_t pos) {
+    int64_t pending = 1;
+    while (pending > 0) {
+        int32_t code;
+        if (pos < 0 || pos >= p->types_len) return -1;
+        code = p->types[pos];
+        pending--;
+        if (code == TY_LIST) {
+            pending++;
+            pos++;
+        } else if (code == TY_TUPLE) {
+            if (pos + 1 >= p->types_len || p->types[pos + 1] < 0 || p->types[pos + 1] > 255) return -1;
+            pending += p->types[pos + 1];
+            pos += 2;
+        } else if (code >= TY_NONE && code <= TY_STR) {
+            pos++;
+        } else {
+            return -1;
+        }
+    }
+    return pos;
+}
+
+/* TRAP_OK when every table of the program is consistent: function records, parameter and return
+   types, type descriptors and their skip table. Anything else is TRAP_MemoryFault. */
+KILN_FN int kiln_program_check(const kiln_program *p) {
+    int64_t t, f, i;
+    for (t = 0; t < p->n_types; t++) {
+        int64_t start = p->type_off[t], end = kiln_subtree_end(p, start), pos = start;
+        if (end < 0) return TRAP_MemoryFault;
+        while (pos < end) { /* every node of the descriptor: its skip entry, then the next node */
+            int32_t code = p->types[pos];
+            if (p->type_skip[pos] != kiln_subtree_end(p, pos)) return TRAP_MemoryFault;
+            pos += code == TY_TUPLE ? 2 : 1;
+        }
+    }
+    for (f = 0; f < p->n_funcs; f++) {
+        const int64_t *r = p->funcs + f * KILN_FUNC_WORDS;
+        if (r[KILN_F_START] < 0 || r[KILN_F_LEN] < 0 || r[KILN_F_START] >= p->code_len || r[KILN_F_LEN] >= p->code_len - r[KILN_F_START]) return TRAP_MemoryFault;
+        if (p->code[r[KILN_F_START] + r[KILN_F_LEN]] != KILN_GUARD) return TRAP_MemoryFault;
+        if (r[KILN_F_NPARAMS] < 0 || r[KILN_F_NLOCALS] < r[KILN_F_NPARAMS] || r[KILN_F_MAXSTACK] < 0 ||
+            r[KILN_F_NLOCALS] > KILN_I64_MAX / 4 || r[KILN_F_MAXSTACK] > KILN_I64_MAX / 4) return TRAP_MemoryFault;
+        if (r[KILN_F_RET] < 0 || r[KILN_F_RET] >= p->n_types) return TRAP_MemoryFault;
+        if (r[KILN_F_PARAMS] < 0 || r[KILN_F_PARAMS] > p->params_len || r[KILN_F_NPARAMS] > p->params_len - r[KILN_F_PARAMS]) return TRAP_MemoryFault;
+        for (i = 0; i < r[KILN_F_NPARAMS]; i++) {
+            int32_t pt = p->params[r[KILN_F_PARAMS] + i];
+            if (pt < 0 || pt >= p->n_types) return TRAP_MemoryFault;
+        }
+    }
+    return TRAP_OK;
+}
+
+/* ---- the interpreter ------------------------------------------------------------------------ */
+
+/* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
+   (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK the result is
+   marshalled into out[0 .. *out_len) (at most out_cap and heap_words words, else HeapExhausted). */
+KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
+                      const kiln_limits *lim, const kiln_scratch *mem, int64_t *out, int64_t out_cap,
+                      int64_t *out_len, int64_t *steps_out) {
+    kiln_vm vm;
+    int64_t *const stack = mem->stack;
+    kiln_frame *const frames = mem->frames;
+    const int64_t fuel = lim->fuel, stack_words = lim->stack_words;
+    int64_t left = fuel, depth, pc, clen, nloc, at, i, result = 0; /* left: fuel not yet spent */
+    int64_t *sp, *lo, *hi, *loc;
+    const uint32_t *code;
+    const int64_t *fr;
+    int trap = TRAP_OK;
+
+    vm.p = prog;
+    vm.image = prog->image;
+    vm.image_len = prog->image_len;
+    vm.heap = mem->heap;
+    vm.heap_words = lim->heap_words;
+    vm.used = 0;
+    vm.walk = mem->walk;
+    vm.walk_cap = mem->walk_cap;
+    *out_len = 0;
+
+    if (func < 0 || func >= prog->n_funcs) { trap = TRAP_MemoryFault; goto done; }
+    fr = prog->funcs + (int64_t)func * KILN_FUNC_WORDS;
+
+    /* arguments: unmarshalled into the heap in parameter order, then the entry frame */
+    at = 0;
+    for (i = 0; i < fr[KILN_F_NPARAMS]; i++) {
+        int64_t v = 0;
+        trap = kiln_unmarshal(&vm, prog->type_off[prog->params[fr[KILN_F_PARAMS] + i]], args, n_arg_words, &at, &v);
+        if (trap) goto done;
+        if (i < stack_words) stack[i] = v;
+    }
+    if (at != n_arg_words) { trap = TRAP_MemoryFault; goto done; }
+    if (fr[KILN_F_NLOCALS] + fr[KILN_F_MAXSTACK] > stack_words) { trap = TRAP_StackExhausted; goto done; }
+
+    depth = 1;
+    frames[0].func = func;
+    frames[0].base = 0;
+    frames[0].ret_pc = 0;
+    loc = stack;
+    nloc = fr[KILN_F_NLOCALS];
+    for (i = fr[KILN_F_NPARAMS]; i < nloc; i++) loc[i] = 0;
+    lo = sp = loc + nloc;
+    hi = lo + fr[KILN_F_MAXSTACK];
+    code = prog->code + fr[KILN_F_START];
+    clen = fr[KILN_F_LEN];
+    pc = 0;
+
+#define TRAP(t) do { trap = (t); goto done; } while (0)
+#define NEED(k) do { if (sp - lo < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
+#define ROOM(k) do { if (hi - sp < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
+#define CHECK(e) do { int t_ = (e); if (t_) TRAP(t_); } while (0)
+#define INT2(expr) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } } while (0)
+#define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
+#define FLTOP(expr) FLT2(kiln_w(expr))
+
+    for (;;) {
+        uint32_t word;
+        int64_t arg;
+        if (--left < 0) { left = 0; TRAP(TRAP_FuelExhausted); }
+        word = code[pc++]; /* pc <= clen: code[clen] is KILN_GUARD */
+        arg = (int64_t)(word >> 8);
+        switch (word & 0xff) {
+        /* -- stack and constants */
+        CASE(OP_NOP): NEXT;
+        CASE(OP_POP): NEED(1); sp--; NEXT;
+        CASE(OP_DUP): NEED(1); ROOM(1); sp[0] = sp[-1]; sp++; NEXT;
+        CASE(OP_DUP2): NEED(2); ROOM(2); sp[0] = sp[-2]; sp[1] = sp[-1]; sp += 2; NEXT;
+        CASE(OP_SWAP): { int64_t t; NEED(2); t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; NEXT; }
+        CASE(OP_LOADI): ROOM(1); *sp++ = arg >= (1 << 23) ? arg - (1 << 24) : arg; NEXT;
+        CASE(OP_CONST): ROOM(1); if (arg >= prog->n_consts) TRAP(TRAP_MemoryFault); *sp++ = prog->consts[arg]; NEXT;
+        CASE(OP_STR): {
+            int64_t n;
+            const int64_t *cp;
+            ROOM(1);
+            if (arg >= prog->image_len || kiln_str(&vm, arg, &n, &cp)) TRAP(TRAP_MemoryFault);
+            *sp++ = arg;
+            NEXT;
+        }
+        CASE(OP_LOAD): ROOM(1); if (arg >= nloc) TRAP(TRAP_MemoryFault); *sp++ = loc[arg]; NEXT;
+        CASE(OP_STORE): NEED(1); if (arg >= nloc) TRAP(TRAP_MemoryFault); loc[arg] = *--sp; NEXT;
+
+        /* -- control */
+        /* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
+        CASE(OP_JUMP): pc = arg < clen ? arg : clen; NEXT;
+        CASE(OP_JUMP_IF_FALSE): NEED(1); if (!*--sp) pc = arg < clen ? arg : clen; NEXT;
+        CASE(OP_JUMP_IF_TRUE): NEED(1); if (*--sp) pc = arg < clen ? arg : clen; NEXT;
+        CASE(OP_CALL): {
+            const int64_t *cf;
+            int64_t np, base;
+            if (arg >= prog->n_funcs) TRAP(TRAP_MemoryFault);
+            cf = prog->funcs + arg * KILN_FUNC_WORDS;
+            np = cf[KILN_F_NPARAMS];
+            NEED(np);
+            if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
+            base = (sp - np) - stack;
+            if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
+            frames[depth - 1].ret_pc = (int32_t)pc;
+            frames[depth].func = (int32_t)arg;
+            frames[depth].base = base;
+            depth++;
+            loc = stack + base;
+            nloc = cf[KILN_F_NLOCALS];
+            for (i = np; i < nloc; i++) loc[i] = 0;
+            lo = sp = loc + nloc;
+            hi = lo + cf[KILN_F_MAXSTACK];
+            code = prog->code + cf[KILN_F_START];
+            clen = cf[KILN_F_LEN];
+            pc = 0;
+            NEXT;
+        }
+        CASE(OP_RET): {
+            const int64_t *cf;
+            int64_t r;
+            NEED(1);
+            r = sp[-1];
+            if (depth == 1) { result = r; goto returned; }
+            sp = stack + frames[depth - 1].base;
+            depth--;
+            cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
+            loc = stack + frames[depth - 1].base;
+            nloc = cf[KILN_F_NLOCALS];
+            lo = loc + nloc;
+            hi = lo + cf[KILN_F_MAXSTACK];
+            code = prog->code + cf[KILN_F_START];
+            clen = cf[KILN_F_LEN];
+            pc = frames[depth - 1].ret_pc;
+            ROOM(1);
+            *sp++ = r;
+            NEXT;
+        }
+        CASE(OP_RAISE): TRAP(arg > TRAP_OK && arg < KILN_N_TRAPS ? (int)arg : TRAP_MemoryFault);
+
+        /* -- int */
+        CASE(OP_ADD_I): { int64_t r; NEED(2); if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
+        CASE(OP_SUB_I): { int64_t r; NEED(2); if (kiln_sub_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
+        CASE(OP_MUL_I): { int64_t r; NEED(2); if (kiln_mul_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
+        CASE(OP_FLOORDIV_I): {
+            int64_t a, b, q;
+            NEED(2);
+            a = sp[-2];
+            b = sp[-1];
+            if (b == 0) TRAP(TRAP_ZeroDivisionError);
+            if (a == KILN_I64_MIN && b == -1) TRAP(TRAP_Overflow);
+            q = a / b;
+            if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+            sp[-2] = q;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_MOD_I): {
+            int64_t a, b, m;
+            NEED(2);
+            a = sp[-2];
+            b = sp[-1];
+            if (b == 0) TRAP(TRAP_ZeroDivisionError);
+            m = b == -1 ? 0 : a % b;
+            if (m != 0 && ((m < 0) != (b < 0))) m += b;
+            sp[-2] = m;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_POW_I): {
+            int64_t base, e, r = 1;
+            NEED(2);
+            base = sp[-2];
+            e = sp[-1];
+            if (e < 0) TRAP(TRAP_Unsupported);
+            while (e > 0) {
+                if (e & 1) { if (kiln_mul_ovf(r, base, &r)) TRAP(TRAP_Overflow); }
+                e >>= 1;
+                if (e > 0) { if (kiln_mul_ovf(base, base, &base)) TRAP(TRAP_Overflow); }
+            }
+            sp[-2] = r;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_DIV_I): {
+            int64_t a, b;
+            NEED(2);
+            a = sp[-2];
+            b = sp[-1];
+            if (b == 0) TRAP(TRAP_ZeroDivisionError);
+            if (a > KILN_EXACT || a < -KILN_EXACT || b > KILN_EXACT || b < -KILN_EXACT) TRAP(TRAP_Unsupported);
+            sp[-2] = kiln_w((double)a / (double)b);
+            sp--;
+            NEXT;
+        }
+        CASE(OP_NEG_I): NEED(1); if (sp[-1] == KILN_I64_MIN) TRAP(TRAP_Overflow); sp[-1] = -sp[-1]; NEXT;
+        CASE(OP_ABS_I): NEED(1); if (sp[-1] == KILN_I64_MIN) TRAP(TRAP_Overflow); if (sp[-1] < 0) sp[-1] = -sp[-1]; NEXT;
+        CASE(OP_INVERT_I): NEED(1); sp[-1] = ~sp[-1]; NEXT;
+        CASE(OP_AND_I): INT2(a & b); NEXT;
+        CASE(OP_OR_I): INT2(a | b); NEXT;
+        CASE(OP_XOR_I): INT2(a ^ b); NEXT;
+        CASE(OP_SHL_I): {
+            int64_t a, b, r;
+            NEED(2);
+            a = sp[-2];
+            b = sp[-1];
+            if (b < 0) TRAP(TRAP_ValueError);
+            if (a == 0) r = 0;
+            else {
+                if (b >= 64) TRAP(TRAP_Overflow);
+                r = (int64_t)((uint64_t)a << b);
+                if (kiln_sar(r, b) != a) TRAP(TRAP_Overflow);
+            }
+            sp[-2] = r;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_SHR_I): {
+            int64_t a, b;
+            NEED(2);
+            a = sp[-2];
+            b = sp[-1];
+            if (b < 0) TRAP(TRAP_ValueError);
+            sp[-2] = kiln_sar(a, b > 63 ? 63 : b);
+            sp--;
+            NEXT;
+        }
+        CASE(OP_LT_I): INT2(a < b); NEXT;
+        CASE(OP_LE_I): INT2(a <= b); NEXT;
+        CASE(OP_GT_I): INT2(a > b); NEXT;
+        CASE(OP_GE_I): INT2(a >= b); NEXT;
+        CASE(OP_EQ_I): INT2(a == b); NEXT;
+        CASE(OP_NE_I): INT2(a != b); NEXT;
+        CASE(OP_NOT): NEED(1); sp[-1] = sp[-1] == 0; NEXT;
+        CASE(OP_TRUTH_F): NEED(1); sp[-1] = kiln_f(sp[-1]) != 0.0; NEXT;
+
+        /* -- float */
+        CASE(OP_ADD_F): FLTOP(x + y); NEXT;
+        CASE(OP_SUB_F): FLTOP(x - y); NEXT;
+        CASE(OP_MUL_F): FLTOP(x * y); NEXT;
+        CASE(OP_DIV_F): NEED(2); if (kiln_f(sp[-1]) == 0.0) TRAP(TRAP_ZeroDivisionError); FLTOP(x / y); NEXT;
+        CASE(OP_FLOORDIV_F): NEED(2); if (kiln_f(sp[-1]) == 0.0) TRAP(TRAP_ZeroDivisionError); FLTOP(kiln_floordiv_f(x, y)); NEXT;
+        CASE(OP_MOD_F): NEED(2); if (kiln_f(sp[-1]) == 0.0) TRAP(TRAP_ZeroDivisionError); FLTOP(kiln_mod_f(x, y)); NEXT;
+        CASE(OP_POW_F): {
+            double r = 0.0;
+            NEED(2);
+            CHECK(kiln_pow_f(kiln_f(sp[-2]), kiln_f(sp[-1]), &r));
+            sp[-2] = kiln_w(r);
+            sp--;
+            NEXT;
+        }
+        CASE(OP_NEG_F): NEED(1); sp[-1] = kiln_w(-kiln_f(sp[-1])); NEXT;
+        CASE(OP_ABS_F): NEED(1); sp[-1] = kiln_w(fabs(kiln_f(sp[-1]))); NEXT;
+        CASE(OP_LT_F): FLT2(x < y); NEXT;
+        CASE(OP_LE_F): FLT2(x <= y); NEXT;
+        CASE(OP_GT_F): FLT2(x > y); NEXT;
+        CASE(OP_GE_F): FLT2(x >= y); NEXT;
+        CASE(OP_EQ_F): FLT2(x == y); NEXT;
+        CASE(OP_NE_F): FLT2(x != y); NEXT;
+        CASE(OP_I2F): NEED(1); sp[-1] = kiln_w((double)sp[-1]); NEXT;
+        CASE(OP_I2F_EXACT):
+            NEED(1);
+            if (sp[-1] > KILN_EXACT || sp[-1] < -KILN_EXACT) TRAP(TRAP_Unsupported);
+            sp[-1] = kiln_w((double)sp[-1]);
+            NEXT;
+        CASE(OP_F2I): {
+            double x;
+            NEED(1);
+            x = kiln_f(sp[-1]);
+            if (kiln_isnan(x)) TRAP(TRAP_ValueError);
+            if (kiln_isinf(x)) TRAP(TRAP_OverflowError);
+            if (x >= KILN_TWO63 || x < -KILN_TWO63) TRAP(TRAP_Overflow);
+            sp[-1] = (int64_t)x;
+            NEXT;
+        }
+
+        /* -- values of any type */
+        CASE(OP_EQ):
+        CASE(OP_LT):
+        CASE(OP_LE): {
+            int32_t pos = kiln_tpos(prog, arg);
+            int op = (int)(word & 0xff), c = 0;
+            int64_t a, b;
+            NEED(2);
+            if (pos < 0) TRAP(TRAP_MemoryFault);
+            a = sp[-2];
+            b = sp[-1];
+            if (prog->types[pos] == TY_FLOAT) { /* not inside a container: plain IEEE */
+                double x = kiln_f(a), y = kiln_f(b);
+                c = op == OP_EQ ? x == y : op == OP_LT ? x < y : x <= y;
+            } else {
+                CHECK(kiln_cmp(&vm, pos, a, b, op == OP_EQ, &c));
+                c = op == OP_EQ ? c == 0 : op == OP_LT ? c < 0 : c <= 0;
+            }
+            sp[-2] = c;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_CONTAINS): {
+            int32_t pos = kiln_tpos(prog, arg), et;
+            int64_t x, n, m, j, *h, *items, found = 0;
+            const int64_t *ci;
+            NEED(2);
+            if (pos < 0) TRAP(TRAP_MemoryFault);
+            x = sp[-2];
+            switch (prog->types[pos]) {
+            case TY_STR: {
+                const int64_t *cx;
+                if (kiln_str(&vm, x, &m, &cx) || kiln_str(&vm, sp[-1], &n, &ci)) TRAP(TRAP_MemoryFault);
+                for (i = 0; !found && i + m <= n; i++) {
+                    for (j = 0; j < m && ci[i + j] == cx[j]; j++) {}
+                    found = j == m;
+                }
+                break;
+            }
+            case TY_LIST:
+                if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+                et = pos + 1;
+                if (prog->types[et] == TY_INT || prog->types[et] == TY_BOOL) {
+                    for (i = 0; !found && i < n; i++) found = items[i] == x;
+                } else {
+                    for (i = 0; !found && i < n; i++) {
+                        int c;
+                        CHECK(kiln_cmp(&vm, et, items[i], x, 1, &c));
+                        found = c == 0;
+                    }
+                }
+                break;
+            case TY_TUPLE: /* each item compared as its own type */
+                if (kiln_tup(&vm, sp[-1], &n, &ci) || n != prog->types[pos + 1]) TRAP(TRAP_MemoryFault);
+                for (i = 0, et = pos + 2; !found && i < n; i++, et = prog->type_skip[et]) {
+                    int c;
+                    CHECK(kiln_cmp(&vm, et, ci[i], x, 1, &c));
+                    found = c == 0;
+                }
+                break;
+            default: TRAP(TRAP_MemoryFault);
+            }
+            sp[-2] = found;
+            sp--;
+            NEXT;
+        }
+
+        /* -- str */
+        CASE(OP_STR_LEN): {
+            int64_t n;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            sp[-1] = n;
+            NEXT;
+        }
+        CASE(OP_STR_INDEX): {
+            int64_t n, k, addr;
+            const int64_t *cp;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &n, &cp)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(sp[-1], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            CHECK(kiln_char(&vm, cp[k], &addr));
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_STR_SLICE):
+        CASE(OP_LIST_SLICE): {
+            int64_t k = 1 + (arg & 1) + ((arg >> 1) & 1) + ((arg >> 2) & 1);
+            int64_t n, start, step, count, addr, *h, *src, *dst;
+            const int64_t *cp;
+            int is_str = (word & 0xff) == OP_STR_SLICE;
+            if (arg > 7) TRAP(TRAP_MemoryFault);
+            NEED(k);
+            if (is_str) {
+                if (kiln_str(&vm, sp[-k], &n, &cp)) TRAP(TRAP_MemoryFault);
+            } else {
+                if (kiln_list(&vm, sp[-k], 0, &h, &n, &src)) TRAP(TRAP_MemoryFault);
+                cp = src;
+            }
+            CHECK(kiln_slice(sp - k + 1, arg, n, &start, &step, &count));
+            if (is_str) CHECK(kiln_new_str(&vm, count, &addr, &dst));
+            else CHECK(kiln_new_list(&vm, count, &addr, &dst));
+            for (i = 0; i < count; i++) dst[i] = cp[start + i * step];
+            sp -= k - 1;
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_STR_CONCAT): {
+            int64_t na, nb, addr, *d;
+            const int64_t *ca, *cb;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &na, &ca) || kiln_str(&vm, sp[-1], &nb, &cb)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_new_str(&vm, na + nb, &addr, &d));
+            kiln_copy(d, ca, na);
+            kiln_copy(d + na, cb, nb);
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_STR_REPEAT): {
+            int64_t n, k, addr, *d;
+            const int64_t *cp;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &n, &cp)) TRAP(TRAP_MemoryFault);
+            k = sp[-1] < 0 ? 0 : sp[-1];
+            CHECK(kiln_new_str(&vm, kiln_sz_mul(n, k), &addr, &d));
+            if (n) for (i = 0; i < k; i++) kiln_copy(d + i * n, cp, n);
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_STR_OF_INT): { int64_t addr; NEED(1); CHECK(kiln_str_of_int(&vm, sp[-1], &addr)); sp[-1] = addr; NEXT; }
+        CASE(OP_STR_OF_BOOL): {
+            int64_t addr, *d;
+            NEED(1);
+            if (sp[-1]) {
+                CHECK(kiln_new_str(&vm, 4, &addr, &d));
+                d[0] = 'T'; d[1] = 'r'; d[2] = 'u'; d[3] = 'e';
+            } else {
+                CHECK(kiln_new_str(&vm, 5, &addr, &d));
+                d[0] = 'F'; d[1] = 'a'; d[2] = 'l'; d[3] = 's'; d[4] = 'e';
+            }
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_INT_OF_STR): {
+            int64_t n, r = 0;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_int_of_str(cp, n, &r));
+            sp[-1] = r;
+            NEXT;
+        }
+        CASE(OP_ORD): {
+            int64_t n;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            if (n != 1) TRAP(TRAP_TypeError);
+            sp[-1] = cp[0];
+            NEXT;
+        }
+        CASE(OP_CHR): {
+            int64_t addr;
+            NEED(1);
+            if (sp[-1] < 0 || sp[-1] >= 0x110000) TRAP(TRAP_ValueError);
+            CHECK(kiln_char(&vm, sp[-1], &addr));
+            sp[-1] = addr;
+            NEXT;
+        }
+
+        /* -- list */
+        CASE(OP_LIST_NEW):
+        CASE(OP_TUPLE_NEW): {
+            int64_t addr, *d;
+            NEED(arg);
+            if ((word & 0xff) == OP_LIST_NEW) CHECK(kiln_new_list(&vm, arg, &addr, &d));
+            else CHECK(kiln_new_str(&vm, arg, &addr, &d));
+            sp -= arg;
+            kiln_copy(d, sp, arg);
+            ROOM(1);
+            *sp++ = addr;
+            NEXT;
+        }
+        CASE(OP_LIST_LEN): {
+            int64_t n, *h, *items;
+            NEED(1);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            sp[-1] = n;
+            NEXT;
+        }
+        CASE(OP_LIST_INDEX): {
+            int64_t n, k, *h, *items;
+            NEED(2);
+            if (kiln_list(&vm, sp[-2], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(sp[-1], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            sp[-2] = items[k];
+            sp--;
+            NEXT;
+        }
+        CASE(OP_LIST_STORE): {
+            int64_t n, k, *h, *items;
+            NEED(3);
+            if (kiln_list(&vm, sp[-3], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(sp[-2], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            items[k] = sp[-1];
+            sp -= 3;
+            NEXT;
+        }
+        CASE(OP_LIST_APPEND): {
+            int64_t n, *h, *items;
+            NEED(2);
+            if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n == h[1]) { /* full: a new block of max(4, 2 * cap) slots */
+                int64_t cap = n < 2 ? 4 : kiln_sz_mul(2, n), addr, *nb;
+                nb = kiln_alloc(&vm, cap, &addr);
+                if (!nb) TRAP(TRAP_HeapExhausted);
+                kiln_copy(nb, items, n);
+                for (i = n; i < cap; i++) nb[i] = 0;
+                h[1] = cap;
+                h[2] = addr;
+                items = nb;
+            }
+            items[n] = sp[-1];
+            h[0] = n + 1;
+            sp -= 2;
+            NEXT;
+        }
+        CASE(OP_LIST_POP):
+        CASE(OP_LIST_POP_AT): {
+            int64_t n, k, v, *h, *items, nargs = (word & 0xff) == OP_LIST_POP ? 1 : 2;
+            NEED(nargs);
+            if (kiln_list(&vm, sp[-nargs], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = nargs == 1 ? n - 1 : kiln_index(sp[-1], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            v = items[k];
+            for (i = k; i + 1 < n; i++) items[i] = items[i + 1];
+            h[0] = n - 1;
+            sp -= nargs - 1;
+            sp[-1] = v;
+            NEXT;
+        }
+        CASE(OP_LIST_CONCAT): {
+            int64_t na, nb, addr, *h, *ia, *ib, *d;
+            NEED(2);
+            if (kiln_list(&vm, sp[-2], 0, &h, &na, &ia) || kiln_list(&vm, sp[-1], 0, &h, &nb, &ib)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_new_list(&vm, na + nb, &addr, &d));
+            kiln_copy(d, ia, na);
+            kiln_copy(d + na, ib, nb);
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_LIST_REPEAT): {
+            int64_t n, k, addr, *h, *items, *d;
+            NEED(2);
+            if (kiln_list(&vm, sp[-2], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = sp[-1] < 0 ? 0 : sp[-1];
+            CHECK(kiln_new_list(&vm, kiln_sz_mul(n, k), &addr, &d));
+            if (n) for (i = 0; i < k; i++) kiln_copy(d + i * n, items, n);
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_LIST_OF_STR): {
+            int64_t n, addr, *d;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_new_list(&vm, n, &addr, &d));
+            for (i = 0; i < n; i++) d[i] = 0;
+            for (i = 0; i < n; i++) CHECK(kiln_char(&vm, cp[i], &d[i]));
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_LIST_RANGE): {
+            int64_t start, stop, step, addr, *d;
+            uint64_t n = 0;
+            NEED(3);
+            start = sp[-3];
+            stop = sp[-2];
+            step = sp[-1];
+            if (step == 0) TRAP(TRAP_ValueError);
+            if (step > 0 && start < stop) n = ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
+            if (step < 0 && start > stop) n = ((uint64_t)start - (uint64_t)stop - 1) / ((uint64_t)0 - (uint64_t)step) + 1;
+            CHECK(kiln_new_list(&vm, n > (uint64_t)KILN_I64_MAX ? KILN_I64_MAX : (int64_t)n, &addr, &d));
+            for (i = 0; i < (int64_t)n; i++) d[i] = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step);
+            sp -= 2;
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_LIST_REVERSED): {
+            int64_t n, addr, *h, *items, *d;
+            NEED(1);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_new_list(&vm, n, &addr, &d));
+            for (i = 0; i < n; i++) d[i] = items[n - 1 - i];
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_SORTED):
+        CASE(OP_SORTED_DESC): {
+            int32_t pos = kiln_tpos(prog, arg);
+            int64_t n, addr, *h, *items, *d;
+            NEED(1);
+            if (pos < 0 || prog->types[pos] != TY_LIST) TRAP(TRAP_MemoryFault);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            /* needs 3 + 2n words free (a merge buffer of n past the result), keeps 3 + n */
+            if (kiln_sz_add(3, kiln_sz_mul(2, n)) > vm.heap_words - vm.used) TRAP(TRAP_HeapExhausted);
+            CHECK(kiln_new_list(&vm, n, &addr, &d));
+            kiln_copy(d, items, n);
+            CHECK(kiln_sort(&vm, pos + 1, d, vm.heap + vm.used, n, (word & 0xff) == OP_SORTED_DESC));
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_MIN):
+        CASE(OP_MAX): {
+            int32_t pos = kiln_tpos(prog, arg), et;
+            int is_max = (word & 0xff) == OP_MAX;
+            int64_t n, best, *h, *items;
+            NEED(1);
+            if (pos < 0) TRAP(TRAP_MemoryFault);
+            if (prog->types[pos] == TY_STR) {
+                const int64_t *cp;
+                if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+                if (n == 0) TRAP(TRAP_ValueError);
+                best = cp[0];
+                for (i = 1; i < n; i++)
+                    if (is_max ? best < cp[i] : cp[i] < best) best = cp[i];
+                CHECK(kiln_char(&vm, best, &sp[-1]));
+                NEXT;
+            }
+            if (prog->types[pos] != TY_LIST) TRAP(TRAP_MemoryFault);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n == 0) TRAP(TRAP_ValueError);
+            et = pos + 1;
+            best = items[0];
+            for (i = 1; i < n; i++) {
+                int64_t x = items[i];
+                int less;
+                switch (prog->types[et]) {
+                case TY_INT:
+                case TY_BOOL: less = is_max ? best < x : x < best; break;
+                case TY_FLOAT: less = is_max ? kiln_f(best) < kiln_f(x) : kiln_f(x) < kiln_f(best); break;
+                default: {
+                    int c;
+                    CHECK(kiln_cmp(&vm, et, is_max ? best : x, is_max ? x : best, 0, &c));
+                    less = c < 0;
+                }
+                }
+                if (less) best = x;
+            }
+            sp[-1] = best;
+            NEXT;
+        }
+        CASE(OP_SUM_I): {
+            int64_t n, s = 0, *h, *items;
+            NEED(1);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            for (i = 0; i < n; i++)
+                if (kiln_add_ovf(s, items[i], &s)) TRAP(TRAP_Overflow);
+            sp[-1] = s;
+            NEXT;
+        }
+        CASE(OP_SUM_F): {
+            int64_t n, *h, *items;
+            double s = 0.0;
+            NEED(1);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n == 0) TRAP(TRAP_Unsupported);
+            for (i = 0; i < n; i++) s += kiln_f(items[i]);
+            sp[-1] = kiln_w(s);
+            NEXT;
+        }
+
+        /* -- tuple */
+        CASE(OP_TUPLE_GET): {
+            int64_t n;
+            const int64_t *items;
+            NEED(1);
+            if (kiln_tup(&vm, sp[-1], &n, &items) || arg >= n) TRAP(TRAP_MemoryFault);
+            sp[-1] = items[arg];
+            NEXT;
+        }
+        CASE(OP_UNPACK_TUPLE):
+        CASE(OP_UNPACK_LIST): {
+            int64_t n, *h, *items;
+            const int64_t *ci;
+            NEED(1);
+            if ((word & 0xff) == OP_UNPACK_TUPLE) {
+                if (kiln_tup(&vm, sp[-1], &n, &ci) || n != arg) TRAP(TRAP_MemoryFault);
+            } else {
+                if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+                if (n != arg) TRAP(TRAP_ValueError);
+                ci = items;
+            }
+            sp--;
+            ROOM(n);
+            kiln_copy(sp, ci, n);
+            sp += n;
+            NEXT;
+        }
+        default: KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
+        }
+    }
+
+returned: {
+    const int64_t *ef = prog->funcs + (int64_t)func * KILN_FUNC_WORDS;
+    int64_t cap = out_cap < lim->heap_words ? out_cap : lim->heap_words;
+    trap = kiln_marshal(&vm, prog->type_off[ef[KILN_F_RET]], result, out, cap, out_len);
+    if (trap) *out_len = 0;
+}
+done:
+    if (trap) *out_len = 0;
+    *steps_out = fuel - left;
+    return trap;
+#undef TRAP
+#undef NEED
+#undef ROOM
+#undef CHECK
+#undef INT2
+#undef FLT2
+#undef FLTOP
+}
+
+#endif /* KILN_INTERP_H */

@@ -1,0 +1,168 @@
+"""Pure-Python meaning of the scalar instructions, shared by constant folding and checked by tests.
+
+Each function takes and returns Python values (int for int/bool, float for float) and raises
+`Trap(name)` exactly where the VM traps. The meanings come straight from Python's own operators;
+the only additions are kiln's: the 64-bit range (`Overflow`) and the cases kiln leaves to the
+CPython fallback (`Unsupported`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from vm.values import INT64_MAX, INT64_MIN
+
+EXACT_FLOAT_INT = 1 << 53
+
+
+class Trap(Exception):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def checked(value: int) -> int:
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise Trap("Overflow")
+    return value
+
+
+def _python(op: Callable[[float, float], float]) -> Callable[[float, float], float]:
+    """Python's float operator, its exceptions turned into traps."""
+
+    def run(a: float, b: float) -> float:
+        try:
+            result = op(a, b)
+        except ZeroDivisionError:
+            raise Trap("ZeroDivisionError") from None
+        except OverflowError:
+            raise Trap("OverflowError") from None
+        if isinstance(result, complex):
+            raise Trap("Unsupported")
+        return float(result)
+
+    return run
+
+
+def pow_f(x: float, y: float) -> float:
+    # a negative base to a finite non-integer power is complex in Python (whatever its size)
+    if x < 0 and math.isfinite(x) and math.isfinite(y) and y != math.floor(y):
+        raise Trap("Unsupported")
+    return _python(lambda a, b: a**b)(x, y)
+
+
+def floordiv_i(a: int, b: int) -> int:
+    if b == 0:
+        raise Trap("ZeroDivisionError")
+    return checked(a // b)
+
+
+def mod_i(a: int, b: int) -> int:
+    if b == 0:
+        raise Trap("ZeroDivisionError")
+    return a % b
+
+
+def pow_i(a: int, b: int) -> int:
+    if b < 0:
+        raise Trap("Unsupported")
+    # by squaring, so a huge exponent of a small base stops at the first product past 64 bits
+    result, base = 1, a
+    while b:
+        if b & 1:
+            result = checked(result * base)
+        b >>= 1
+        if b:
+            base = checked(base * base)
+    return result
+
+
+def div_i(a: int, b: int) -> float:
+    if b == 0:
+        raise Trap("ZeroDivisionError")
+    if abs(a) > EXACT_FLOAT_INT or abs(b) > EXACT_FLOAT_INT:
+        raise Trap("Unsupported")
+    return a / b
+
+
+def shl_i(a: int, b: int) -> int:
+    if b < 0:
+        raise Trap("ValueError")
+    if a == 0:
+        return 0
+    if b >= 64:
+        raise Trap("Overflow")
+    return checked(a << b)
+
+
+def shr_i(a: int, b: int) -> int:
+    if b < 0:
+        raise Trap("ValueError")
+    return a >> min(b, 64)
+
+
+def i2f_exact(a: int) -> float:
+    if abs(a) > EXACT_FLOAT_INT:
+        raise Trap("Unsupported")
+    return float(a)
+
+
+def f2i(x: float) -> int:
+    if math.isnan(x):
+        raise Trap("ValueError")
+    if math.isinf(x):
+        raise Trap("OverflowError")
+    return checked(int(x))
+
+
+INT_BINARY: dict[str, Callable[[int, int], int | float]] = {
+    "ADD_I": lambda a, b: checked(a + b),
+    "SUB_I": lambda a, b: checked(a - b),
+    "MUL_I": lambda a, b: checked(a * b),
+    "FLOORDIV_I": floordiv_i,
+    "MOD_I": mod_i,
+    "POW_I": pow_i,
+    "DIV_I": div_i,
+    "AND_I": lambda a, b: a & b,
+    "OR_I": lambda a, b: a | b,
+    "XOR_I": lambda a, b: a ^ b,
+    "SHL_I": shl_i,
+    "SHR_I": shr_i,
+    "LT_I": lambda a, b: int(a < b),
+    "LE_I": lambda a, b: int(a <= b),
+    "GT_I": lambda a, b: int(a > b),
+    "GE_I": lambda a, b: int(a >= b),
+    "EQ_I": lambda a, b: int(a == b),
+    "NE_I": lambda a, b: int(a != b),
+}
+FLOAT_BINARY: dict[str, Callable[[float, float], float | int]] = {
+    "ADD_F": _python(lambda a, b: a + b),
+    "SUB_F": _python(lambda a, b: a - b),
+    "MUL_F": _python(lambda a, b: a * b),
+    "DIV_F": _python(lambda a, b: a / b),
+    "FLOORDIV_F": _python(lambda a, b: a // b),
+    "MOD_F": _python(lambda a, b: a % b),
+    "POW_F": lambda a, b: pow_f(a, b),
+    "LT_F": lambda a, b: int(a < b),
+    "LE_F": lambda a, b: int(a <= b),
+    "GT_F": lambda a, b: int(a > b),
+    "GE_F": lambda a, b: int(a >= b),
+    "EQ_F": lambda a, b: int(a == b),
+    "NE_F": lambda a, b: int(a != b),
+}
+INT_UNARY: dict[str, Callable[[int], int | float]] = {
+    "NEG_I": lambda a: checked(-a),
+    "ABS_I": lambda a: checked(abs(a)),
+    "INVERT_I": lambda a: ~a,
+    "NOT": lambda a: int(not a),
+    "I2F": float,
+    "I2F_EXACT": i2f_exact,
+}
+FLOAT_UNARY: dict[str, Callable[[float], float | int]] = {
+    "NEG_F": lambda x: -x,
+    "ABS_F": abs,
+    "TRUTH_F": lambda x: int(x != 0.0),
+    "F2I": f2i,
+}
+RESULT_IS_FLOAT = {"DIV_I", "I2F", "I2F_EXACT", "NEG_F", "ABS_F"} | {k for k in FLOAT_BINARY if not k[:2] in ("LT", "LE", "GT", "GE", "EQ", "NE")}

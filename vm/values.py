@@ -1,0 +1,214 @@
+"""kiln's static types, and values marshalled to and from 64-bit words.
+
+A `Type` is what the compiler infers and what the VM needs to read values: `int`, `float`,
+`bool`, `str`, `None`, `list[T]` and `tuple[T1, ..., Tn]`. Types are encoded as descriptors
+(prefix order, one int per node: `list[int]` is `[5, 2]`, `tuple[int, str]` is `[6, 2, 2, 4]`)
+in the program's type table.
+
+Arguments go into an execution, and results come out of it, *marshalled*: a flat sequence of
+int64 words read with the value's type (`vm/README.md`):
+
+    none, bool, int   one word
+    float             one word, the IEEE-754 bits
+    str               length, then one code point per word
+    list[T]           length, then each item marshalled as T
+    tuple[T1..Tn]     each item marshalled in turn (the arity is in the type)
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from vm.isa import TYPE_CODES
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+
+
+@dataclass(frozen=True)
+class Type:
+    kind: str  # one of TYPE_CODES
+    args: tuple[Type, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "list":
+            return f"list[{self.args[0]}]"
+        if self.kind == "tuple":
+            return f"tuple[{', '.join(map(str, self.args))}]"
+        return self.kind
+
+    @property
+    def is_ref(self) -> bool:
+        """Held as a reference into memory."""
+        return self.kind in ("str", "list", "tuple")
+
+    @property
+    def has_float(self) -> bool:
+        return self.kind == "float" or any(arg.has_float for arg in self.args)
+
+    def descriptor(self) -> list[int]:
+        words = [TYPE_CODES[self.kind]]
+        if self.kind == "tuple":
+            words.append(len(self.args))
+        for arg in self.args:
+            words += arg.descriptor()
+        return words
+
+
+INT = Type("int")
+FLOAT = Type("float")
+BOOL = Type("bool")
+STR = Type("str")
+NONE = Type("none")
+
+
+def list_of(elem: Type) -> Type:
+    return Type("list", (elem,))
+
+
+def tuple_of(*elems: Type) -> Type:
+    return Type("tuple", tuple(elems))
+
+
+_KIND_OF_CODE = {code: kind for kind, code in TYPE_CODES.items()}
+
+
+def type_from_descriptor(words: list[int], start: int = 0) -> tuple[Type, int]:
+    """Decode one descriptor; returns the type and the index after it. ValueError if malformed."""
+    if start >= len(words) or words[start] not in _KIND_OF_CODE:
+        raise ValueError(f"malformed type descriptor at word {start}")
+    kind = _KIND_OF_CODE[words[start]]
+    pos = start + 1
+    if kind == "list":
+        elem, pos = type_from_descriptor(words, pos)
+        return list_of(elem), pos
+    if kind == "tuple":
+        if pos >= len(words) or not 0 <= words[pos] <= 255:
+            raise ValueError(f"malformed tuple arity at word {pos}")
+        n, pos = words[pos], pos + 1
+        elems = []
+        for _ in range(n):
+            elem, pos = type_from_descriptor(words, pos)
+            elems.append(elem)
+        return tuple_of(*elems), pos
+    return Type(kind), pos
+
+
+def type_of_value(value: Any) -> Type:
+    """The kiln type of a Python value (an example argument). ValueError if it has none."""
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise ValueError(f"int {value} does not fit in 64 bits")
+        return INT
+    if isinstance(value, float):
+        return FLOAT
+    if isinstance(value, str):
+        return STR
+    if value is None:
+        return NONE
+    if isinstance(value, tuple):
+        return tuple_of(*(type_of_value(v) for v in value))
+    if isinstance(value, list):
+        # empty inner lists say nothing about the element type: they fit any list type
+        types = {type_of_value(v) for v in value if not (isinstance(v, list) and not v)}
+        if not types:
+            raise ValueError("the element type of an empty list argument is unknown: annotate the parameter")
+        if len(types) == 1:
+            elem = types.pop()
+            if len(value) > sum(1 for v in value if not (isinstance(v, list) and not v)) and elem.kind != "list":
+                raise ValueError(f"list argument mixes types: {elem} and an empty list")
+            return list_of(elem)
+        raise ValueError(f"list argument mixes types: {', '.join(sorted(map(str, types)))}")
+    raise ValueError(f"values of type {type(value).__name__} are not in kiln Python")
+
+
+def float_bits(x: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def bits_float(w: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", w))[0]
+
+
+def marshal(value: Any, ty: Type) -> list[int]:
+    """The words of `value` read as `ty`. ValueError if the value does not have that type."""
+    out: list[int] = []
+    _marshal(value, ty, out)
+    return out
+
+
+def _marshal(value: Any, ty: Type, out: list[int]) -> None:
+    kind = ty.kind
+    if kind == "none":
+        if value is not None:
+            raise ValueError(f"expected None, got {value!r}")
+        out.append(0)
+    elif kind in ("int", "bool"):
+        if not isinstance(value, int) or (kind == "bool" and not isinstance(value, bool)):
+            raise ValueError(f"expected {kind}, got {value!r}")
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise ValueError(f"int {value} does not fit in 64 bits")
+        out.append(int(value))
+    elif kind == "float":
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueError(f"expected float, got {value!r}")
+        out.append(float_bits(float(value)))
+    elif kind == "str":
+        if not isinstance(value, str):
+            raise ValueError(f"expected str, got {value!r}")
+        out.append(len(value))
+        out.extend(map(ord, value))
+    elif kind == "list":
+        if not isinstance(value, list):
+            raise ValueError(f"expected {ty}, got {value!r}")
+        out.append(len(value))
+        for item in value:
+            _marshal(item, ty.args[0], out)
+    elif kind == "tuple":
+        if not isinstance(value, tuple) or len(value) != len(ty.args):
+            raise ValueError(f"expected {ty}, got {value!r}")
+        for item, item_ty in zip(value, ty.args):
+            _marshal(item, item_ty, out)
+    else:  # pragma: no cover - TYPE_CODES and Type agree
+        raise AssertionError(kind)
+
+
+def unmarshal(words: list[int], ty: Type) -> Any:
+    """The Python value of marshalled words; ValueError if they are malformed or not all used."""
+    it = iter(words)
+    value = _unmarshal(it, ty)
+    if next(it, None) is not None:
+        raise ValueError("marshalled value has trailing words")
+    return value
+
+
+def _unmarshal(it: Iterator[int], ty: Type) -> Any:
+    def word() -> int:
+        w = next(it, None)
+        if w is None:
+            raise ValueError(f"marshalled value truncated while reading {ty}")
+        return w
+
+    kind = ty.kind
+    if kind == "none":
+        word()
+        return None
+    if kind == "int":
+        return word()
+    if kind == "bool":
+        return word() != 0
+    if kind == "float":
+        return bits_float(word())
+    if kind == "str":
+        n = word()
+        return "".join(chr(word()) for _ in range(n))
+    if kind == "list":
+        n = word()
+        return [_unmarshal(it, ty.args[0]) for _ in range(n)]
+    if kind == "tuple":
+        return tuple(_unmarshal(it, arg) for arg in ty.args)
+    raise AssertionError(kind)  # pragma: no cover

@@ -1,0 +1,301 @@
+"""The bytecode verifier: every rule a program must keep before anything runs.
+
+`verify(program)` raises `VerifyError` naming the function, the instruction index and the rule
+broken. A verified program cannot make a backend read outside its code, constants, image, type
+table or frame, and its operand stack stays within each function's declared `max_stack`; what
+remains to check at run time is the data (indices, sizes, limits), which traps.
+
+The rules:
+
+- program: constants are int64; the image is a sequence of strings back to back (`n`, then n
+  code points below 0x110000); every type in the type table round-trips through its descriptor;
+  function names are distinct;
+- each function: parameter and return types index the type table; `n_locals >= n_params`;
+  `max_stack >= 0`; one line per instruction; every code word is a u32;
+- each instruction: a known opcode and an operand in range for its kind (see `_check_operand`);
+- stack depth, by abstract interpretation over the control-flow graph with the stack effects of
+  `vm.isa` (`stack_effect`): the operand stack starts empty, never goes negative, never exceeds
+  `max_stack`, has the same depth on every path into an instruction and exactly 1 at `RET`;
+  control never runs off the end of the code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from vm.container import Program, load
+from vm.isa import OPS, TRAPS, Op, decode
+from vm.isa import stack_effect as isa_stack_effect
+from vm.values import INT64_MAX, INT64_MIN, Type, type_from_descriptor
+
+MAX_TUPLE_ARITY = 255  # the largest arity a type descriptor can hold (vm.values)
+
+# The kinds of type operand each typed instruction works on (EQ, LT and LE take any type).
+_TYPE_OPERAND_KINDS: dict[str, tuple[str, ...]] = {
+    "CONTAINS": ("str", "list", "tuple"),
+    "SORTED": ("list",),
+    "SORTED_DESC": ("list",),
+    "MIN": ("list", "str"),
+    "MAX": ("list", "str"),
+}
+
+
+class VerifyError(ValueError):
+    """A program that breaks a verifier rule: says which rule, in which function, where."""
+
+
+def _fail(program: Program, index: int, where: str, rule: str, detail: str) -> VerifyError:
+    name = program.functions[index].name if 0 <= index < len(program.functions) else "?"
+    return VerifyError(f"function {name!r} (#{index}), {where}: {rule}: {detail}")
+
+
+def image_strings(image: list[int]) -> dict[int, str]:
+    """The string constants of an image by address. ValueError if it is not strings back to back."""
+    strings: dict[int, str] = {}
+    address = 0
+    while address < len(image):
+        n = image[address]
+        end = address + 1 + n
+        if not 0 <= n or end > len(image):
+            raise ValueError(
+                f"string at word {address} has length {n}, past the image end ({len(image)} words)"
+            )
+        points = image[address + 1 : end]
+        bad = next((cp for cp in points if not 0 <= cp < 0x110000), None)
+        if bad is not None:
+            raise ValueError(f"string at word {address} holds {bad}, not a code point")
+        strings[address] = "".join(map(chr, points))
+        address = end
+    return strings
+
+
+def stack_effect(program: Program, op: Op, operand: int) -> tuple[int, int]:
+    """(pops, pushes) of one instruction of `program` (vm.isa.stack_effect)."""
+    return isa_stack_effect(op, operand, lambda f: program.functions[f].n_params)
+
+
+def verify(program: Program) -> None:
+    """Raise VerifyError unless `program` keeps every rule (module docstring)."""
+    _check_tables(program)
+    strings = image_strings(program.image)  # _check_tables made sure this parses
+    for index in range(len(program.functions)):
+        _check_header(program, index)
+        fn = program.functions[index]
+        for pc, word in enumerate(fn.code):
+            _check_operand(program, index, pc, word, strings)
+        for pc, after in _depths_after(program, index):
+            if after > fn.max_stack:
+                raise _fail(
+                    program,
+                    index,
+                    f"instruction {pc}",
+                    "stack overflow",
+                    f"depth {after} exceeds the declared max_stack {fn.max_stack}",
+                )
+
+
+def verify_bytes(data: bytes) -> Program:
+    """Load a `.kbc` container and verify it (ContainerError or VerifyError)."""
+    program = load(data)
+    verify(program)
+    return program
+
+
+def max_depth(program: Program, index: int) -> int:
+    """The deepest the operand stack of function `index` gets: its least valid max_stack."""
+    return max((after for _, after in _depths_after(program, index)), default=0)
+
+
+def _depths_after(program: Program, index: int) -> Iterator[tuple[int, int]]:
+    """(pc, depth after it) of each reachable instruction."""
+    code = program.functions[index].code
+    for pc, depth in enumerate(stack_depths(program, index)):
+        if depth is not None:
+            pops, pushes = stack_effect(program, *_op_and_operand(code[pc]))
+            yield pc, depth - pops + pushes
+
+
+def stack_depths(program: Program, index: int) -> list[int | None]:
+    """The operand-stack depth before each instruction (None where unreachable).
+
+    Assumes the operands are valid (`_check_operand`). Raises VerifyError on underflow, on two
+    paths that disagree, on RET at a depth other than 1 and on control running off the end.
+    """
+    fn = program.functions[index]
+    depths: list[int | None] = [None] * len(fn.code)
+    if not fn.code:
+        raise _fail(program, index, "instruction 0", "runs off the end", "the function has no code")
+    depths[0] = 0
+    work = [0]
+    while work:
+        pc = work.pop()
+        depth = depths[pc]
+        assert depth is not None
+        op, operand = _op_and_operand(fn.code[pc])
+        pops, pushes = stack_effect(program, op, operand)
+        where = f"instruction {pc} ({op.name})"
+        if depth < pops:
+            raise _fail(
+                program,
+                index,
+                where,
+                "stack underflow",
+                f"pops {pops} from a stack of depth {depth}",
+            )
+        if op.name == "RET" and depth != 1:
+            raise _fail(
+                program, index, where, "RET stack depth", f"RET at depth {depth}, must be exactly 1"
+            )
+        after = depth - pops + pushes
+        successors = [] if op.ends_block else [pc + 1]
+        if op.is_jump:
+            successors.append(operand)
+        for succ in successors:
+            if succ >= len(fn.code):
+                raise _fail(
+                    program,
+                    index,
+                    where,
+                    "runs off the end",
+                    "control falls past the last instruction",
+                )
+            if depths[succ] is None:
+                depths[succ] = after
+                work.append(succ)
+            elif depths[succ] != after:
+                raise _fail(
+                    program,
+                    index,
+                    where,
+                    "inconsistent stack depth",
+                    f"reaches instruction {succ} at depth {after}, "
+                    f"another path at depth {depths[succ]}",
+                )
+    return depths
+
+
+def _op_and_operand(word: int) -> tuple[Op, int]:
+    code, operand = decode(word)
+    return OPS[code], operand
+
+
+def _check_tables(program: Program) -> None:
+    def fail(rule: str, detail: str) -> VerifyError:
+        return VerifyError(f"program {program.source_name}: {rule}: {detail}")
+
+    for k, value in enumerate(program.consts):
+        if not isinstance(value, int) or not INT64_MIN <= value <= INT64_MAX:
+            raise fail("bad constant", f"constant {k} ({value!r}) is not an int64 word")
+    for address, value in enumerate(program.image):
+        if not isinstance(value, int) or not INT64_MIN <= value <= INT64_MAX:
+            raise fail("bad image", f"image word {address} ({value!r}) is not an int64 word")
+    try:
+        image_strings(program.image)
+    except ValueError as e:
+        raise fail("bad image", str(e)) from None
+    for t, ty in enumerate(program.types):
+        try:
+            if not isinstance(ty, Type):
+                raise ValueError(f"{ty!r} is not a Type")
+            words = ty.descriptor()
+            if type_from_descriptor(words) != (ty, len(words)):
+                raise ValueError(f"{ty} does not round-trip through its descriptor {words}")
+        except (ValueError, KeyError, IndexError) as e:
+            raise fail("bad type table", f"type {t}: {e}") from None
+    seen: dict[str, int] = {}
+    for index, fn in enumerate(program.functions):
+        if fn.name in seen:
+            raise fail(
+                "duplicate function name",
+                f"functions {seen[fn.name]} and {index} are both {fn.name!r}",
+            )
+        seen[fn.name] = index
+
+
+def _check_header(program: Program, index: int) -> None:
+    fn = program.functions[index]
+    n_types = len(program.types)
+
+    def fail(rule: str, detail: str) -> VerifyError:
+        return _fail(program, index, "header", rule, detail)
+
+    for i, t in enumerate(fn.param_types):
+        if not 0 <= t < n_types:
+            raise fail(
+                "parameter type index out of range",
+                f"parameter {i} has type {t}, the table has {n_types}",
+            )
+    if not 0 <= fn.return_type < n_types:
+        raise fail(
+            "return type index out of range",
+            f"return type {fn.return_type}, the table has {n_types}",
+        )
+    if not fn.n_params <= fn.n_locals < 1 << 32:
+        raise fail(
+            "local count",
+            f"n_locals {fn.n_locals} must be at least n_params {fn.n_params} (and a u32)",
+        )
+    if not 0 <= fn.max_stack < 1 << 32:
+        raise fail("max_stack out of range", f"max_stack {fn.max_stack} is not a u32")
+    if len(fn.lines) != len(fn.code):
+        raise fail("line table length", f"{len(fn.lines)} lines for {len(fn.code)} instructions")
+    for pc, line in enumerate(fn.lines):
+        if not isinstance(line, int) or not 0 <= line < 1 << 32:
+            raise fail("line table entry", f"line of instruction {pc} is {line!r}, not a u32")
+
+
+def _check_operand(
+    program: Program, index: int, pc: int, word: int, strings: dict[int, str]
+) -> None:
+    """One instruction word: a known opcode with an operand in range for its kind."""
+    if not isinstance(word, int) or not 0 <= word < 1 << 32:
+        raise _fail(
+            program, index, f"instruction {pc}", "bad instruction word", f"{word!r} is not a u32"
+        )
+    code, operand = decode(word)
+    if code >= len(OPS):
+        raise _fail(
+            program,
+            index,
+            f"instruction {pc}",
+            "unknown opcode",
+            f"opcode {code} (the ISA has {len(OPS)})",
+        )
+    op = OPS[code]
+    fn = program.functions[index]
+
+    def fail(rule: str, detail: str) -> VerifyError:
+        return _fail(program, index, f"instruction {pc} ({op.name} {operand})", rule, detail)
+
+    kind = op.operand
+    if kind == "none" and operand != 0:
+        raise fail("nonzero operand", f"{op.name} takes no operand")
+    if kind == "const" and operand >= len(program.consts):
+        raise fail("constant index out of range", f"the pool has {len(program.consts)} constants")
+    if kind == "str" and operand not in strings:
+        raise fail(
+            "string address invalid", f"image word {operand} is not the start of a string constant"
+        )
+    if kind == "local" and operand >= fn.n_locals:
+        raise fail("local slot out of range", f"the function has {fn.n_locals} locals")
+    if kind == "jump" and operand >= len(fn.code):
+        raise fail("jump target out of range", f"the function has {len(fn.code)} instructions")
+    if kind == "func" and operand >= len(program.functions):
+        raise fail(
+            "function index out of range", f"the program has {len(program.functions)} functions"
+        )
+    if kind == "trap" and not 0 < operand < len(TRAPS):
+        raise fail("trap code out of range", f"codes run from 1 to {len(TRAPS) - 1}")
+    if kind == "slice" and operand > 0b111:
+        raise fail("slice flags out of range", "only bits 0 (start), 1 (stop) and 2 (step) exist")
+    if kind == "count" and op.name.startswith(("TUPLE", "UNPACK_TUPLE")):
+        limit = MAX_TUPLE_ARITY - 1 if op.name == "TUPLE_GET" else MAX_TUPLE_ARITY
+        if operand > limit:
+            raise fail("count out of range", f"tuples have at most {MAX_TUPLE_ARITY} items")
+    if kind == "type":
+        if operand >= len(program.types):
+            raise fail("type index out of range", f"the type table has {len(program.types)} types")
+        allowed = _TYPE_OPERAND_KINDS.get(op.name)
+        ty = program.types[operand]
+        if allowed is not None and ty.kind not in allowed:
+            raise fail("wrong type operand", f"{op.name} works on {' or '.join(allowed)}, not {ty}")
