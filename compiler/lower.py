@@ -265,10 +265,18 @@ class FunctionLowerer:
     def s_AugAssign(self, s: ast.AugAssign) -> None:
         result: Type = s.kty  # type: ignore[attr-defined]
         target = s.target
+
+        def combine(current: Type) -> None:
+            if hasattr(s, "kinplace"):  # list += / *=: in place, the list itself is the result
+                self.expr(s.value)
+                self.emit(s.kinplace)  # type: ignore[attr-defined]
+            else:
+                self.binop(s.op, current, s.value, result, s)
+
         if isinstance(target, ast.Name):
             var: Var = target.kvar  # type: ignore[attr-defined]
             self.load_var(var, getattr(target, "kcheck", False))
-            self.binop(s.op, var.type, s.value, result, s)  # type: ignore[arg-type]
+            combine(var.type)  # type: ignore[arg-type]
             self.store_var(var)
         else:
             assert isinstance(target, ast.Subscript)
@@ -276,7 +284,7 @@ class FunctionLowerer:
             self.expr(target.slice)
             self.emit("DUP2")
             self.emit("LIST_INDEX")
-            self.binop(s.op, _ty(target.value).args[0], s.value, result, s)
+            combine(_ty(target.value).args[0])
             self.emit("LIST_STORE")
 
     def s_If(self, s: ast.If) -> None:

@@ -385,9 +385,21 @@ class FunctionChecker:
             current = seq.args[0]
         else:
             raise self.report.unsupported(target, "augmented assignment target", "use a name or a list item")
-        if _kind(current) == "list" and isinstance(s.op, (ast.Add, ast.Mult)):
-            raise self.report.unsupported(s, f"list {_BINOP_NAMES[type(s.op)]}=", "in-place list extension is not in kiln Python yet: write xs = xs + ys")
-        result = self.binop_type(s, s.op, current, self.expr(s.value))
+        value = self.expr(s.value)
+        if _kind(current) == "list" and isinstance(s.op, ast.Add):
+            # xs += ys extends xs in place (aliases see it); any list of the element type will do
+            seq = self.need(s.value, value, "the added value")
+            if seq.kind != "list" or not unify(current, seq):
+                raise self.err(s, f"cannot extend {show(current)} with {show(value)}")
+            s.kinplace = "LIST_EXTEND"  # type: ignore[attr-defined]
+            result = current
+        elif _kind(current) == "list" and isinstance(s.op, ast.Mult):
+            if not _intlike(value):
+                raise self.err(s, f"can't multiply sequence by non-int of type '{show(value)}'")
+            s.kinplace = "LIST_IREPEAT"  # type: ignore[attr-defined]
+            result = current
+        else:
+            result = self.binop_type(s, s.op, current, value)
         if not unify(current, result):
             raise self.err(s, f"{ast.unparse(target)} is {show(current)}; {_BINOP_NAMES[type(s.op)]}= would make it {show(result)}")
         s.kty = result  # type: ignore[attr-defined]

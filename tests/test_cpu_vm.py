@@ -23,7 +23,20 @@ from vm.build import BuildError, c_compiler, flatten, shared_library
 from vm.container import Function, Program
 from vm.isa import BY_NAME, OPS, TRAP_BY_NAME, TRAPS, encode
 from vm.limits import Limits
-from vm.values import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, NONE, STR, Type, bits_float, float_bits, list_of, tuple_of
+from vm.values import (
+    BOOL,
+    FLOAT,
+    INT,
+    INT64_MAX,
+    INT64_MIN,
+    NONE,
+    STR,
+    Type,
+    bits_float,
+    float_bits,
+    list_of,
+    tuple_of,
+)
 
 # ---- a small assembler ---------------------------------------------------------------------------
 
@@ -59,7 +72,9 @@ class Asm:
             self.image += [len(s), *map(ord, s)]
         return self.strings[s]
 
-    def func(self, name: str, params: list[Type], ret: Type, body: list[Any], n_locals: int | None = None) -> Asm:
+    def func(
+        self, name: str, params: list[Type], ret: Type, body: list[Any], n_locals: int | None = None
+    ) -> Asm:
         self.bodies.append((name, params, ret, body, n_locals))
         return self
 
@@ -99,7 +114,15 @@ class Asm:
                     operand = TRAP_BY_NAME[operand].code
                 code.append(encode(op, operand))
             functions.append(
-                Function(name, [self.ty(p) for p in params], self.ty(ret), n_locals if n_locals is not None else len(params), 0, code, [1] * len(code))
+                Function(
+                    name,
+                    [self.ty(p) for p in params],
+                    self.ty(ret),
+                    n_locals if n_locals is not None else len(params),
+                    0,
+                    code,
+                    [1] * len(code),
+                )
             )
         program = Program(functions, self.consts, self.image, self.types, "<test>")
         for i, fn in enumerate(functions):
@@ -125,7 +148,13 @@ def key(r: ExecResult) -> tuple:
     return (r.trap, r.steps, norm(r.value))
 
 
-def run(program: Program, args: list[Any], limits: Limits | None = None, fn: str | int = "f", threads: int = 1) -> ExecResult:
+def run(
+    program: Program,
+    args: list[Any],
+    limits: Limits | None = None,
+    fn: str | int = "f",
+    threads: int = 1,
+) -> ExecResult:
     """The C VM's result, after checking that the reference VM gives exactly the same."""
     limits = limits or Limits()
     got = cpu.run_batch([(program, fn, args)], limits, threads=threads)[0]
@@ -144,7 +173,7 @@ def trap(program: Program, *args: Any, limits: Limits | None = None) -> str | No
     return run(program, list(args), limits).trap
 
 
-# ---- programs (built at import so that the coverage test sees every opcode) -----------------------
+# ---- programs (built at import so that the coverage test sees every opcode) ----------------------
 
 L = "LOAD"
 IDENTITY = {t: one([t], t, [(L, 0), "RET"]) for t in (INT, FLOAT, BOOL, STR, list_of(INT))}
@@ -159,27 +188,51 @@ def unary(op: str, a: Type, ret: Type) -> Program:
 
 
 SCALAR_BINARY = {
-    **{name: binary(name, INT, INT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT) for name in semantics.INT_BINARY},
-    **{name: binary(name, FLOAT, FLOAT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT) for name in semantics.FLOAT_BINARY},
+    **{
+        name: binary(name, INT, INT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT)
+        for name in semantics.INT_BINARY
+    },
+    **{
+        name: binary(name, FLOAT, FLOAT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT)
+        for name in semantics.FLOAT_BINARY
+    },
 }
 SCALAR_UNARY = {
-    **{name: unary(name, INT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT) for name in semantics.INT_UNARY},
-    **{name: unary(name, FLOAT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT) for name in semantics.FLOAT_UNARY},
+    **{
+        name: unary(name, INT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT)
+        for name in semantics.INT_UNARY
+    },
+    **{
+        name: unary(name, FLOAT, FLOAT if name in semantics.RESULT_IS_FLOAT else INT)
+        for name in semantics.FLOAT_UNARY
+    },
 }
 
-STACK_OPS = one([], INT, [("LOADI", 1), ("LOADI", 2), "DUP2", "SWAP", "POP", "NOP", "DUP", "ADD_I", "ADD_I", "SUB_I", "RET"])
-CONSTS = one([], INT, [("LOADI", -5), ("CONST", 1 << 40), "ADD_I", ("LOADI", -(1 << 23)), "ADD_I", "RET"])
+# 1 2 -> 1 2 1 2 -> 1 2 2 1 -> 1 2 2 -> 1 2 2 2 -> 1 2 4 -> 1 6 -> -5
+STACK_OPS = one(
+    [], INT,
+    [("LOADI", 1), ("LOADI", 2), "DUP2", "SWAP", "POP", "NOP", "DUP",
+     "ADD_I", "ADD_I", "SUB_I", "RET"],
+)  # fmt: skip
+CONSTS = one(
+    [], INT, [("LOADI", -5), ("CONST", 1 << 40), "ADD_I", ("LOADI", -(1 << 23)), "ADD_I", "RET"]
+)
 FLOAT_CONST = one([], FLOAT, [("CONST", 2.5), ("CONST", 0.25), "ADD_F", "RET"])
 LOCALS = one([INT], INT, [(L, 0), ("STORE", 1), (L, 1), (L, 1), "MUL_I", "RET"], n_locals=2)
 STR_CONST = one([], INT, [("STR", "héllo😀"), "STR_LEN", "RET"])
 # s = 0; while n: s += n; n -= 1; return s  (6 + 11 * n steps)
 COUNTDOWN = one(
     [INT], INT,
-    [("LOADI", 0), ("STORE", 1), ":top", (L, 0), ("JUMP_IF_FALSE", "end"), (L, 1), (L, 0), "ADD_I", ("STORE", 1),
-     (L, 0), ("LOADI", 1), "SUB_I", ("STORE", 0), ("JUMP", "top"), ":end", (L, 1), "RET"],
+    [("LOADI", 0), ("STORE", 1),
+     ":top", (L, 0), ("JUMP_IF_FALSE", "end"),
+     (L, 1), (L, 0), "ADD_I", ("STORE", 1),
+     (L, 0), ("LOADI", 1), "SUB_I", ("STORE", 0), ("JUMP", "top"),
+     ":end", (L, 1), "RET"],
     n_locals=2,
 )  # fmt: skip
-TRUTHY = one([INT], INT, [(L, 0), ("JUMP_IF_TRUE", "t"), ("LOADI", 0), "RET", ":t", ("LOADI", 1), "RET"])
+TRUTHY = one(
+    [INT], INT, [(L, 0), ("JUMP_IF_TRUE", "t"), ("LOADI", 0), "RET", ":t", ("LOADI", 1), "RET"]
+)
 CALLS = (
     Asm()
     .func("f", [INT], INT, [(L, 0), ("LOADI", 3), ("CALL", "g"), ("LOADI", 2), "MUL_I", "RET"])
@@ -189,10 +242,12 @@ CALLS = (
 # depth(n) = 0 if n == 0 else 1 + depth(n - 1): n + 1 frames
 DEPTH = one(
     [INT], INT,
-    [(L, 0), ("JUMP_IF_TRUE", "rec"), ("LOADI", 0), "RET", ":rec", (L, 0), ("LOADI", 1), "SUB_I", ("CALL", "f"),
-     ("LOADI", 1), "ADD_I", "RET"],
+    [(L, 0), ("JUMP_IF_TRUE", "rec"), ("LOADI", 0), "RET",
+     ":rec", (L, 0), ("LOADI", 1), "SUB_I", ("CALL", "f"), ("LOADI", 1), "ADD_I", "RET"],
 )  # fmt: skip
-RAISES = {t.name: one([], INT, [("RAISE", t.name), ("LOADI", 0), "RET"]) for t in TRAPS if t.name != "OK"}
+RAISES = {
+    t.name: one([], INT, [("RAISE", t.name), ("LOADI", 0), "RET"]) for t in TRAPS if t.name != "OK"
+}
 
 S, LI, LS = STR, list_of(INT), list_of(STR)
 STR_INDEX = binary("STR_INDEX", S, INT, S)
@@ -210,7 +265,9 @@ LIST_CONCAT = binary("LIST_CONCAT", LI, LI, LI)
 LIST_REPEAT = binary("LIST_REPEAT", LI, INT, LI)
 LIST_REVERSED = unary("LIST_REVERSED", LI, LI)
 LIST_POP = one([LI], tuple_of(INT, LI), [(L, 0), "LIST_POP", (L, 0), ("TUPLE_NEW", 2), "RET"])
-LIST_POP_AT = one([LI, INT], tuple_of(INT, LI), [(L, 0), (L, 1), "LIST_POP_AT", (L, 0), ("TUPLE_NEW", 2), "RET"])
+LIST_POP_AT = one(
+    [LI, INT], tuple_of(INT, LI), [(L, 0), (L, 1), "LIST_POP_AT", (L, 0), ("TUPLE_NEW", 2), "RET"]
+)
 LIST_STORE = one([LI, INT, INT], LI, [(L, 0), (L, 1), (L, 2), "LIST_STORE", (L, 0), "RET"])
 LIST_NEW = one([INT, INT], LI, [(L, 0), (L, 1), ("LIST_NEW", 2), "RET"])
 EMPTY_LIST = one([], LI, [("LIST_NEW", 0), "RET"])
@@ -220,20 +277,25 @@ SUM_F = unary("SUM_F", list_of(FLOAT), FLOAT)
 # xs = []; for i in range(n): xs.append(i); return xs
 APPEND_N = one(
     [INT], LI,
-    [("LIST_NEW", 0), ("STORE", 1), ("LOADI", 0), ("STORE", 2), ":top", (L, 2), (L, 0), "LT_I", ("JUMP_IF_FALSE", "end"),
-     (L, 1), (L, 2), "LIST_APPEND", (L, 2), ("LOADI", 1), "ADD_I", ("STORE", 2), ("JUMP", "top"), ":end", (L, 1), "RET"],
+    [("LIST_NEW", 0), ("STORE", 1), ("LOADI", 0), ("STORE", 2),
+     ":top", (L, 2), (L, 0), "LT_I", ("JUMP_IF_FALSE", "end"),
+     (L, 1), (L, 2), "LIST_APPEND", (L, 2), ("LOADI", 1), "ADD_I", ("STORE", 2), ("JUMP", "top"),
+     ":end", (L, 1), "RET"],
     n_locals=3,
 )  # fmt: skip
 # l = [[1]] * 3; l[0].append(2); return l   (the items are shared, as in Python)
 ALIASING = one(
     [], list_of(LI),
-    [("LOADI", 1), ("LIST_NEW", 1), ("LIST_NEW", 1), ("LOADI", 3), "LIST_REPEAT", "DUP", ("LOADI", 0), "LIST_INDEX",
-     ("LOADI", 2), "LIST_APPEND", "RET"],
+    [("LOADI", 1), ("LIST_NEW", 1), ("LIST_NEW", 1), ("LOADI", 3), "LIST_REPEAT",
+     "DUP", ("LOADI", 0), "LIST_INDEX", ("LOADI", 2), "LIST_APPEND", "RET"],
 )  # fmt: skip
 TUPLES = one(
-    [tuple_of(INT, STR)], tuple_of(STR, INT, INT),
+    [tuple_of(INT, STR)],
+    tuple_of(STR, INT, INT),
     [(L, 0), ("UNPACK_TUPLE", 2), "SWAP", (L, 0), ("TUPLE_GET", 0), ("TUPLE_NEW", 3), "RET"],
 )
+# a += b; a *= k; return a   (in place: the same list comes back)
+EXTEND_REPEAT = one([LI, LI, INT], LI, [(L, 0), (L, 1), "LIST_EXTEND", (L, 2), "LIST_IREPEAT", "RET"])
 UNPACK_LIST = one([LI], INT, [(L, 0), ("UNPACK_LIST", 3), "SUB_I", "SUB_I", "RET"])
 IS_EMPTY_STR = one([S], BOOL, [(L, 0), "STR_LEN", "NOT", "RET"])
 
@@ -243,21 +305,90 @@ def slicer(op: str, t: Type, flags: int) -> Program:
     return one(params, t, [(L, i) for i in range(len(params))] + [(op, flags), "RET"])
 
 
-SLICES = {(op, flags): slicer(op, t, flags) for op, t in (("STR_SLICE", S), ("LIST_SLICE", LI)) for flags in range(8)}
+SLICES = {
+    (op, flags): slicer(op, t, flags)
+    for op, t in (("STR_SLICE", S), ("LIST_SLICE", LI))
+    for flags in range(8)
+}
 
-COMPARED_TYPES = [INT, FLOAT, BOOL, STR, LI, LS, list_of(FLOAT), list_of(LI), tuple_of(INT, STR), list_of(tuple_of(STR, FLOAT)), tuple_of()]
-COMPARE = {(op, t): one([t, t], BOOL, [(L, 0), (L, 1), (op, t), "RET"]) for op in ("EQ", "LT", "LE") for t in COMPARED_TYPES}
+COMPARED_TYPES = [
+    INT,
+    FLOAT,
+    BOOL,
+    STR,
+    LI,
+    LS,
+    list_of(FLOAT),
+    list_of(LI),
+    tuple_of(INT, STR),
+    list_of(tuple_of(STR, FLOAT)),
+    tuple_of(),
+]
+COMPARE = {
+    (op, t): one([t, t], BOOL, [(L, 0), (L, 1), (op, t), "RET"])
+    for op in ("EQ", "LT", "LE")
+    for t in COMPARED_TYPES
+}
 CONTAINS = {
-    t: one([t.args[0] if t.kind == "list" else STR, t], BOOL, [(L, 0), (L, 1), ("CONTAINS", t), "RET"])
+    t: one(
+        [t.args[0] if t.kind == "list" else STR, t], BOOL, [(L, 0), (L, 1), ("CONTAINS", t), "RET"]
+    )
     for t in (S, LI, LS, list_of(FLOAT), list_of(LI))
 }
-CONTAINS_TUPLE = one([INT, tuple_of(INT, INT, INT)], BOOL, [(L, 0), (L, 1), ("CONTAINS", tuple_of(INT, INT, INT)), "RET"])
+CONTAINS_TUPLE = one(
+    [INT, tuple_of(INT, INT, INT)],
+    BOOL,
+    [(L, 0), (L, 1), ("CONTAINS", tuple_of(INT, INT, INT)), "RET"],
+)
 SEQ_TYPES = [LI, LS, list_of(FLOAT), list_of(LI), list_of(tuple_of(INT, STR)), list_of(BOOL)]
-SORTS = {(op, t): one([t], t, [(L, 0), (op, t), "RET"]) for op in ("SORTED", "SORTED_DESC") for t in SEQ_TYPES}
-EXTREMES = {(op, t): one([t], t.args[0] if t.kind == "list" else S, [(L, 0), (op, t), "RET"]) for op in ("MIN", "MAX") for t in [*SEQ_TYPES, S]}
+SORTS = {
+    (op, t): one([t], t, [(L, 0), (op, t), "RET"])
+    for op in ("SORTED", "SORTED_DESC")
+    for t in SEQ_TYPES
+}
+EXTREMES = {
+    (op, t): one([t], t.args[0] if t.kind == "list" else S, [(L, 0), (op, t), "RET"])
+    for op in ("MIN", "MAX")
+    for t in [*SEQ_TYPES, S]
+}
+
+
+# one run of each hand-assembled program (the switch-dispatch test replays them)
+SAMPLE_RUNS = [
+    (STACK_OPS, []), (CONSTS, []), (FLOAT_CONST, []), (LOCALS, [5]), (STR_CONST, []),
+    (COUNTDOWN, [30]), (TRUTHY, [2]), (DEPTH, [7]), (STR_INDEX, ["abc", -2]),
+    (STR_CONCAT, ["a", "b"]), (STR_REPEAT, ["ab", 3]), (STR_OF_INT, [-120]), (STR_OF_BOOL, [True]),
+    (INT_OF_STR, [" -1_0 "]), (ORD, ["x"]), (CHR, [66]),
+    (LIST_OF_STR, ["xyz"]), (LIST_LEN, [[1]]), (LIST_INDEX, [[1, 2], 5]), (LIST_CONCAT, [[1], [2]]),
+    (LIST_REPEAT, [[1], 3]), (LIST_REVERSED, [[1, 2]]), (LIST_POP, [[4, 5]]),
+    (LIST_POP_AT, [[4, 5], 0]),
+    (LIST_STORE, [[1, 2], 0, 7]), (LIST_NEW, [1, 2]), (EMPTY_LIST, []), (LIST_RANGE, [10, 0, -3]),
+    (SUM_I, [[1, 2]]), (SUM_F, [[0.5, 0.25]]), (APPEND_N, [9]), (ALIASING, []),
+    (TUPLES, [(1, "a")]),
+    (UNPACK_LIST, [[1, 2, 3]]), (IS_EMPTY_STR, ["a"]), (CONTAINS_TUPLE, [3, (1, 2, 3)]),
+    *((RAISES[name], []) for name in sorted(RAISES)),
+    *((p, [1.5, -0.0]) for name, p in SCALAR_BINARY.items() if name.endswith("_F")),
+    *((p, [7, -3]) for name, p in SCALAR_BINARY.items() if not name.endswith("_F")),
+    *((program, ["abcdef" if op == "STR_SLICE" else [1, 2, 3, 4], *[-1, 5, 2][: flags.bit_count()]])
+      for (op, flags), program in SLICES.items()),
+    *((p, [[3, 1, 2]]) for (op, t), p in SORTS.items() if t == LI),
+    *((p, [["b", "a"]]) for (op, t), p in EXTREMES.items() if t == LS),
+    *((p, [[1, 2], [1, 3]]) for (op, t), p in COMPARE.items() if t == LI),
+    (CONTAINS[LS], ["a", ["b", "a"]]), (CONTAINS[S], ["bc", "abcd"]),
+]  # fmt: skip
 
 
 # ---- coverage ------------------------------------------------------------------------------------
+
+
+def test_in_place_extend_and_repeat():
+    assert value(EXTEND_REPEAT, [1], [2, 3], 2) == [1, 2, 3, 1, 2, 3]
+    assert value(EXTEND_REPEAT, [1], [], 0) == []
+    assert value(EXTEND_REPEAT, [], [], 5) == []
+    # growth: max(size, 2 * cap, 4) slots; [1] extended by [2] grows to 4, tripled to max(6, 8)
+    args_words = (3 + 1) * 2
+    assert run(EXTEND_REPEAT, [[1], [2], 3], limits=Limits(heap_words=args_words + 4 + 8)).trap is None
+    assert run(EXTEND_REPEAT, [[1], [2], 3], limits=Limits(heap_words=args_words + 4 + 7)).trap == "HeapExhausted"
 
 
 def test_every_opcode_is_exercised():
@@ -265,7 +396,7 @@ def test_every_opcode_is_exercised():
     assert not missing, f"opcodes no test program uses: {sorted(missing)}"
 
 
-# ---- stack, constants, control, calls -------------------------------------------------------------
+# ---- stack, constants, control, calls ------------------------------------------------------------
 
 
 def test_stack_and_constants():
@@ -294,15 +425,27 @@ def test_raise_every_trap_code(name):
     assert (r.trap, r.steps, r.value) == (name, 1, None)
 
 
-# ---- the scalar instructions against vm.semantics (Python's own operators) -------------------------
+# ---- the scalar instructions against vm.semantics (Python's own operators) -----------------------
 
-INT_EDGES = [0, 1, -1, 2, -2, 3, -3, 7, -7, 10, 62, 63, 64, 65, 100, 2**31, -(2**31), 2**32 + 1, 2**53, 2**53 + 1,
-             -(2**53) - 1, 3037000499, 3037000500, -3037000500, 2**62, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1]  # fmt: skip
-FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.0, -2.0, 3.0, -3.0, 7.0, -7.5, 0.1, 10.0, 1e16 + 2, 2.0**53,
-               2.0**63, -(2.0**63), 1e308, -1e308, 5e-324, -5e-324, 1e-300, 1 / 3, math.inf, -math.inf, math.nan,
-               -math.nan, 0.9999999999999999, 1.0000000000000002, 1023.0, 1024.0, -1075.0]  # fmt: skip
-ints = st.one_of(st.sampled_from(INT_EDGES), st.integers(-1000, 1000), st.integers(INT64_MIN, INT64_MAX))
-floats = st.one_of(st.sampled_from(FLOAT_EDGES), st.floats(-1e6, 1e6), st.floats(allow_nan=True, allow_infinity=True))
+INT_EDGES = [
+    0, 1, -1, 2, -2, 3, -3, 7, -7, 10, 62, 63, 64, 65, 100, 2**31, -(2**31), 2**32 + 1,
+    2**53, 2**53 + 1, -(2**53) - 1, 3037000499, 3037000500, -3037000500, 2**62,
+    INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
+]  # fmt: skip
+FLOAT_EDGES = [
+    0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.0, -2.0, 3.0, -3.0, 7.0, -7.5, 0.1, 10.0,
+    1e16 + 2, 2.0**53, 2.0**63, -(2.0**63), 1e308, -1e308, 5e-324, -5e-324, 1e-300, 1 / 3,
+    math.inf, -math.inf, math.nan, -math.nan, 0.9999999999999999, 1.0000000000000002,
+    1023.0, 1024.0, -1075.0,
+]  # fmt: skip
+ints = st.one_of(
+    st.sampled_from(INT_EDGES), st.integers(-1000, 1000), st.integers(INT64_MIN, INT64_MAX)
+)
+floats = st.one_of(
+    st.sampled_from(FLOAT_EDGES),
+    st.floats(-1e6, 1e6),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
 
 
 def expected(fn: Any, *args: Any) -> tuple[str | None, Any]:
@@ -321,7 +464,7 @@ def got(r: ExecResult) -> tuple[str | None, Any]:
 
 def check_scalar(name: str, table: dict, program: Program, cases: list[tuple]) -> None:
     results = cpu.run_batch([(program, "f", list(c)) for c in cases], Limits(), threads=2)
-    for case, r in zip(cases, results):
+    for case, r in zip(cases, results, strict=True):
         assert got(r) == expected(table[name], *case), f"{name}{case}: C VM gave {r}"
         assert r.steps == (len(case) + 2 if r.trap is None else len(case) + 1)
 
@@ -329,19 +472,30 @@ def check_scalar(name: str, table: dict, program: Program, cases: list[tuple]) -
 @pytest.mark.parametrize("name", sorted(SCALAR_BINARY))
 def test_scalar_binary_edges(name):
     table = {**semantics.INT_BINARY, **semantics.FLOAT_BINARY}
-    edges = INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN] if name in semantics.INT_BINARY else FLOAT_EDGES
+    edges = (
+        INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
+        if name in semantics.INT_BINARY
+        else FLOAT_EDGES
+    )
     check_scalar(name, table, SCALAR_BINARY[name], [(a, b) for a in edges for b in edges])
 
 
 @pytest.mark.parametrize("name", sorted(SCALAR_UNARY))
 def test_scalar_unary_edges(name):
     table = {**semantics.INT_UNARY, **semantics.FLOAT_UNARY}
-    edges = INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN] if name in semantics.INT_UNARY else FLOAT_EDGES
+    edges = (
+        INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
+        if name in semantics.INT_UNARY
+        else FLOAT_EDGES
+    )
     check_scalar(name, table, SCALAR_UNARY[name], [(a,) for a in edges])
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(ints, ints), min_size=1, max_size=40), st.lists(st.tuples(floats, floats), min_size=1, max_size=40))
+@given(
+    st.lists(st.tuples(ints, ints), min_size=1, max_size=40),
+    st.lists(st.tuples(floats, floats), min_size=1, max_size=40),
+)
 def test_scalar_ops_random(int_pairs, float_pairs):
     for name in semantics.INT_BINARY:
         check_scalar(name, semantics.INT_BINARY, SCALAR_BINARY[name], int_pairs)
@@ -350,13 +504,21 @@ def test_scalar_ops_random(int_pairs, float_pairs):
     for name in semantics.INT_UNARY:
         check_scalar(name, semantics.INT_UNARY, SCALAR_UNARY[name], [(a,) for a, _ in int_pairs])
     for name in semantics.FLOAT_UNARY:
-        check_scalar(name, semantics.FLOAT_UNARY, SCALAR_UNARY[name], [(x,) for x, _ in float_pairs])
+        check_scalar(
+            name, semantics.FLOAT_UNARY, SCALAR_UNARY[name], [(x,) for x, _ in float_pairs]
+        )
 
 
 def test_float_floor_division_and_modulo_match_python_on_random_doubles():
     rng = random.Random(7)
-    pairs = [(bits_float(rng.getrandbits(64) - (1 << 63)), bits_float(rng.getrandbits(64) - (1 << 63))) for _ in range(3000)]
-    pairs += [(rng.uniform(-1e3, 1e3), rng.choice([-1.0, 1.0]) * rng.uniform(1e-3, 10)) for _ in range(3000)]
+    pairs = [
+        (bits_float(rng.getrandbits(64) - (1 << 63)), bits_float(rng.getrandbits(64) - (1 << 63)))
+        for _ in range(3000)
+    ]
+    pairs += [
+        (rng.uniform(-1e3, 1e3), rng.choice([-1.0, 1.0]) * rng.uniform(1e-3, 10))
+        for _ in range(3000)
+    ]
     for name in ("FLOORDIV_F", "MOD_F", "POW_F", "DIV_F"):
         check_scalar(name, semantics.FLOAT_BINARY, SCALAR_BINARY[name], pairs)
 
@@ -399,31 +561,51 @@ def python_int(s: str) -> tuple[str | None, int | None]:
     return ("Overflow", None) if not INT64_MIN <= v <= INT64_MAX else (None, v)
 
 
-INT_TEXT = ["0", "-0", "+7", "  42\n", "1_000", "1__0", "_1", "1_", "", " ", "-", "+-1", "12a", "٣", "\x0b5\x0c",
-            "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
-            "000000000000000000000000001", "99999999999999999999x", "1 2", "\x85 1", "0x10", "1e3", "\t-3_3 "]  # fmt: skip
+INT_TEXT = [
+    "0", "-0", "+7", "  42\n", "1_000", "1__0", "_1", "1_", "", " ", "-", "+-1", "12a", "٣",
+    "\x0b5\x0c", "\x1c5\x1f", "9223372036854775807", "9223372036854775808",
+    "-9223372036854775808", "-9223372036854775809", "000000000000000000000000001",
+    "99999999999999999999x", "1 2", "\x85 1", "0x10", "1e3", "\t-3_3 ",
+]  # fmt: skip
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from(INT_TEXT), st.text(alphabet="0123456789_+- \t\n\r\x0b\x0cxé", max_size=24)), min_size=1, max_size=30))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(INT_TEXT),
+            st.text(alphabet="0123456789_+- \t\n\r\x0b\x0c\x1cxé", max_size=24),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
 def test_int_of_str_matches_python(texts):
     results = cpu.run_batch([(INT_OF_STR, "f", [s]) for s in texts], Limits(), threads=1)
     assert [(r.trap, r.value) for r in results] == [python_int(s) for s in texts]
 
 
-@pytest.mark.xfail(strict=True, reason="vm/README.md strips \\x1c-\\x1f in int(s); CPython's int() does not")
-def test_int_of_str_file_separators_as_cpython():
-    # README.md (and so vm/ref.py and the C VM) strip " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f" before parsing;
-    # CPython's int() only strips ASCII isspace (" \t\n\r\x0b\x0c"), so int("\x1c5") is a ValueError
-    # there and 5 here: a wrong verdict, reported to the lead. The VMs agree with each other.
-    assert trap(INT_OF_STR, "\x1c5") == python_int("\x1c5")[0] == "ValueError"
+def test_int_of_str_edges_as_cpython():
+    # CPython's int() strips only ASCII isspace, not the separators \x1c-\x1f that str.strip() takes
+    for text in ("\x1c5", "5\x1f", "\x0b5\x0c"):
+        assert run(INT_OF_STR, [text]).trap == python_int(text)[0]
+    # at most 4300 digits (sys.int_max_str_digits), leading zeros counted, underscores not
+    assert value(INT_OF_STR, "0" * 4299 + "7") == 7
+    assert value(INT_OF_STR, "_".join("0" * 4299 + "7")) == 7
+    assert trap(INT_OF_STR, "0" * 4300 + "7") == "ValueError" == python_int("0" * 4300 + "7")[0]
+    assert trap(INT_OF_STR, "9" * 4301) == "ValueError"  # not Overflow: the digit limit comes first
 
 
-slice_arg = st.one_of(st.none(), st.integers(-12, 12), st.sampled_from([INT64_MIN, INT64_MAX, INT64_MIN + 1, 0]))
+slice_arg = st.one_of(
+    st.none(), st.integers(-12, 12), st.sampled_from([INT64_MIN, INT64_MAX, INT64_MIN + 1, 0])
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(-5, 5), max_size=10), st.lists(st.tuples(slice_arg, slice_arg, slice_arg), min_size=1, max_size=20))
+@given(
+    st.lists(st.integers(-5, 5), max_size=10),
+    st.lists(st.tuples(slice_arg, slice_arg, slice_arg), min_size=1, max_size=20),
+)
 def test_slicing_matches_python(items, slices):
     text = "".join(chr(0x61 + (v % 26)) for v in items)
     batch, want = [], []
@@ -436,7 +618,7 @@ def test_slicing_matches_python(items, slices):
     assert [(r.trap, r.value) for r in cpu.run_batch(batch, Limits(), threads=2)] == want
 
 
-# ---- lists and tuples ------------------------------------------------------------------------------
+# ---- lists and tuples ----------------------------------------------------------------------------
 
 
 def test_list_instructions():
@@ -444,7 +626,10 @@ def test_list_instructions():
     assert value(EMPTY_LIST) == []
     assert value(LIST_LEN, [1, 2, 3]) == 3
     assert value(LIST_INDEX, [1, 2, 3], -3) == 1
-    assert trap(LIST_INDEX, [1, 2, 3], 3) == "IndexError" and trap(LIST_INDEX, [1, 2, 3], -4) == "IndexError"
+    assert (
+        trap(LIST_INDEX, [1, 2, 3], 3) == "IndexError"
+        and trap(LIST_INDEX, [1, 2, 3], -4) == "IndexError"
+    )
     assert value(LIST_STORE, [1, 2, 3], -1, 9) == [1, 2, 9]
     assert trap(LIST_STORE, [], 0, 9) == "IndexError"
     assert value(LIST_POP, [1, 2, 3]) == (3, [1, 2])
@@ -469,11 +654,21 @@ def test_list_instructions():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(INT_EDGES + [-5, 5, 0]), st.sampled_from(INT_EDGES + [-5, 5, 0]), st.sampled_from([1, -1, 2, -3, 0, 7, INT64_MIN, INT64_MAX])), min_size=1, max_size=20))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(INT_EDGES + [-5, 5, 0]),
+            st.sampled_from(INT_EDGES + [-5, 5, 0]),
+            st.sampled_from([1, -1, 2, -3, 0, 7, INT64_MIN, INT64_MAX]),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
 def test_range_matches_python(triples):
     limits = Limits(heap_words=1 << 12)
     results = cpu.run_batch([(LIST_RANGE, "f", list(t)) for t in triples], limits, threads=1)
-    for (a, b, c), r in zip(triples, results):
+    for (a, b, c), r in zip(triples, results, strict=True):
         if c == 0:
             assert r.trap == "ValueError"
         elif 3 + (b - a + c - (1 if c > 0 else -1)) // c > limits.heap_words:
@@ -482,10 +677,12 @@ def test_range_matches_python(triples):
             assert r.value == list(range(a, b, c))
 
 
-# ---- comparisons, containment, sorting, min and max ------------------------------------------------
+# ---- comparisons, containment, sorting, min and max ----------------------------------------------
 
 ASCII = st.text(alphabet="abcé😀", max_size=4)
-PLAIN_FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.5, math.inf]), st.floats(-3, 3, allow_nan=False))
+PLAIN_FLOATS = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, -1.5, math.inf]), st.floats(-3, 3, allow_nan=False)
+)
 
 
 def values_of(t: Type, nan: bool = False) -> st.SearchStrategy:
@@ -494,8 +691,12 @@ def values_of(t: Type, nan: bool = False) -> st.SearchStrategy:
         "bool": st.booleans(),
         "float": (PLAIN_FLOATS | st.just(math.nan)) if nan else PLAIN_FLOATS,
         "str": ASCII,
-        "list": st.lists(values_of(t.args[0], nan), max_size=4) if t.kind == "list" else st.nothing(),
-        "tuple": st.tuples(*(values_of(a, nan) for a in t.args)) if t.kind == "tuple" else st.nothing(),
+        "list": st.lists(values_of(t.args[0], nan), max_size=4)
+        if t.kind == "list"
+        else st.nothing(),
+        "tuple": st.tuples(*(values_of(a, nan) for a in t.args))
+        if t.kind == "tuple"
+        else st.nothing(),
     }[t.kind]
 
 
@@ -510,21 +711,39 @@ def typed_pairs(draw: Any) -> tuple[Type, list[tuple[Any, Any]]]:
 def test_comparisons_match_python(typed):
     t, pairs = typed
     for op, fn in (("EQ", operator.eq), ("LT", operator.lt), ("LE", operator.le)):
-        results = cpu.run_batch([(COMPARE[op, t], "f", [a, b]) for a, b in pairs], Limits(), threads=1)
+        results = cpu.run_batch(
+            [(COMPARE[op, t], "f", [a, b]) for a, b in pairs], Limits(), threads=1
+        )
         assert [r.value for r in results] == [fn(a, b) for a, b in pairs], (op, t)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(SEQ_TYPES[:4]).flatmap(lambda t: st.tuples(st.just(t), st.lists(values_of(t.args[0]), max_size=6), values_of(t.args[0]))))
+@given(
+    st.sampled_from(SEQ_TYPES[:4]).flatmap(
+        lambda t: st.tuples(
+            st.just(t), st.lists(values_of(t.args[0]), max_size=6), values_of(t.args[0])
+        )
+    )
+)
 def test_contains_matches_python(case):
     t, items, x = case
     assert run(CONTAINS[t], [x, items]).value is (x in items)
 
 
 def test_contains_of_strings_and_tuples():
-    for needle, hay in (("", ""), ("", "ab"), ("b", "abc"), ("bc", "abc"), ("abcd", "abc"), ("ca", "abc"), ("😀", "a😀")):
+    for needle, hay in (
+        ("", ""),
+        ("", "ab"),
+        ("b", "abc"),
+        ("bc", "abc"),
+        ("abcd", "abc"),
+        ("ca", "abc"),
+        ("😀", "a😀"),
+    ):
         assert value(CONTAINS[S], needle, hay) is (needle in hay)
-    assert value(CONTAINS_TUPLE, 2, (1, 2, 3)) is True and value(CONTAINS_TUPLE, 4, (1, 2, 3)) is False
+    assert (
+        value(CONTAINS_TUPLE, 2, (1, 2, 3)) is True and value(CONTAINS_TUPLE, 4, (1, 2, 3)) is False
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -532,10 +751,14 @@ def test_contains_of_strings_and_tuples():
 def test_sorted_min_max_match_python(case):
     t, items = case
     assert key(run(SORTS["SORTED", t], [items])) == key(ExecResult(sorted(items), None, 3))
-    assert key(run(SORTS["SORTED_DESC", t], [items])) == key(ExecResult(sorted(items, reverse=True), None, 3))
+    assert key(run(SORTS["SORTED_DESC", t], [items])) == key(
+        ExecResult(sorted(items, reverse=True), None, 3)
+    )
     for op, fn in (("MIN", min), ("MAX", max)):
         r = run(EXTREMES[op, t], [items])
-        assert key(r) == (key(ExecResult(fn(items), None, 3)) if items else ("ValueError", 2, ("NoneType", None)))
+        assert key(r) == (
+            key(ExecResult(fn(items), None, 3)) if items else ("ValueError", 2, ("NoneType", None))
+        )
 
 
 def test_min_max_of_strings():
@@ -556,10 +779,14 @@ def test_nan_inside_containers():
     assert value(SORTS["SORTED", lf], [nan]) != [0.0]  # nothing compared: no trap
     assert math.isnan(value(EXTREMES["MIN", lf], [nan, 1.0]))  # plain < for a list of floats
     assert value(EXTREMES["MIN", lf], [1.0, nan]) == 1.0
-    assert [math.copysign(1, v) for v in value(SORTS["SORTED", lf], [0.0, -0.0, -1.0])] == [-1, 1, -1]  # stable
+    assert [math.copysign(1, v) for v in value(SORTS["SORTED", lf], [0.0, -0.0, -1.0])] == [
+        -1,
+        1,
+        -1,
+    ]  # stable
 
 
-# ---- traps and limits ------------------------------------------------------------------------------
+# ---- traps and limits ----------------------------------------------------------------------------
 
 
 def test_every_trap_is_reached():
@@ -603,7 +830,7 @@ def test_stack_limit():
     assert trap(DEPTH, 0, limits=Limits(stack_words=frame)) is None
     r = run(DEPTH, [0], Limits(stack_words=frame - 1))
     assert (r.trap, r.steps) == ("StackExhausted", 0)
-    # each call's base is its caller's depth minus the arguments: frame 0 at 0, the next one above it
+    # each call's frame starts where its arguments were on the caller's operand stack
     deepest_ok = max(n for n in range(60) if run(DEPTH, [n], Limits(stack_words=40)).trap is None)
     assert run(DEPTH, [deepest_ok + 1], Limits(stack_words=40)).trap == "StackExhausted"
 
@@ -637,7 +864,8 @@ def test_heap_accounting():
 # ---- marshalling ---------------------------------------------------------------------------------
 
 NESTED_TYPES = [
-    INT, FLOAT, BOOL, STR, NONE, list_of(LI), LS, tuple_of(INT, STR, list_of(FLOAT)), list_of(tuple_of(STR, LI)),
+    INT, FLOAT, BOOL, STR, NONE, list_of(LI), LS, tuple_of(INT, STR, list_of(FLOAT)),
+    list_of(tuple_of(STR, LI)),
     tuple_of(), list_of(tuple_of()), tuple_of(tuple_of(BOOL, list_of(LS))),
 ]  # fmt: skip
 ECHO = {t: one([t], t, [(L, 0), "RET"]) for t in NESTED_TYPES}
@@ -660,16 +888,22 @@ def nested_values(t: Type) -> st.SearchStrategy:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(NESTED_TYPES).flatmap(lambda t: st.tuples(st.just(t), st.lists(nested_values(t), min_size=1, max_size=8))))
+@given(
+    st.sampled_from(NESTED_TYPES).flatmap(
+        lambda t: st.tuples(st.just(t), st.lists(nested_values(t), min_size=1, max_size=8))
+    )
+)
 def test_arguments_and_results_round_trip(case):
     t, values = case
     results = cpu.run_batch([(ECHO[t], "f", [v]) for v in values], Limits(), threads=2)
-    for v, r in zip(values, results):
+    for v, r in zip(values, results, strict=True):
         assert key(r) == key(ExecResult(v, None, 2))
 
 
 def test_wrong_arguments_are_refused_with_the_parameter():
-    with pytest.raises(ValueError, match=r"f\(\): argument 0 does not match parameter type list\[int\]"):
+    with pytest.raises(
+        ValueError, match=r"f\(\): argument 0 does not match parameter type list\[int\]"
+    ):
         cpu.run_batch([(IDENTITY[LI], "f", [["x"]])], Limits())
     with pytest.raises(ValueError, match="takes 1 arguments, got 2"):
         cpu.run_batch([(IDENTITY[INT], "f", [1, 2])], Limits())
@@ -684,7 +918,7 @@ def test_function_by_index_and_empty_batch():
     assert cpu.run_batch([], Limits()) == []
 
 
-# ---- threads ---------------------------------------------------------------------------------------
+# ---- threads -------------------------------------------------------------------------------------
 
 
 def test_many_items_over_threads_equal_one_thread():
@@ -697,11 +931,19 @@ def test_many_items_over_threads_equal_one_thread():
         elif pick == 1:
             items.append((DEPTH, "f", [rng.randrange(40)]))
         elif pick == 2:
-            items.append((SORTS["SORTED", LS], "f", [[rng.choice("abcxyz") * rng.randrange(3) for _ in range(rng.randrange(8))]]))
+            items.append(
+                (
+                    SORTS["SORTED", LS],
+                    "f",
+                    [[rng.choice("abcxyz") * rng.randrange(3) for _ in range(rng.randrange(8))]],
+                )
+            )
         elif pick == 3:
             items.append((APPEND_N, "f", [rng.randrange(100)]))
         else:
-            items.append((SCALAR_BINARY["FLOORDIV_I"], "f", [rng.randrange(-9, 9), rng.randrange(-3, 3)]))
+            items.append(
+                (SCALAR_BINARY["FLOORDIV_I"], "f", [rng.randrange(-9, 9), rng.randrange(-3, 3)])
+            )
     limits = Limits(fuel=1500, max_call_depth=30)
     one_thread = [key(r) for r in cpu.run_batch(items, limits, threads=1)]
     assert [key(r) for r in cpu.run_batch(items, limits, threads=4)] == one_thread
@@ -709,7 +951,7 @@ def test_many_items_over_threads_equal_one_thread():
     assert [key(ref.run(p, f, a, limits)) for p, f, a in items[:120]] == one_thread[:120]
 
 
-# ---- memory safety ---------------------------------------------------------------------------------
+# ---- memory safety -------------------------------------------------------------------------------
 
 TRAP_NAMES = {t.name for t in TRAPS}
 
@@ -728,7 +970,8 @@ def garbage_program(rng: random.Random, opcodes_only: bool) -> Program:
                 code.append(rng.getrandbits(32))
         n_params = rng.randrange(3)
         functions.append(
-            Function(f"g{k}", [rng.randrange(len(types)) for _ in range(n_params)], rng.randrange(len(types)),
+            Function(f"g{k}", [rng.randrange(len(types)) for _ in range(n_params)],
+                     rng.randrange(len(types)),
                      n_params + rng.randrange(3), rng.randrange(8), code, [0] * len(code))
         )  # fmt: skip
     image = [3, 97, 98, 99, 0, 1, 0x1F600]
@@ -756,7 +999,9 @@ def arguments_for(program: Program, rng: random.Random) -> list[Any]:
 def test_garbage_code_traps_and_never_crashes(opcodes_only):
     rng = random.Random(11 + opcodes_only)
     sample = garbage_program(random.Random(1), True)
-    assert all((word & 0xFF) < len(OPS) for fn in sample.functions for word in fn.code)  # sanity of the generator
+    assert all(
+        (word & 0xFF) < len(OPS) for fn in sample.functions for word in fn.code
+    )  # sanity of the generator
     items = []
     for _ in range(3000):
         program = garbage_program(rng, opcodes_only)
@@ -769,18 +1014,69 @@ def test_garbage_code_traps_and_never_crashes(opcodes_only):
     assert [key(r) for r in again] == [key(r) for r in results]  # deterministic, whatever garbage
 
 
+def test_switch_dispatch_equals_threaded_dispatch():
+    """The CUDA build dispatches with the switch: the same cases, run here on the CPU."""
+    rng = random.Random(5)
+    items = [(p, "f", a) for p, a in SAMPLE_RUNS]
+    for _ in range(1500):
+        program = garbage_program(rng, True)
+        items.append((program, 0, arguments_for(program, rng)))
+    limits = Limits(fuel=3000, stack_words=64, max_call_depth=8, heap_words=512)
+    threaded = [key(r) for r in cpu.run_batch(items, limits, threads=2, verify=False)]
+    assert [
+        key(r) for r in cpu.run_batch(items, limits, threads=2, verify=False, computed_goto=False)
+    ] == threaded
+
+
+def test_jumps_past_the_end_and_bad_raise_are_memory_faults():
+    far = Program(
+        [Function("f", [], 0, 0, 1, [encode(BY_NAME["JUMP"], 50), encode(BY_NAME["RET"])], [0, 0])],
+        [],
+        [],
+        [INT],
+    )
+    assert cpu.run_batch([(far, "f", [])], Limits(), verify=False)[0] == ExecResult(
+        None, "MemoryFault", 2
+    )
+    raise0 = Program(
+        [Function("f", [], 0, 0, 1, [encode(BY_NAME["RAISE"], 0)], [0])], [], [], [INT]
+    )
+    assert cpu.run_batch([(raise0, "f", [])], Limits(), verify=False)[0] == ExecResult(
+        None, "MemoryFault", 1
+    )
+
+
+def test_limits_too_large_for_memory_are_a_clear_error():
+    with pytest.raises(MemoryError, match="could not allocate"):
+        cpu.run_batch([(IDENTITY[INT], "f", [1])], Limits(heap_words=1 << 61))
+
+
 def test_malformed_tables_are_memory_faults():
-    bad_locals = Program([Function("f", [0], 0, 0, 2, [encode(BY_NAME["LOAD"]), encode(BY_NAME["RET"])], [0, 0])], [], [], [INT])
+    bad_locals = Program(
+        [Function("f", [0], 0, 0, 2, [encode(BY_NAME["LOAD"]), encode(BY_NAME["RET"])], [0, 0])],
+        [],
+        [],
+        [INT],
+    )
     assert cpu.run_batch([(bad_locals, "f", [1])], Limits(), verify=False)[0].trap == "MemoryFault"
-    bad_type = Program([Function("f", [], 5, 0, 1, [encode(BY_NAME["LOADI"]), encode(BY_NAME["RET"])], [0, 0])], [], [], [INT])
+    bad_type = Program(
+        [Function("f", [], 5, 0, 1, [encode(BY_NAME["LOADI"]), encode(BY_NAME["RET"])], [0, 0])],
+        [],
+        [],
+        [INT],
+    )
     assert cpu.run_batch([(bad_type, "f", [])], Limits(), verify=False)[0].trap == "MemoryFault"
-    off_the_end = Program([Function("f", [], 0, 0, 1, [encode(BY_NAME["LOADI"])], [0])], [], [], [INT])
-    assert cpu.run_batch([(off_the_end, "f", [])], Limits(), verify=False)[0] == ExecResult(None, "MemoryFault", 2)
+    off_the_end = Program(
+        [Function("f", [], 0, 0, 1, [encode(BY_NAME["LOADI"])], [0])], [], [], [INT]
+    )
+    assert cpu.run_batch([(off_the_end, "f", [])], Limits(), verify=False)[0] == ExecResult(
+        None, "MemoryFault", 2
+    )
     with pytest.raises(ValueError, match="does not fit"):
         flatten(Program([Function("f", [], 0, 0, 1, [-1], [0])], [], [], [INT]))
 
 
-# ---- building --------------------------------------------------------------------------------------
+# ---- building ------------------------------------------------------------------------------------
 
 
 def test_library_build_is_cached_by_content(tmp_path, monkeypatch):

@@ -10,7 +10,16 @@ import pytest
 
 from vm.build import KERNELS
 
-WARNINGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wshadow", "-Wconversion", "-Wno-sign-conversion"]
+WARNINGS = [
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-pedantic",
+    "-Wshadow",
+    "-Wconversion",
+    "-Wno-sign-conversion",
+]
 
 
 def _compile(command: list[str], cwd) -> None:
@@ -21,25 +30,52 @@ def _compile(command: list[str], cwd) -> None:
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_interpreter_and_driver_compile_warning_free_as_c11(tmp_path):
     # cpu.c includes interp.h and uses every entry point, so no function escapes the warnings
-    _compile(["gcc", *WARNINGS, "-O2", "-ffp-contract=off", "-fsyntax-only", "-pthread", str(KERNELS / "cpu.c")], tmp_path)
+    _compile(
+        [
+            "gcc",
+            *WARNINGS,
+            "-O2",
+            "-ffp-contract=off",
+            "-fsyntax-only",
+            "-pthread",
+            str(KERNELS / "cpu.c"),
+        ],
+        tmp_path,
+    )
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_interpreter_header_compiles_alone(tmp_path):
     source = tmp_path / "alone.c"
+    signature = (
+        "int run_one(const kiln_program *p, const kiln_limits *l, const kiln_scratch *m,"
+        " int64_t *out, int64_t *n, int64_t *s)"
+    )
     source.write_text(
-        '#include "interp.h"\n'
-        "int run_one(const kiln_program *p, const kiln_limits *l, const kiln_scratch *m, int64_t *out, int64_t *n, int64_t *s);\n"
-        "int run_one(const kiln_program *p, const kiln_limits *l, const kiln_scratch *m, int64_t *out, int64_t *n, int64_t *s) {\n"
+        f'#include "interp.h"\n{signature};\n{signature} {{\n'
         "    return kiln_program_check(p) ? -1 : kiln_exec(p, 0, 0, 0, l, m, out, 16, n, s);\n"
         "}\n"
     )
-    _compile(["gcc", *WARNINGS, f"-I{KERNELS}", "-c", str(source), "-o", str(tmp_path / "alone.o")], tmp_path)
+    _compile(
+        ["gcc", *WARNINGS, f"-I{KERNELS}", "-c", str(source), "-o", str(tmp_path / "alone.o")],
+        tmp_path,
+    )
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc (the CUDA toolkit)")
 def test_cuda_kernel_builds_to_ptx(tmp_path):
     ptx = tmp_path / "kernel.ptx"
-    _compile(["nvcc", "-ptx", "--fmad=false", "-arch=sm_90", str(KERNELS / "cuda_kernel.cu"), "-o", str(ptx)], tmp_path)
+    _compile(
+        [
+            "nvcc",
+            "-ptx",
+            "--fmad=false",
+            "-arch=sm_90",
+            str(KERNELS / "cuda_kernel.cu"),
+            "-o",
+            str(ptx),
+        ],
+        tmp_path,
+    )
     # (fma instructions may still appear: CUDA's own pow and fmod use them internally)
     assert ".entry kiln_run_items" in ptx.read_text()

@@ -67,8 +67,8 @@ def c_compiler() -> str:
         if path:
             return path
     raise BuildError(
-        "no C compiler found for kiln's CPU backend: install one (Debian/Ubuntu: apt-get install gcc) "
-        "or point the CC environment variable at it"
+        "no C compiler found for kiln's CPU backend: install one (Debian/Ubuntu: "
+        "apt-get install gcc) or point the CC environment variable at it"
     )
 
 
@@ -99,6 +99,7 @@ def shared_library(name: str, sources: list[Path], flags: list[str]) -> Path:
     if done.returncode != 0:
         os.unlink(tmp)
         raise BuildError(f"building {name} failed ({' '.join(command)}):\n{done.stderr.strip()}")
+    os.chmod(tmp, 0o755)  # mkstemp made it private to this user
     os.replace(tmp, path)  # atomic: a concurrent build of the same library writes the same bytes
     return path
 
@@ -171,7 +172,15 @@ def flatten(program: Program) -> FlatProgram:
     funcs: list[int] = []
     params: list[int] = []
     for fn in program.functions:
-        funcs += [len(code), len(fn.code), fn.n_params, fn.n_locals, fn.max_stack, fn.return_type, len(params)]
+        funcs += [
+            len(code),
+            len(fn.code),
+            fn.n_params,
+            fn.n_locals,
+            fn.max_stack,
+            fn.return_type,
+            len(params),
+        ]
         code += fn.code
         code.append(GUARD)
         params += fn.param_types

@@ -27,10 +27,13 @@ from vm.limits import Limits
 from vm.values import INT, INT64_MAX, INT64_MIN, Type, bits_float, list_of, marshal, unmarshal
 
 SOURCES = ["cpu.c"]
-FLAGS = ["-std=c11", "-O2", "-fPIC", "-shared", "-pthread", "-ffp-contract=off", "-fno-strict-aliasing"]
+FLAGS = ["-std=c11", "-O2", "-fPIC", "-shared", "-pthread", "-ffp-contract=off"]
+COMPUTED_GOTO = "-DKILN_COMPUTED_GOTO"  # threaded dispatch (GCC, clang); else interp.h's switch
 
 ITEM = np.dtype([("prog", "<i4"), ("func", "<i4"), ("arg_off", "<i8"), ("arg_len", "<i8")])
-RESULT = np.dtype([("trap", "<i4"), ("thread", "<i4"), ("steps", "<i8"), ("out_off", "<i8"), ("out_len", "<i8")])
+RESULT = np.dtype(
+    [("trap", "<i4"), ("thread", "<i4"), ("steps", "<i8"), ("out_off", "<i8"), ("out_len", "<i8")]
+)
 
 
 class _CProgram(ctypes.Structure):
@@ -57,32 +60,41 @@ class _CProgram(ctypes.Structure):
 
 
 class _CLimits(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_int64) for name in ("fuel", "stack_words", "max_call_depth", "heap_words")]
+    _fields_ = [
+        (name, ctypes.c_int64) for name in ("fuel", "stack_words", "max_call_depth", "heap_words")
+    ]
 
 
-_lib: ctypes.CDLL | None = None
+_libs: dict[bool, ctypes.CDLL] = {}
 _lib_lock = threading.Lock()
 
 
-def library() -> ctypes.CDLL:
-    """The compiled interpreter, built on first use (BuildError when no C compiler works)."""
-    global _lib
+def library(computed_goto: bool = True) -> ctypes.CDLL:
+    """The compiled interpreter, built on first use (BuildError when no C compiler works).
+
+    `computed_goto=False` is the plain switch dispatch, the form the CUDA build uses."""
     with _lib_lock:
-        if _lib is None:
+        if computed_goto not in _libs:
             from vm.build import KERNELS
 
-            path = shared_library("kiln_cpu", [KERNELS / name for name in SOURCES], FLAGS)
+            flags = [*FLAGS, COMPUTED_GOTO] if computed_goto else FLAGS
+            name = "kiln_cpu" if computed_goto else "kiln_cpu_switch"
+            path = shared_library(name, [KERNELS / source for source in SOURCES], flags)
             lib = ctypes.CDLL(str(path))
             p = ctypes.c_void_p
+            i64, i64_ptr = ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)
             lib.kiln_run_batch.argtypes = [
-                ctypes.POINTER(_CProgram), ctypes.c_int64, p, ctypes.c_int64, p, ctypes.c_int64,
-                ctypes.POINTER(_CLimits), ctypes.c_int32, p, ctypes.POINTER(p), ctypes.POINTER(ctypes.c_int64),
+                ctypes.POINTER(_CProgram), i64,  # programs
+                p, i64,  # items
+                p, i64,  # argument words
+                ctypes.POINTER(_CLimits), ctypes.c_int32,  # limits, threads
+                p, ctypes.POINTER(p), i64_ptr,  # results, result words (malloc'd), their count
             ]  # fmt: skip
             lib.kiln_run_batch.restype = ctypes.c_int
             lib.kiln_free.argtypes = [p]
             lib.kiln_free.restype = None
-            _lib = lib
-        return _lib
+            _libs[computed_goto] = lib
+        return _libs[computed_goto]
 
 
 def _ptr(array: np.ndarray) -> int:
@@ -90,10 +102,14 @@ def _ptr(array: np.ndarray) -> int:
 
 
 def _c_program(flat: FlatProgram) -> _CProgram:
+    """The kiln_program of `flat`, pointing into its arrays (keep `flat` alive while it is used)."""
     return _CProgram(
-        _ptr(flat.code), flat.n_code, _ptr(flat.consts), flat.n_consts, _ptr(flat.image), flat.n_image,
-        _ptr(flat.types), _ptr(flat.type_skip), flat.n_types_words, _ptr(flat.type_off), flat.n_types,
-        _ptr(flat.funcs), flat.n_funcs, _ptr(flat.params), flat.n_params, flat.max_type_depth,
+        _ptr(flat.code), flat.n_code, _ptr(flat.consts), flat.n_consts,
+        _ptr(flat.image), flat.n_image,
+        _ptr(flat.types), _ptr(flat.type_skip), flat.n_types_words,
+        _ptr(flat.type_off), flat.n_types,
+        _ptr(flat.funcs), flat.n_funcs, _ptr(flat.params), flat.n_params,
+        flat.max_type_depth,
     )  # fmt: skip
 
 
@@ -113,11 +129,13 @@ def _resolve(program: Program, function: str | int) -> int:
     if isinstance(function, str):
         return program.function_index(function)
     if not 0 <= function < len(program.functions):
-        raise ValueError(f"no function #{function} in {program.source_name} ({len(program.functions)} functions)")
+        raise ValueError(
+            f"no function #{function} in {program.source_name} ({len(program.functions)} functions)"
+        )
     return function
 
 
-# ---- marshalling, with fast paths for the common types ---------------------------------------------
+# ---- marshalling, with fast paths for the common types ------------------------------------
 
 Writer = Callable[[Any, list[int]], None]
 Reader = Callable[[list[int], int, int], Any]
@@ -181,7 +199,7 @@ class _Entry:
 
 
 def _entry(program: Program, index: int, function: str | int) -> _Entry | None:
-    """None when the function's types are not in the program's type table (a malformed program)."""
+    """None when the function's types are not in the program's type table (malformed)."""
     f = _resolve(program, function)
     fn = program.functions[f]
     try:
@@ -198,6 +216,7 @@ def run_batch(
     threads: int | None = None,
     *,
     verify: bool = True,
+    computed_goto: bool = True,
 ) -> list[ExecResult]:
     """Run each `(program, function name or index, args)`; one ExecResult per item, in order.
 
@@ -205,7 +224,7 @@ def run_batch(
     VM does; `verify=False` skips that and leaves a malformed program to the C side's own checks,
     which trap MemoryFault (the fuzz tests of the interpreter's memory safety use it). ValueError
     when an item's arguments do not match its function's parameter types. `threads` defaults to
-    the settings' `cpu_threads`.
+    the settings' `cpu_threads`. `computed_goto=False` runs the switch-dispatch build (tests).
     """
     if threads is None:
         threads = default_threads()
@@ -233,12 +252,15 @@ def run_batch(
         start = len(words_in)
         if entry is not None:
             if len(args) != len(entry.params):
-                raise ValueError(f"{entry.name}() takes {len(entry.params)} arguments, got {len(args)}")
-            for k, (value, (ty, write)) in enumerate(zip(args, entry.params)):
+                raise ValueError(
+                    f"{entry.name}() takes {len(entry.params)} arguments, got {len(args)}"
+                )
+            for k, (value, (ty, write)) in enumerate(zip(args, entry.params, strict=True)):
                 try:
                     write(value, words_in)
                 except ValueError as error:
-                    raise ValueError(f"{entry.name}(): argument {k} does not match parameter type {ty}: {error}") from None
+                    where = f"{entry.name}(): argument {k} does not match parameter type {ty}"
+                    raise ValueError(f"{where}: {error}") from None
         per_item.append(entry)
         columns[0].append(entry.program if entry else -1)  # -1: MemoryFault without running
         columns[1].append(entry.function if entry else 0)
@@ -246,7 +268,7 @@ def run_batch(
         columns[3].append(len(words_in) - start)
 
     table = np.empty(len(items), dtype=ITEM)
-    for name, column in zip(ITEM.names, columns):
+    for name, column in zip(("prog", "func", "arg_off", "arg_len"), columns, strict=True):
         table[name] = column
     flat = [flatten(p) for p in programs]
     c_programs = (_CProgram * max(1, len(flat)))(*(_c_program(f) for f in flat))
@@ -255,13 +277,16 @@ def run_batch(
     c_limits = _CLimits(limits.fuel, limits.stack_words, limits.max_call_depth, limits.heap_words)
     out = ctypes.c_void_p()
     out_total = ctypes.c_int64()
-    lib = library()
+    lib = library(computed_goto)
     rc = lib.kiln_run_batch(
         c_programs, len(flat), _ptr(table), len(items), _ptr(args_array), len(words_in),
-        ctypes.byref(c_limits), threads, _ptr(results), ctypes.byref(out), ctypes.byref(out_total),
+        ctypes.byref(c_limits), threads,
+        _ptr(results), ctypes.byref(out), ctypes.byref(out_total),
     )  # fmt: skip
     if rc != 0:
-        raise MemoryError(f"the CPU backend could not allocate memory for {threads} thread(s) with {limits}")
+        raise MemoryError(
+            f"the CPU backend could not allocate memory for {threads} thread(s) with {limits}"
+        )
     try:
         total = out_total.value
         pointer = ctypes.cast(out, ctypes.POINTER(ctypes.c_int64))
@@ -270,8 +295,12 @@ def run_batch(
         lib.kiln_free(out)
 
     names = [t.name for t in TRAPS]
-    traps, steps, offs, lens = (results[k].tolist() for k in ("trap", "steps", "out_off", "out_len"))
+    traps, steps, offs, lens = (
+        results[k].tolist() for k in ("trap", "steps", "out_off", "out_len")
+    )
     return [
-        ExecResult(entry.read(words, off, n), None, step) if trap == 0 and entry else ExecResult(None, names[trap], step)
-        for entry, trap, step, off, n in zip(per_item, traps, steps, offs, lens)
+        ExecResult(entry.read(words, off, n), None, step)
+        if trap == 0 and entry
+        else ExecResult(None, names[trap], step)
+        for entry, trap, step, off, n in zip(per_item, traps, steps, offs, lens, strict=True)
     ]

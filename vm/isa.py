@@ -155,6 +155,8 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("LIST_SLICE", "slice", "n", 1, "l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0"),
     ("LIST_CONCAT", "none", 2, 1, "a b -- a+b : a new list"),
     ("LIST_REPEAT", "none", 2, 1, "l n -- l*n : a new list (items shared, as in Python)"),
+    ("LIST_EXTEND", "none", 2, 1, "a b -- a : a += b, in place (a.extend(b)); a may be b"),
+    ("LIST_IREPEAT", "none", 2, 1, "a n -- a : a *= n, in place; n <= 0 empties a"),
     ("LIST_OF_STR", "none", 1, 1, "s -- list(s) : the characters"),
     ("LIST_RANGE", "none", 3, 1, "start stop step -- list(range(start, stop, step)) : ValueError for step 0"),
     ("LIST_REVERSED", "none", 1, 1, "l -- list(reversed(l))"),

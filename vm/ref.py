@@ -273,6 +273,14 @@ class _Machine:
         self.alloc(1 + len(s))
         return s
 
+    def grow(self, lst: KList, size: int) -> None:
+        """Room for `size` items: past the capacity, a new block of max(size, 2 * cap, 4) slots
+        (the old one abandoned)."""
+        if size > lst.cap:
+            cap = max(size, 2 * lst.cap, 4)
+            self.alloc(cap)
+            lst.cap = cap
+
     def new_list(self, items: list[Any]) -> KList:
         self.alloc(3 + len(items))
         return KList(items)
@@ -419,10 +427,22 @@ class _Machine:
                 lst.items[_index(i, len(lst.items))] = v
             case "LIST_APPEND":
                 v, lst = pop(), pop()
-                if len(lst.items) == lst.cap:  # full: a new block, the old one abandoned
-                    self.alloc(max(4, 2 * lst.cap))
-                    lst.cap = max(4, 2 * lst.cap)
+                self.grow(lst, len(lst.items) + 1)
                 lst.items.append(v)
+            case "LIST_EXTEND":
+                other, lst = pop(), pop()
+                added = list(other.items)  # a += a doubles a
+                self.grow(lst, len(lst.items) + len(added))
+                lst.items.extend(added)
+                push(lst)
+            case "LIST_IREPEAT":
+                count, lst = pop(), pop()
+                if count <= 0:
+                    lst.items.clear()
+                else:
+                    self.grow(lst, len(lst.items) * count)  # before building it: it may be huge
+                    lst.items *= count
+                push(lst)
             case "LIST_POP":
                 lst = pop()
                 if not lst.items:

@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xd3ea1e27u
+#define KILN_ISA_HASH 0x890d5dd9u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -87,20 +87,22 @@ enum kiln_op {
     OP_LIST_SLICE = 78,  /* l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0 */
     OP_LIST_CONCAT = 79,  /* a b -- a+b : a new list */
     OP_LIST_REPEAT = 80,  /* l n -- l*n : a new list (items shared, as in Python) */
-    OP_LIST_OF_STR = 81,  /* s -- list(s) : the characters */
-    OP_LIST_RANGE = 82,  /* start stop step -- list(range(start, stop, step)) : ValueError for step 0 */
-    OP_LIST_REVERSED = 83,  /* l -- list(reversed(l)) */
-    OP_SORTED = 84,  /* l -- sorted(l) : a new list; t is the list type; stable */
-    OP_SORTED_DESC = 85,  /* l -- sorted(l, reverse=True) : stable */
-    OP_MIN = 86,  /* l -- min(l) : the first smallest; t is the list or str type; ValueError when empty */
-    OP_MAX = 87,  /* l -- max(l) : the first largest; ValueError when empty */
-    OP_SUM_I = 88,  /* l -- sum(l) : of a list[int] or list[bool]; Overflow */
-    OP_SUM_F = 89,  /* l -- sum(l) : of a list[float], added left to right; Unsupported when empty */
-    OP_TUPLE_NEW = 90,  /* v1 .. vn -- (v1, .., vn) */
-    OP_TUPLE_GET = 91,  /* t -- t[k] */
-    OP_UNPACK_TUPLE = 92,  /* t -- t[0] .. t[n-1] */
-    OP_UNPACK_LIST = 93,  /* l -- l[0] .. l[n-1] : ValueError unless len(l) == n */
-    KILN_N_OPS = 94
+    OP_LIST_EXTEND = 81,  /* a b -- a : a += b, in place (a.extend(b)); a may be b */
+    OP_LIST_IREPEAT = 82,  /* a n -- a : a *= n, in place; n <= 0 empties a */
+    OP_LIST_OF_STR = 83,  /* s -- list(s) : the characters */
+    OP_LIST_RANGE = 84,  /* start stop step -- list(range(start, stop, step)) : ValueError for step 0 */
+    OP_LIST_REVERSED = 85,  /* l -- list(reversed(l)) */
+    OP_SORTED = 86,  /* l -- sorted(l) : a new list; t is the list type; stable */
+    OP_SORTED_DESC = 87,  /* l -- sorted(l, reverse=True) : stable */
+    OP_MIN = 88,  /* l -- min(l) : the first smallest; t is the list or str type; ValueError when empty */
+    OP_MAX = 89,  /* l -- max(l) : the first largest; ValueError when empty */
+    OP_SUM_I = 90,  /* l -- sum(l) : of a list[int] or list[bool]; Overflow */
+    OP_SUM_F = 91,  /* l -- sum(l) : of a list[float], added left to right; Unsupported when empty */
+    OP_TUPLE_NEW = 92,  /* v1 .. vn -- (v1, .., vn) */
+    OP_TUPLE_GET = 93,  /* t -- t[k] */
+    OP_UNPACK_TUPLE = 94,  /* t -- t[0] .. t[n-1] */
+    OP_UNPACK_LIST = 95,  /* l -- l[0] .. l[n-1] : ValueError unless len(l) == n */
+    KILN_N_OPS = 96
 };
 
 enum kiln_trap {
