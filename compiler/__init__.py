@@ -5,7 +5,8 @@ One module per phase, each with its contract in its docstring:
     frontend.py   source -> CPython AST, checked against the subset   (syntax, "unsupported")
     types.py      inference and checking                              ("type error")
     lower.py      typed AST -> instructions with labels
-    optimize.py   constant folding, dead code, peephole, jump threading (each can be switched off)
+    optimize.py   constant folding, dead code, peephole, jump threading, superinstructions
+                  (each can be switched off; `loops` is applied by lower.py)
     assemble.py   labels -> offsets, maximum stack depth, stack balance asserted
 
     from compiler import compile_source
@@ -52,7 +53,7 @@ def compile_source(
     checked = [info for info in infos.values() if info.checked]
     selected = set(PASSES) if passes is True else set() if passes is False else set(passes)
     pool = Pool([info.name for info in checked])
-    lowered = [lower_function(info, pool) for info in checked]
+    lowered = [lower_function(info, pool, loop_steps="loops" in selected) for info in checked]
     params = [len(fn.param_types) for fn in lowered]
     compiled = []
     for fn in lowered:

@@ -50,6 +50,8 @@ def assemble(fn: LoweredFunction, callee_params: list[int]) -> Function:
         max_depth = max(max_depth, after, d)
         if op.is_jump:
             work.append((targets[pc], after))
+        if op.guards_jump:
+            work.append((pc + 2, after))  # past the JUMP it skips
         if not op.ends_block:
             work.append((pc + 1, after))
     code = [encode(BY_NAME[i.op], t) for i, t in zip(instrs, targets)]

@@ -1,11 +1,16 @@
 """Lowering: typed AST -> instructions with symbolic labels.
 
-Contract: `lower_function(info, pool)` turns one checked function (compiler/types.py) into a
-`LoweredFunction`: a list of `Instr` and `Label` entries, the number of local slots, and the
+Contract: `lower_function(info, pool, loop_steps)` turns one checked function (compiler/types.py)
+into a `LoweredFunction`: a list of `Instr` and `Label` entries, the number of local slots, and the
 function's signature as type-table indices. Operands that name program-wide things (constants,
 strings, types, functions) are already indices into `pool`; jump operands are `Label`s, resolved
 by the assembler. Evaluation order is CPython's: left to right, the right-hand side of an
 assignment before its targets, short-circuit for `and`/`or` and chained comparisons.
+
+With `loop_steps` (the `loops` pass), a `for` over a range, a list, a string or an enumerate is
+one loop step per iteration at the bottom of the loop (`FOR_RANGE`, `FOR_LIST`, `FOR_STR`, each
+followed by the JUMP back to the body that it takes or skips); without it, or when a slot does not
+fit a 12-bit operand, the loop is the plain test-and-increment sequence.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from compiler.types import FunctionInfo, Var, _const_int
-from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, TRAP_BY_NAME
+from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, local2
 from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of
 
 
@@ -93,8 +98,8 @@ def _ty(node: ast.AST) -> Type:
 
 
 class FunctionLowerer:
-    def __init__(self, info: FunctionInfo, pool: Pool) -> None:
-        self.info, self.pool = info, pool
+    def __init__(self, info: FunctionInfo, pool: Pool, loop_steps: bool = True) -> None:
+        self.info, self.pool, self.loop_steps = info, pool, loop_steps
         self.code: Code = []
         self.line = info.node.lineno
         self.slots: dict[Var, int] = {}
@@ -190,6 +195,14 @@ class FunctionLowerer:
     def s_Assign(self, s: ast.Assign) -> None:
         if len(s.targets) == 1 and self.parallel_assign(s.targets[0], s.value):
             return
+        target = s.targets[0]
+        if len(s.targets) == 1 and isinstance(target, ast.Subscript) and self.is_inert(s.value):
+            # the value cannot trap nor change anything: no need to evaluate it first
+            self.expr(target.value)
+            self.expr(target.slice)
+            self.expr(s.value)
+            self.emit("LIST_STORE")
+            return
         self.expr(s.value)
         for i, target in enumerate(s.targets):
             if i < len(s.targets) - 1:
@@ -246,6 +259,13 @@ class FunctionLowerer:
             self.expr(target.slice)
             self.emit("LOAD", tmp)
             self.emit("LIST_STORE")
+
+    def is_inert(self, node: ast.expr) -> bool:
+        """A constant or a local that is surely assigned: evaluating it has no effect and never
+        traps, so it may move past other evaluations."""
+        if isinstance(node, ast.Constant):
+            return True
+        return isinstance(node, ast.Name) and not getattr(node, "kcheck", False)
 
     def store_var(self, var: Var) -> None:
         self.emit("STORE", self.slots[var])
@@ -348,6 +368,9 @@ class FunctionLowerer:
             self.range_loop(it.args, target, body, top, end)
             return
         source = it.args[0] if kind in ("enumerate", "reversed") else it  # type: ignore[attr-defined]
+        if kind != "reversed" and self.n_locals + 3 <= LOCAL2_MAX and self.loop_steps:
+            self.sequence_loop(kind, seq, source, it, target, body)
+            return
         seq_slot, i = self.temp(), self.temp()
         length_op, index_op = ("STR_LEN", "STR_INDEX") if seq.kind == "str" else ("LIST_LEN", "LIST_INDEX")
         self.expr(source)
@@ -414,8 +437,71 @@ class FunctionLowerer:
         self.emit("JUMP", top)
         self.place(end)
 
+    def loop_target(self, target: ast.expr) -> tuple[int, Callable[[], None]]:
+        """The slot a loop step writes each value to, and what the body does first to assign
+        it: nothing for a plain local, else a store from a hidden slot."""
+        var = getattr(target, "kvar", None)
+        if isinstance(target, ast.Name) and var not in self.flags and self.slots[var] <= LOCAL2_MAX:  # type: ignore[index]
+            return self.slots[var], lambda: None  # type: ignore[index]
+        hidden = self.temp()
+
+        def assign() -> None:
+            self.emit("LOAD", hidden)
+            self.store_target(target)
+
+        return hidden, assign
+
+    def stepped_loop(self, step_op: str, value: int, state: int, prologue: Callable[[], None], body: Callable[[Label, Label], None]) -> None:
+        """`JUMP test; top: prologue, body; test: step_op value,state; JUMP top; end:` where
+        the loop step writes each value to slot `value`; `continue` goes to the loop step."""
+        line = self.line
+        top, test, end = Label(), Label(), Label()
+        self.emit("JUMP", test)
+        self.place(top)
+        prologue()
+        body(test, end)
+        self.place(test)
+        self.line = line
+        self.emit(step_op, local2(value, state))
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def sequence_loop(self, kind: str, seq: Type, source: ast.expr, it: ast.expr, target: ast.expr, body: Callable[[Label, Label], None]) -> None:
+        """`for target in seq` or `for target in enumerate(seq[, start])` with FOR_LIST/FOR_STR:
+        the sequence and the next index in two hidden slots."""
+        seq_slot, index = self.temp(), self.temp()
+        self.expr(source)
+        self.emit("STORE", seq_slot)
+        if kind == "enumerate":
+            count, item = self.temp(), self.temp()
+            if len(it.args) == 2:  # type: ignore[attr-defined]
+                self.expr(it.args[1])  # type: ignore[attr-defined]
+            else:
+                self.emit("LOADI", 0)
+            self.emit("STORE", count)
+
+            def prologue() -> None:
+                self.emit("LOAD", count)
+                self.emit("LOAD", item)
+                if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
+                    self.store_names_reversed(target.elts)
+                else:
+                    self.emit("TUPLE_NEW", 2)
+                    self.store_target(target)
+                self.emit("LOAD", count)
+                self.emit("LOADI", 1)
+                self.emit("ADD_I")
+                self.emit("STORE", count)
+
+        else:
+            item, prologue = self.loop_target(target)
+        self.emit("LOADI", 0)
+        self.emit("STORE", index)
+        self.stepped_loop("FOR_STR" if seq.kind == "str" else "FOR_LIST", item, seq_slot, prologue, body)
+
     def range_loop(self, args: list[ast.expr], target: ast.expr, body: Callable[[Label, Label], None], top: Label, end: Label) -> None:
         cur, stop, step = self.temp(), self.temp(), self.temp()
+        stepped = self.loop_steps and step + 1 <= LOCAL2_MAX  # a hidden target slot may follow
         if len(args) == 1:
             self.emit("LOADI", 0)
             self.expr(args[0])
@@ -437,6 +523,13 @@ class FunctionLowerer:
             elif const_step == 0:
                 self.raise_("ValueError")
                 return
+        if stepped:
+            if len(args) < 3:
+                self.emit("LOADI", 1)
+                self.emit("STORE", step)
+            value, prologue = self.loop_target(target)
+            self.stepped_loop("FOR_RANGE", value, cur, prologue, body)
+            return
         self.place(top)
         if const_step is None:
             negative, test = Label(), Label()
@@ -866,8 +959,8 @@ class FunctionLowerer:
             self.emit("LIST_OF_STR" if _ty(args[0]).kind == "str" else "LIST_SLICE", 0)
 
 
-def lower_function(info: FunctionInfo, pool: Pool) -> LoweredFunction:
-    return FunctionLowerer(info, pool).lower()
+def lower_function(info: FunctionInfo, pool: Pool, loop_steps: bool = True) -> LoweredFunction:
+    return FunctionLowerer(info, pool, loop_steps).lower()
 
 
 __all__ = ["Instr", "Label", "Pool", "LoweredFunction", "lower_function", "BOOL", "FLOAT", "INT", "STR", "list_of"]

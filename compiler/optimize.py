@@ -11,18 +11,24 @@ side effects; step counts may drop). Passes:
 - `peephole`: `NOT; JUMP_IF_FALSE` -> `JUMP_IF_TRUE` (and back), pushes immediately popped,
   jumps to the next instruction.
 - `threading`: a jump to an unconditional jump goes straight to its target.
+- `fuse`: superinstructions, after the others: an int comparison and the conditional jump on it
+  become one `JUMP_<cmp>_I`; `LOAD a; LOAD b` -> `LOAD2 a,b`; `LOADI k; ADD_I` -> `ADDI k` (and
+  `LOADI k; SUB_I` -> `ADDI -k`).
+- `loops`: applied by lowering (compiler/lower.py): `for` loops step with FOR_RANGE, FOR_LIST or
+  FOR_STR. It is listed here so that it is switched like the others.
 
-The passes run to a fixed point.
+The first four run to a fixed point; `fuse` runs once after them (a fused pair hides the
+constants and pushes the other passes look for).
 """
 
 from __future__ import annotations
 
 from compiler.lower import Code, Instr, Label, Pool
-from vm.isa import BY_NAME, IMM_MAX, IMM_MIN
+from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, local2
 from vm.semantics import FLOAT_BINARY, FLOAT_UNARY, INT_BINARY, INT_UNARY, RESULT_IS_FLOAT, Trap
 from vm.values import bits_float, float_bits
 
-PASSES = ("fold", "dce", "peephole", "threading")
+PASSES = ("fold", "dce", "peephole", "threading", "fuse", "loops")
 
 
 def optimize(code: Code, pool: Pool, passes: frozenset[str] | set[str] = frozenset(PASSES)) -> Code:
@@ -41,6 +47,8 @@ def optimize(code: Code, pool: Pool, passes: frozenset[str] | set[str] = frozens
             code = eliminate_dead_code(code)
         if [(e.op, e.arg) if isinstance(e, Instr) else e for e in code] == before:
             break
+    if "fuse" in passes:
+        code = fuse(code)
     return code
 
 
@@ -95,6 +103,12 @@ def fold(code: Code, pool: Pool) -> Code:
     return out
 
 
+def _guarded(out: Code) -> bool:
+    """Whether the last entry of `out` is the JUMP a loop step needs after it (kept, however
+    pointless it looks, and followed by live code)."""
+    return len(out) >= 2 and isinstance(out[-2], Instr) and BY_NAME[out[-2].op].guards_jump
+
+
 def _label_after(code: Code, i: int) -> bool:
     return i + 1 < len(code) and isinstance(code[i + 1], Label)
 
@@ -111,7 +125,7 @@ def peephole(code: Code) -> Code:
             if entry.op == "POP" and prev.op in ("LOADI", "CONST", "STR", "LOAD", "DUP"):
                 out.pop()
                 continue
-        if isinstance(entry, Label) and isinstance(prev, Instr) and prev.op == "JUMP" and prev.arg is entry:
+        if isinstance(entry, Label) and isinstance(prev, Instr) and prev.op == "JUMP" and prev.arg is entry and not _guarded(out):
             out.pop()
         out.append(entry)
     return out
@@ -153,5 +167,43 @@ def eliminate_dead_code(code: Code) -> Code:
             continue
         if not dead:
             out.append(entry)
-            dead = BY_NAME[entry.op].ends_block
+            dead = BY_NAME[entry.op].ends_block and not _guarded(out)
     return out
+
+
+# int comparison -> the fused jump taken when it holds (JUMP_IF_TRUE) or fails (JUMP_IF_FALSE)
+_JUMP_WHEN_TRUE = {f"{c}_I": f"JUMP_{c}_I" for c in ("LT", "LE", "GT", "GE", "EQ", "NE")}
+_JUMP_WHEN_FALSE = {"LT_I": "JUMP_GE_I", "LE_I": "JUMP_GT_I", "GT_I": "JUMP_LE_I", "GE_I": "JUMP_LT_I", "EQ_I": "JUMP_NE_I", "NE_I": "JUMP_EQ_I"}
+
+
+def fuse(code: Code) -> Code:
+    """Adjacent pairs (no label between) -> one superinstruction, left to right."""
+    out: Code = []
+    for entry in code:
+        prev = out[-1] if out else None
+        if isinstance(entry, Instr) and isinstance(prev, Instr):
+            fused = _fuse_pair(prev, entry)
+            if fused is not None:
+                out[-1] = fused
+                continue
+        out.append(entry)
+    return out
+
+
+def _fuse_pair(first: Instr, second: Instr) -> Instr | None:
+    line = first.line
+    if second.op == "JUMP_IF_TRUE" and first.op in _JUMP_WHEN_TRUE:
+        return Instr(_JUMP_WHEN_TRUE[first.op], second.arg, line)
+    if second.op == "JUMP_IF_FALSE" and first.op in _JUMP_WHEN_FALSE:
+        return Instr(_JUMP_WHEN_FALSE[first.op], second.arg, line)
+    if first.op == "LOAD" and second.op == "LOAD":
+        a, b = first.arg, second.arg
+        assert isinstance(a, int) and isinstance(b, int)
+        if a <= LOCAL2_MAX and b <= LOCAL2_MAX:
+            return Instr("LOAD2", local2(a, b), line)
+    if first.op == "LOADI" and second.op in ("ADD_I", "SUB_I"):
+        k = first.arg if second.op == "ADD_I" else -first.arg  # type: ignore[operator]
+        assert isinstance(k, int)
+        if IMM_MIN <= k <= IMM_MAX:
+            return Instr("ADDI", k, line)
+    return None

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import CompileError, compile_source, parse_call
+from compiler import PASSES, CompileError, compile_source, parse_call
 from vm import execute
-from vm.isa import TRAP_BY_NAME
+from vm.isa import OPS, TRAP_BY_NAME, decode
 from vm.limits import Limits
 from vm.values import type_of_value
 
@@ -128,3 +128,26 @@ def test_program(case: Case, backend: str) -> None:
         assert outcome == ("raise", case.trap), outcome
     else:
         assert outcome == ("value", case.expect), outcome
+
+
+SUPERINSTRUCTIONS = {"LOAD2", "ADDI", "FOR_RANGE", "FOR_LIST", "FOR_STR"} | {
+    f"JUMP_{c}_I" for c in ("LT", "LE", "GT", "GE", "EQ", "NE")
+}
+
+
+@pytest.mark.parametrize("without", ["all", "loops", "fuse"])
+def test_corpus_means_the_same_with_passes_off(without: str) -> None:
+    """-O0 (no superinstructions at all), and each of the passes that make them switched off,
+    give every corpus program the same outcome on the reference VM."""
+    passes: bool | set[str] = False if without == "all" else set(PASSES) - {without}
+    for case in CASES:
+        if case.error or case.limits:
+            continue  # fuel limits count steps, which the passes change
+        name, args = parse_call(case.call)
+        program = compile_source(case.source, case.name, arg_types={name: [type_of_value(a) for a in args]}, passes=passes)
+        if without == "all":
+            used = {OPS[decode(word)[0]].name for fn in program.functions for word in fn.code}
+            assert not used & SUPERINSTRUCTIONS, f"{case.name}: -O0 made {sorted(used & SUPERINSTRUCTIONS)}"
+        outcome = execute(program, name, args, backend="ref").outcome
+        want = ("raise", case.kiln_trap or case.trap) if case.kiln_trap or case.trap else ("value", case.expect)
+        assert outcome == want, f"{case.name} without {without}: {outcome}"

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from vm import ExecResult, cpu, ref, semantics
 from vm.build import BuildError, c_compiler, flatten, shared_library
 from vm.container import Function, Program
-from vm.isa import BY_NAME, OPS, TRAP_BY_NAME, TRAPS, encode
+from vm.isa import BY_NAME, OPS, TRAP_BY_NAME, TRAPS, encode, local2
 from vm.limits import Limits
 from vm.values import (
     BOOL,
@@ -245,6 +245,44 @@ DEPTH = one(
     [(L, 0), ("JUMP_IF_TRUE", "rec"), ("LOADI", 0), "RET",
      ":rec", (L, 0), ("LOADI", 1), "SUB_I", ("CALL", "f"), ("LOADI", 1), "ADD_I", "RET"],
 )  # fmt: skip
+# superinstructions: fused compare-and-branch, two loads, add immediate
+JUMP_CMP = {
+    name: one([INT, INT], INT, [("LOAD2", local2(0, 1)), (name, "yes"), ("LOADI", 0), "RET",
+                                ":yes", ("LOADI", 1), "RET"])
+    for name in ("JUMP_LT_I", "JUMP_LE_I", "JUMP_GT_I", "JUMP_GE_I", "JUMP_EQ_I", "JUMP_NE_I")
+}  # fmt: skip
+ADDI = {k: one([INT], INT, [(L, 0), ("ADDI", k), "RET"]) for k in (5, -1, -(1 << 23), (1 << 23) - 1)}
+# acc = 0; last = -7; for last in range(a, b, c): acc = (acc * 31 + last % 1000003) % 1000003
+# return (acc, last); the range state lives in locals 5..7
+FOR_RANGE = one(
+    [INT, INT, INT], tuple_of(INT, INT),
+    [("LOADI", -7), ("STORE", 3), (L, 0), ("STORE", 5), (L, 1), ("STORE", 6), (L, 2), ("STORE", 7),
+     ("JUMP", "test"),
+     ":top", (L, 4), ("LOADI", 31), "MUL_I", (L, 3), ("CONST", 1000003), "MOD_I", "ADD_I",
+     ("CONST", 1000003), "MOD_I", ("STORE", 4),
+     ":test", ("FOR_RANGE", local2(3, 5)), ("JUMP", "top"),
+     (L, 4), (L, 3), ("TUPLE_NEW", 2), "RET"],
+    n_locals=8,
+)  # fmt: skip
+# out = []; for x in xs: out.append(x); if x == 3: xs.append(4)   (the length is read every step)
+FOR_LIST = one(
+    [list_of(INT)], list_of(INT),
+    [("LIST_NEW", 0), ("STORE", 1), (L, 0), ("STORE", 3), ("LOADI", 0), ("STORE", 4), ("JUMP", "test"),
+     ":top", (L, 1), (L, 2), "LIST_APPEND", (L, 2), ("LOADI", 3), ("JUMP_NE_I", "test"),
+     (L, 0), ("LOADI", 4), "LIST_APPEND",
+     ":test", ("FOR_LIST", local2(2, 3)), ("JUMP", "top"),
+     (L, 1), "RET"],
+    n_locals=5,
+)  # fmt: skip
+# r = ""; c = "?"; for c in s: r = c + r; return r + c
+FOR_STR = one(
+    [STR], STR,
+    [("STR", "?"), ("STORE", 2), ("STR", ""), ("STORE", 1), (L, 0), ("STORE", 3), ("JUMP", "test"),
+     ":top", (L, 2), (L, 1), "STR_CONCAT", ("STORE", 1),
+     ":test", ("FOR_STR", local2(2, 3)), ("JUMP", "top"),
+     (L, 1), (L, 2), "STR_CONCAT", "RET"],
+    n_locals=5,
+)  # fmt: skip
 RAISES = {
     t.name: one([], INT, [("RAISE", t.name), ("LOADI", 0), "RET"]) for t in TRAPS if t.name != "OK"
 }
@@ -411,6 +449,58 @@ def test_control_and_steps():
     r = run(COUNTDOWN, [10])
     assert (r.value, r.steps) == (55, 6 + 11 * 10)
     assert value(TRUTHY, 0) == 0 and value(TRUTHY, -3) == 1
+
+
+def test_fused_compare_and_branch():
+    for name, program in JUMP_CMP.items():
+        relation = getattr(operator, name.removeprefix("JUMP_").removesuffix("_I").lower())
+        for a, b in [(1, 2), (2, 1), (3, 3), (INT64_MIN, INT64_MAX), (-1, -1)]:
+            r = run(program, [a, b])
+            assert (r.value, r.steps) == (int(relation(a, b)), 4)
+
+
+def test_add_immediate():
+    for k, program in ADDI.items():
+        for a in (0, 7, INT64_MAX, INT64_MIN):
+            want = a + k
+            r = run(program, [a])
+            assert r.value == want if INT64_MIN <= want <= INT64_MAX else r.trap == "Overflow"
+
+
+def _range_loop(a: int, b: int, c: int) -> tuple[int, int]:
+    acc, last = 0, -7
+    for last in range(a, b, c):
+        acc = (acc * 31 + last % 1000003) % 1000003
+    return acc, last
+
+
+@pytest.mark.parametrize(
+    "a, b, c",
+    [(0, 10, 1), (0, 10, 3), (10, 0, -3), (5, 5, 1), (5, 6, -1), (-4, 4, 2), (0, 0, 7),
+     (INT64_MAX - 5, INT64_MAX, 2), (INT64_MAX - 1, INT64_MAX, INT64_MAX),
+     (INT64_MIN + 5, INT64_MIN, -2), (INT64_MIN + 1, INT64_MIN, INT64_MIN), (INT64_MIN, INT64_MAX, INT64_MAX)],
+)  # fmt: skip
+def test_for_range_step(a, b, c):
+    r = run(FOR_RANGE, [a, b, c])
+    n = len(range(a, b, c))
+    assert (r.value, r.steps) == (_range_loop(a, b, c), 9 + 11 * n + 1 + 4)
+
+
+def test_for_range_with_step_zero_runs_out_of_fuel():
+    assert trap(FOR_RANGE, 0, 5, 0) is None  # cur > stop is false: no iterations
+    assert trap(FOR_RANGE, 5, 0, 0, limits=Limits(fuel=1000)) == "FuelExhausted"
+
+
+def test_for_list_and_for_str_steps():
+    assert value(FOR_LIST, [1, 2, 3, 5]) == [1, 2, 3, 5, 4]
+    assert value(FOR_LIST, [3, 3]) == [3, 3, 4, 4]
+    assert value(FOR_LIST, []) == []
+    assert value(FOR_STR, "abc😀") == "😀cba😀"
+    assert value(FOR_STR, "") == "?"
+    # every character is a new 2-word string: the arguments (1 + 3) and 3 concatenations pass
+    # with room, one word less fails at a step
+    assert trap(FOR_STR, "abc", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 5)) is None
+    assert trap(FOR_STR, "abc", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
 
 
 def test_calls():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from vm import ExecResult, execute
 from vm.container import Function, Program
-from vm.isa import BY_NAME, TRAP_BY_NAME, TRAPS, encode
+from vm.isa import BY_NAME, TRAP_BY_NAME, TRAPS, encode, local2
 from vm.limits import Limits
 from vm.ref import BINARY, run
 from vm.values import (
@@ -889,3 +889,63 @@ def test_trace(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     assert len(lines) == result.steps
     assert "f:3" in lines[3] and "JUMP_IF_FALSE" in lines[3] and "-> 13" in lines[3]
     assert lines[-1].split()[-1] == "1"  # the result on top of the stack at RET
+
+
+# ---- superinstructions and loop steps ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["JUMP_LT_I", "JUMP_LE_I", "JUMP_GT_I", "JUMP_GE_I", "JUMP_EQ_I", "JUMP_NE_I"])
+@pytest.mark.parametrize(("a", "b"), [(1, 2), (2, 1), (2, 2), (INT64_MIN, INT64_MAX)])
+def test_fused_compare_and_branch(name: str, a: int, b: int) -> None:
+    code = [("LOADI", a), ("CONST", b), (name, 5), ("LOADI", 0), ("RET",), ("LOADI", 1), ("RET",)]
+    if not -(1 << 23) <= a < 1 << 23:
+        code[0] = ("CONST", a)
+    relation = {"LT": a < b, "LE": a <= b, "GT": a > b, "GE": a >= b, "EQ": a == b, "NE": a != b}
+    assert value_of(code) == int(relation[name[5:7]])
+
+
+def test_load2_and_add_immediate() -> None:
+    code = [("LOAD2", local2(1, 0)), ("SUB_I",), ("ADDI", -100), ("RET",)]
+    assert value_of(code, params=[INT, INT], args=(3, 1000)) == 1000 - 3 - 100
+    assert trap_of([("CONST", INT64_MAX), ("ADDI", 1), ("RET",)]) == "Overflow"
+    assert trap_of([("CONST", INT64_MIN), ("ADDI", -1), ("RET",)]) == "Overflow"
+
+
+def _sum_range(start: int, stop: int, step: int) -> list[Any]:
+    # total = 0; i = -1; for i in range(start, stop, step): total += 1
+    # return total * 1000 + i % 1000
+    return [
+        ("LOADI", -1), ("STORE", 1), ("CONST", start), ("STORE", 3), ("CONST", stop), ("STORE", 4),
+        ("CONST", step), ("STORE", 5), ("JUMP", 12),
+        ("LOAD", 0), ("ADDI", 1), ("STORE", 0),
+        ("FOR_RANGE", local2(1, 3)), ("JUMP", 9),
+        ("LOAD", 0), ("LOADI", 1000), ("MUL_I",), ("LOAD", 1), ("LOADI", 1000), ("MOD_I",),
+        ("ADD_I",), ("RET",),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("start", "stop", "step"),
+    [(0, 5, 1), (5, 0, -2), (3, 3, 1), (0, 10, 4), (INT64_MAX - 7, INT64_MAX, 3),
+     (INT64_MIN + 7, INT64_MIN, -3), (0, -1, 1)],
+)  # fmt: skip
+def test_for_range_is_pythons_range(start: int, stop: int, step: int) -> None:
+    values = range(start, stop, step)
+    last = values[-1] if values else -1
+    result = run_code(_sum_range(start, stop, step), n_locals=6)
+    assert result.value == len(values) * 1000 + last % 1000
+    assert result.steps == 9 + 4 * len(values) + 1 + 8
+
+
+def test_for_list_and_for_str() -> None:
+    # n = 0; for x in xs: n = n * 10 + x; return n   (xs in local 2, its index in 3, x in 4)
+    code = [("LOAD", 0), ("STORE", 2), ("JUMP", 9),
+            ("LOAD", 1), ("LOADI", 10), ("MUL_I",), ("LOAD", 4), ("ADD_I",), ("STORE", 1),
+            ("FOR_LIST", local2(4, 2)), ("JUMP", 3), ("LOAD", 1), ("RET",)]  # fmt: skip
+    assert value_of(code, params=[list_of(INT)], args=([1, 2, 3],), n_locals=5) == 123
+    assert value_of(code, params=[list_of(INT)], args=([],), n_locals=5) == 0
+    # the last character of s, or "-" for ""
+    chars = [("STR", "-"), ("STORE", 1), ("LOAD", 0), ("STORE", 2),
+             ("FOR_STR", local2(1, 2)), ("JUMP", 4), ("LOAD", 1), ("RET",)]  # fmt: skip
+    assert value_of(chars, params=[STR], ret=STR, args=("héllo",), n_locals=4) == "o"
+    assert value_of(chars, params=[STR], ret=STR, args=("",), n_locals=4) == "-"

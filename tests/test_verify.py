@@ -10,7 +10,7 @@ from test_ref_vm import Fn, assemble
 
 from vm.container import ContainerError, Program
 from vm.disasm import disassemble
-from vm.isa import BY_NAME, OPS, TRAPS, encode
+from vm.isa import BY_NAME, OPS, TRAPS, encode, local2
 from vm.values import INT, STR, Type, float_bits, list_of, tuple_of
 from vm.verify import VerifyError, max_depth, stack_depths, stack_effect, verify, verify_bytes
 
@@ -71,6 +71,9 @@ def test_valid_program_passes() -> None:
         (_raw("LOAD", 1), "local slot out of range"),
         (_raw("STORE", 5), "local slot out of range"),
         (_raw("JUMP", 3), "jump target out of range"),
+        (_raw("LOAD2", 1 << 12), "local slot out of range"),
+        (_raw("FOR_LIST", 1), "local slot out of range"),
+        (_raw("FOR_RANGE", 0), "loop state out of range"),
         (_raw("JUMP_IF_TRUE", 1 << 20), "jump target out of range"),
         (_raw("CALL", 1), "function index out of range"),
         (_raw("EQ", 1), "type index out of range"),
@@ -92,6 +95,17 @@ def test_operand_rules(word: int, rule: str) -> None:
     program = _one([word, ("LOADI", 0), ("RET",)], params=[INT], strings=("ab",))
     message = _rejects(program, rule, "function 'f'", "instruction 0")
     assert message.startswith("function 'f' (#0), instruction 0")
+
+
+def test_loop_steps_need_their_jump_and_a_way_on() -> None:
+    step = ("FOR_STR", local2(0, 1))
+    _rejects(_one([step, ("LOADI", 0), ("RET",)], n_locals=3), "instruction 0", "loop step without its jump")
+    _rejects(_one([("LOADI", 0), ("RET",), step], n_locals=3), "instruction 2", "loop step without its jump")
+    _rejects(_one([step, ("JUMP", 0)], n_locals=3), "instruction 0", "runs off the end")
+    program = _one([step, ("JUMP", 0), ("LOADI", 0), ("RET",)], n_locals=3, max_stack=None)
+    verify(program)
+    assert stack_depths(program, 0) == [0, 0, 0, 1]
+    assert "FOR_STR        0,1       state 1.. -> local 0" in disassemble(program)
 
 
 def test_operand_rules_apply_to_unreachable_code() -> None:

@@ -16,7 +16,7 @@ reading added when the bits look like a float rather than a small int.
 from __future__ import annotations
 
 from vm.container import Program
-from vm.isa import OPS, TRAPS, decode
+from vm.isa import OPS, TRAPS, decode, split_local2
 from vm.values import bits_float
 
 _FLOAT_CONSUMERS = frozenset(op.name for op in OPS if op.name.endswith("_F") or op.name == "F2I")
@@ -64,7 +64,8 @@ def format_instruction(program: Program, index: int, pc: int) -> str:
     if op.operand == "none":
         return op.name if operand == 0 else f"{op.name:<14} {operand}  ; nonzero operand"
     meaning = _meaning(program, index, pc, op.operand, operand)
-    text = f"{op.name:<14} {operand:<9}"
+    shown = "{},{}".format(*split_local2(operand)) if op.operand == "local2" else str(operand)
+    text = f"{op.name:<14} {shown:<9}"
     return f"{text} {meaning}".rstrip() if meaning else text.rstrip()
 
 
@@ -78,6 +79,8 @@ def _meaning(program: Program, index: int, pc: int, kind: str, operand: int) -> 
         return repr(text) if text is not None else "<not a string>"
     if kind == "jump":
         return f"-> {operand}"
+    if kind == "local2" and OPS[decode(program.functions[index].code[pc])[0]].guards_jump:
+        return "state {1}.. -> local {0}".format(*split_local2(operand))
     if kind == "func":
         if operand >= len(program.functions):
             return "<bad function index>"

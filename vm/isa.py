@@ -33,6 +33,7 @@ OPERAND_KINDS: Final = {
     "const": "index into the program's 64-bit constant pool",
     "str": "word address of a string in the program's constant image",
     "local": "slot of the current frame (parameters first, then locals)",
+    "local2": "two slots of the current frame, 12 bits each: a = operand & 0xfff, b = operand >> 12",
     "jump": "absolute instruction index inside the current function",
     "func": "function index",
     "type": "index into the program's type table",
@@ -42,6 +43,7 @@ OPERAND_KINDS: Final = {
 }
 
 OPERAND_MAX: Final = (1 << 24) - 1
+LOCAL2_MAX: Final = (1 << 12) - 1  # the largest slot a "local2" operand can name
 IMM_MIN: Final = -(1 << 23)
 IMM_MAX: Final = (1 << 23) - 1
 
@@ -64,6 +66,12 @@ class Op:
         """Control never falls through to the next instruction."""
         return self.name in ("JUMP", "RET", "RAISE")
 
+    @property
+    def guards_jump(self) -> bool:
+        """A loop step: always followed by a JUMP, which it either takes (in the same step, the
+        JUMP itself not executed) or skips. Control goes on at the JUMP's target or at pc + 2."""
+        return self.name in LOOP_STATE_SLOTS
+
 
 # name, operand kind, pops, pushes, "stack effect: meaning"
 _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
@@ -78,15 +86,26 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("STR", "str", 0, 1, "-- s : push the string constant at image address s"),
     ("LOAD", "local", 0, 1, "-- locals[n]"),
     ("STORE", "local", 1, 0, "a -- : locals[n] = a"),
+    ("LOAD2", "local2", 0, 2, "-- locals[a] locals[b]"),
     # -- control
     ("JUMP", "jump", 0, 0, "-- : pc = t"),
     ("JUMP_IF_FALSE", "jump", 1, 0, "c -- : if not c: pc = t"),
     ("JUMP_IF_TRUE", "jump", 1, 0, "c -- : if c: pc = t"),
+    ("JUMP_LT_I", "jump", 2, 0, "a b -- : if a<b: pc = t"),
+    ("JUMP_LE_I", "jump", 2, 0, "a b -- : if a<=b: pc = t"),
+    ("JUMP_GT_I", "jump", 2, 0, "a b -- : if a>b: pc = t"),
+    ("JUMP_GE_I", "jump", 2, 0, "a b -- : if a>=b: pc = t"),
+    ("JUMP_EQ_I", "jump", 2, 0, "a b -- : if a==b: pc = t"),
+    ("JUMP_NE_I", "jump", 2, 0, "a b -- : if a!=b: pc = t"),
+    ("FOR_RANGE", "local2", 0, 0, "-- : range state cur, stop, step in locals[b..b+2]: if cur<stop (step > 0) or cur>stop (step <= 0): locals[a] = cur, cur += step (a sum past 64 bits sets cur = stop), take the JUMP that follows; else skip it"),
+    ("FOR_LIST", "local2", 0, 0, "-- : list l and index i in locals[b], locals[b+1]: if 0 <= i < len(l) (read every step): locals[a] = l[i], i += 1, take the JUMP that follows; else skip it"),
+    ("FOR_STR", "local2", 0, 0, "-- : str s and index i in locals[b], locals[b+1]: if 0 <= i < len(s): locals[a] = s[i] (a new 1-character string), i += 1, take the JUMP that follows; else skip it"),
     ("CALL", "func", "call", 1, "args -- r : call function f (RecursionError past the depth limit)"),
     ("RET", "none", 1, 0, "r -- : return r to the caller (or end the run)"),
     ("RAISE", "trap", 0, 0, "-- : raise the exception with trap code e"),
     # -- int
     ("ADD_I", "none", 2, 1, "a b -- a+b : Overflow outside 64 bits"),
+    ("ADDI", "imm", 1, 1, "a -- a+imm : Overflow outside 64 bits"),
     ("SUB_I", "none", 2, 1, "a b -- a-b : Overflow outside 64 bits"),
     ("MUL_I", "none", 2, 1, "a b -- a*b : Overflow outside 64 bits"),
     ("FLOORDIV_I", "none", 2, 1, "a b -- a//b : rounds toward -inf; ZeroDivisionError"),
@@ -173,6 +192,9 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("UNPACK_LIST", "count", 1, "n", "l -- l[0] .. l[n-1] : ValueError unless len(l) == n"),
 ]
 
+# Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.
+LOOP_STATE_SLOTS: Final = {"FOR_RANGE": 3, "FOR_LIST": 2, "FOR_STR": 2}
+
 OPS: Final[tuple[Op, ...]] = tuple(
     Op(name, code, operand, pops, pushes, doc)
     for code, (name, operand, pops, pushes, doc) in enumerate(_TABLE)
@@ -207,6 +229,18 @@ def encode(op: Op, operand: int = 0) -> int:
     elif not 0 <= operand <= OPERAND_MAX:
         raise ValueError(f"{op.name}: operand {operand} outside 0..{OPERAND_MAX}")
     return op.code | operand << 8
+
+
+def local2(a: int, b: int) -> int:
+    """The operand of a "local2" instruction naming slots a and b (each at most LOCAL2_MAX)."""
+    if not (0 <= a <= LOCAL2_MAX and 0 <= b <= LOCAL2_MAX):
+        raise ValueError(f"slots {a}, {b}: a local2 operand holds slots up to {LOCAL2_MAX}")
+    return a | b << 12
+
+
+def split_local2(operand: int) -> tuple[int, int]:
+    """(a, b) of a "local2" operand."""
+    return operand & LOCAL2_MAX, operand >> 12
 
 
 def decode(word: int) -> tuple[int, int]:

@@ -38,10 +38,10 @@ from typing import Any
 from vm import ExecResult, semantics
 from vm.container import Function, Program
 from vm.disasm import format_instruction
-from vm.isa import OPS, TRAPS, decode
+from vm.isa import OPS, TRAPS, decode, split_local2
 from vm.limits import Limits
 from vm.semantics import Trap, checked
-from vm.values import Type, bits_float, float_bits, marshal
+from vm.values import INT64_MAX, INT64_MIN, Type, bits_float, float_bits, marshal
 from vm.verify import image_strings, verify
 
 
@@ -156,6 +156,7 @@ def sort(items: list[Any], elem: Type, descending: bool) -> list[Any]:
             return compare("<", left, right, elem, nested=True)
         return compare("<", right, left, elem, nested=True)
 
+    items = list(items)  # a new list even when nothing is merged (n <= 1): sorted() copies
     width = 1
     while width < len(items):
         merged: list[Any] = []
@@ -343,6 +344,10 @@ class _Machine:
                 push(stack[frame.base + n])
             case "STORE":
                 stack[frame.base + n] = pop()
+            case "LOAD2":
+                first, second = split_local2(n)
+                push(stack[frame.base + first])
+                push(stack[frame.base + second])
             case "LOADI":
                 push(n)
             case "CONST":
@@ -368,6 +373,14 @@ class _Machine:
             case "JUMP_IF_TRUE":
                 if pop() != 0:
                     frame.pc = n
+            case "JUMP_LT_I" | "JUMP_LE_I" | "JUMP_GT_I" | "JUMP_GE_I" | "JUMP_EQ_I" | "JUMP_NE_I":
+                b = pop()
+                if BINARY[name.removeprefix("JUMP_")](pop(), b):
+                    frame.pc = n
+            case "FOR_RANGE" | "FOR_LIST" | "FOR_STR":
+                self.loop_step(frame, name, n)
+            case "ADDI":
+                push(checked(pop() + n))
             case "CALL":
                 self.enter(n, self.pop_n(self.program.functions[n].n_params))
             case "RET":
@@ -516,6 +529,32 @@ class _Machine:
             case _:  # pragma: no cover - the verifier admits only known opcodes
                 raise AssertionError(name)
 
+    def loop_step(self, frame: _Frame, name: str, operand: int) -> None:
+        """FOR_RANGE, FOR_LIST or FOR_STR: the state at local b is updated first, then the next
+        value goes to local a and the JUMP after the loop step is taken; when there is no next
+        value, nothing is written and that JUMP is skipped."""
+        target, state = split_local2(operand)
+        stack, at = self.stack, frame.base + state
+        if name == "FOR_RANGE":
+            cur, stop, step = stack[at : at + 3]
+            more = cur < stop if step > 0 else cur > stop
+            if more:
+                after = cur + step  # past 64 bits the range is over: stop is inside them
+                stack[at] = after if INT64_MIN <= after <= INT64_MAX else stop
+                value = cur
+        else:
+            seq, i = stack[at], stack[at + 1]
+            items = seq.items if name == "FOR_LIST" else _as_str(seq)
+            more = 0 <= i < len(items)
+            if more:
+                value = items[i] if name == "FOR_LIST" else self.new_str(items[i])
+                stack[at + 1] = i + 1
+        if more:
+            stack[frame.base + target] = value
+            frame.pc = frame.code[frame.pc][1]  # the target of the JUMP after the loop step
+        else:
+            frame.pc += 1
+
     def pop_slice(self, flags: int) -> slice:
         """Pop `[start] [stop] [step]` as a Python slice; ValueError for step 0. Python's own
         slicing then does PySlice_AdjustIndices, step clamping included."""
@@ -541,6 +580,12 @@ class _Machine:
 
 
 _COMPARISON_OF = {"EQ": "==", "LT": "<", "LE": "<="}
+
+
+def _as_str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not a str")  # ill-typed code
+    return value
 
 
 def _show(value: Any) -> str:

@@ -13,6 +13,8 @@ The rules:
 - each function: parameter and return types index the type table; `n_locals >= n_params`;
   `max_stack >= 0`; one line per instruction; every code word is a u32;
 - each instruction: a known opcode and an operand in range for its kind (see `_check_operand`);
+  a loop step (`FOR_RANGE`, `FOR_LIST`, `FOR_STR`) is followed by a `JUMP` and its state slots
+  lie inside the frame;
 - stack depth, by abstract interpretation over the control-flow graph with the stack effects of
   `vm.isa` (`stack_effect`): the operand stack starts empty, never goes negative, never exceeds
   `max_stack`, has the same depth on every path into an instruction and exactly 1 at `RET`;
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vm.container import Program, load
-from vm.isa import OPS, TRAPS, Op, decode
+from vm.isa import BY_NAME, LOOP_STATE_SLOTS, OPS, TRAPS, Op, decode, split_local2
 from vm.isa import stack_effect as isa_stack_effect
 from vm.values import INT64_MAX, INT64_MIN, Type, type_from_descriptor
 
@@ -150,6 +152,8 @@ def stack_depths(program: Program, index: int) -> list[int | None]:
         successors = [] if op.ends_block else [pc + 1]
         if op.is_jump:
             successors.append(operand)
+        if op.guards_jump:
+            successors.append(pc + 2)  # past the JUMP it skips (the JUMP itself is pc + 1)
         for succ in successors:
             if succ >= len(fn.code):
                 raise _fail(
@@ -278,6 +282,15 @@ def _check_operand(
         )
     if kind == "local" and operand >= fn.n_locals:
         raise fail("local slot out of range", f"the function has {fn.n_locals} locals")
+    if kind == "local2" and max(split_local2(operand)) >= fn.n_locals:
+        raise fail("local slot out of range", f"the function has {fn.n_locals} locals")
+    if op.guards_jump:
+        state = split_local2(operand)[1] + LOOP_STATE_SLOTS[op.name]
+        if state > fn.n_locals:
+            raise fail("loop state out of range", f"needs slots up to {state - 1}, the function has {fn.n_locals} locals")
+        following = fn.code[pc + 1] if pc + 1 < len(fn.code) else None
+        if not isinstance(following, int) or decode(following)[0] != BY_NAME["JUMP"].code:
+            raise fail("loop step without its jump", f"{op.name} must be followed by a JUMP")
     if kind == "jump" and operand >= len(fn.code):
         raise fail("jump target out of range", f"the function has {len(fn.code)} instructions")
     if kind == "func" and operand >= len(program.functions):

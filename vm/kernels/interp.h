@@ -876,6 +876,13 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
 #define INT2(expr) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } } while (0)
 #define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
 #define FLTOP(expr) FLT2(kiln_w(expr))
+#define IMM(x) ((x) >= (1 << 23) ? (x) - (1 << 24) : (x))
+#define JUMP2(cond) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp -= 2; if (cond) pc = arg < clen ? arg : clen; } } while (0)
+/* A loop step (FOR_*): local a = arg & 0xfff gets the next value, the state starts at local
+   b = arg >> 12 and takes k slots; the word after it must be a JUMP (at worst it is the guard) */
+#define LOOP_STEP(k) do { if ((arg & 0xfff) >= nloc || (arg >> 12) + (k) > nloc || (code[pc] & 0xff) != OP_JUMP) \
+                              TRAP(TRAP_MemoryFault); } while (0)
+#define LOOP_TAKE(value) do { loc[arg & 0xfff] = (value); pc = (int64_t)(code[pc] >> 8) < clen ? (int64_t)(code[pc] >> 8) : clen; } while (0)
 #if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
     /* GCC's labels as values: every handler ends with its own fetch and indirect jump (the switch
        below is only entered for the first instruction) */
@@ -898,13 +905,24 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
         [OP_STR] = &&L_OP_STR,
         [OP_LOAD] = &&L_OP_LOAD,
         [OP_STORE] = &&L_OP_STORE,
+        [OP_LOAD2] = &&L_OP_LOAD2,
         [OP_JUMP] = &&L_OP_JUMP,
         [OP_JUMP_IF_FALSE] = &&L_OP_JUMP_IF_FALSE,
         [OP_JUMP_IF_TRUE] = &&L_OP_JUMP_IF_TRUE,
+        [OP_JUMP_LT_I] = &&L_OP_JUMP_LT_I,
+        [OP_JUMP_LE_I] = &&L_OP_JUMP_LE_I,
+        [OP_JUMP_GT_I] = &&L_OP_JUMP_GT_I,
+        [OP_JUMP_GE_I] = &&L_OP_JUMP_GE_I,
+        [OP_JUMP_EQ_I] = &&L_OP_JUMP_EQ_I,
+        [OP_JUMP_NE_I] = &&L_OP_JUMP_NE_I,
+        [OP_FOR_RANGE] = &&L_OP_FOR_RANGE,
+        [OP_FOR_LIST] = &&L_OP_FOR_LIST,
+        [OP_FOR_STR] = &&L_OP_FOR_STR,
         [OP_CALL] = &&L_OP_CALL,
         [OP_RET] = &&L_OP_RET,
         [OP_RAISE] = &&L_OP_RAISE,
         [OP_ADD_I] = &&L_OP_ADD_I,
+        [OP_ADDI] = &&L_OP_ADDI,
         [OP_SUB_I] = &&L_OP_SUB_I,
         [OP_MUL_I] = &&L_OP_MUL_I,
         [OP_FLOORDIV_I] = &&L_OP_FLOORDIV_I,
@@ -1005,7 +1023,7 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
         CASE(OP_DUP): NEED(1); ROOM(1); sp[0] = sp[-1]; sp++; NEXT;
         CASE(OP_DUP2): NEED(2); ROOM(2); sp[0] = sp[-2]; sp[1] = sp[-1]; sp += 2; NEXT;
         CASE(OP_SWAP): { int64_t t; NEED(2); t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; NEXT; }
-        CASE(OP_LOADI): ROOM(1); *sp++ = arg >= (1 << 23) ? arg - (1 << 24) : arg; NEXT;
+        CASE(OP_LOADI): ROOM(1); *sp++ = IMM(arg); NEXT;
         CASE(OP_CONST): ROOM(1); if (arg >= prog->n_consts) TRAP(TRAP_MemoryFault); *sp++ = prog->consts[arg]; NEXT;
         CASE(OP_STR): {
             int64_t n;
@@ -1017,12 +1035,68 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
         }
         CASE(OP_LOAD): ROOM(1); if (arg >= nloc) TRAP(TRAP_MemoryFault); *sp++ = loc[arg]; NEXT;
         CASE(OP_STORE): NEED(1); if (arg >= nloc) TRAP(TRAP_MemoryFault); loc[arg] = *--sp; NEXT;
+        CASE(OP_LOAD2):
+            ROOM(2);
+            if ((arg & 0xfff) >= nloc || (arg >> 12) >= nloc) TRAP(TRAP_MemoryFault);
+            sp[0] = loc[arg & 0xfff];
+            sp[1] = loc[arg >> 12];
+            sp += 2;
+            NEXT;
 
         /* -- control */
         /* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
         CASE(OP_JUMP): pc = arg < clen ? arg : clen; NEXT;
         CASE(OP_JUMP_IF_FALSE): NEED(1); if (!*--sp) pc = arg < clen ? arg : clen; NEXT;
         CASE(OP_JUMP_IF_TRUE): NEED(1); if (*--sp) pc = arg < clen ? arg : clen; NEXT;
+        CASE(OP_JUMP_LT_I): JUMP2(a < b); NEXT;
+        CASE(OP_JUMP_LE_I): JUMP2(a <= b); NEXT;
+        CASE(OP_JUMP_GT_I): JUMP2(a > b); NEXT;
+        CASE(OP_JUMP_GE_I): JUMP2(a >= b); NEXT;
+        CASE(OP_JUMP_EQ_I): JUMP2(a == b); NEXT;
+        CASE(OP_JUMP_NE_I): JUMP2(a != b); NEXT;
+        /* loop steps: the state is updated before the target local is written (vm/ref.py) */
+        CASE(OP_FOR_RANGE): {
+            int64_t *st, cur, next;
+            LOOP_STEP(3);
+            st = loc + (arg >> 12);
+            cur = st[0];
+            if (st[2] > 0 ? cur < st[1] : cur > st[1]) {
+                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                LOOP_TAKE(cur);
+            } else {
+                pc++;
+            }
+            NEXT;
+        }
+        CASE(OP_FOR_LIST): {
+            int64_t *st, n, *h, *items;
+            LOOP_STEP(2);
+            st = loc + (arg >> 12);
+            if (kiln_list(&vm, st[0], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (st[1] >= 0 && st[1] < n) {
+                int64_t v = items[st[1]];
+                st[1]++;
+                LOOP_TAKE(v);
+            } else {
+                pc++;
+            }
+            NEXT;
+        }
+        CASE(OP_FOR_STR): {
+            int64_t *st, n, addr;
+            const int64_t *cp;
+            LOOP_STEP(2);
+            st = loc + (arg >> 12);
+            if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
+            if (st[1] >= 0 && st[1] < n) {
+                CHECK(kiln_char(&vm, cp[st[1]], &addr));
+                st[1]++;
+                LOOP_TAKE(addr);
+            } else {
+                pc++;
+            }
+            NEXT;
+        }
         CASE(OP_CALL): {
             const int64_t *cf;
             int64_t np, base;
@@ -1071,6 +1145,7 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
 
         /* -- int */
         CASE(OP_ADD_I): { int64_t r; NEED(2); if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
+        CASE(OP_ADDI): { int64_t r; NEED(1); if (kiln_add_ovf(sp[-1], IMM(arg), &r)) TRAP(TRAP_Overflow); sp[-1] = r; NEXT; }
         CASE(OP_SUB_I): { int64_t r; NEED(2); if (kiln_sub_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
         CASE(OP_MUL_I): { int64_t r; NEED(2); if (kiln_mul_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
         CASE(OP_FLOORDIV_I): {
@@ -1654,6 +1729,10 @@ done:
 #undef INT2
 #undef FLT2
 #undef FLTOP
+#undef IMM
+#undef JUMP2
+#undef LOOP_STEP
+#undef LOOP_TAKE
 #undef CASE
 #undef KILN_LABEL
 #undef NEXT

@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0x890d5dd9u
+#define KILN_ISA_HASH 0xa1d37964u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -16,93 +16,104 @@ enum kiln_op {
     OP_STR = 7,  /* -- s : push the string constant at image address s */
     OP_LOAD = 8,  /* -- locals[n] */
     OP_STORE = 9,  /* a -- : locals[n] = a */
-    OP_JUMP = 10,  /* -- : pc = t */
-    OP_JUMP_IF_FALSE = 11,  /* c -- : if not c: pc = t */
-    OP_JUMP_IF_TRUE = 12,  /* c -- : if c: pc = t */
-    OP_CALL = 13,  /* args -- r : call function f (RecursionError past the depth limit) */
-    OP_RET = 14,  /* r -- : return r to the caller (or end the run) */
-    OP_RAISE = 15,  /* -- : raise the exception with trap code e */
-    OP_ADD_I = 16,  /* a b -- a+b : Overflow outside 64 bits */
-    OP_SUB_I = 17,  /* a b -- a-b : Overflow outside 64 bits */
-    OP_MUL_I = 18,  /* a b -- a*b : Overflow outside 64 bits */
-    OP_FLOORDIV_I = 19,  /* a b -- a//b : rounds toward -inf; ZeroDivisionError */
-    OP_MOD_I = 20,  /* a b -- a%b : sign of b; ZeroDivisionError */
-    OP_POW_I = 21,  /* a b -- a**b : Overflow; Unsupported when b < 0 (Python gives a float) */
-    OP_DIV_I = 22,  /* a b -- a/b : true division to float; ZeroDivisionError; Unsupported past 2**53 */
-    OP_NEG_I = 23,  /* a -- -a : Overflow for -2**63 */
-    OP_ABS_I = 24,  /* a -- abs(a) : Overflow for -2**63 */
-    OP_INVERT_I = 25,  /* a -- ~a */
-    OP_AND_I = 26,  /* a b -- a&b */
-    OP_OR_I = 27,  /* a b -- a|b */
-    OP_XOR_I = 28,  /* a b -- a^b */
-    OP_SHL_I = 29,  /* a b -- a<<b : ValueError when b < 0; Overflow outside 64 bits */
-    OP_SHR_I = 30,  /* a b -- a>>b : ValueError when b < 0 */
-    OP_LT_I = 31,  /* a b -- a<b */
-    OP_LE_I = 32,  /* a b -- a<=b */
-    OP_GT_I = 33,  /* a b -- a>b */
-    OP_GE_I = 34,  /* a b -- a>=b */
-    OP_EQ_I = 35,  /* a b -- a==b */
-    OP_NE_I = 36,  /* a b -- a!=b */
-    OP_NOT = 37,  /* a -- not a : a is an int or bool */
-    OP_TRUTH_F = 38,  /* x -- bool(x) : float truthiness */
-    OP_ADD_F = 39,  /* x y -- x+y */
-    OP_SUB_F = 40,  /* x y -- x-y */
-    OP_MUL_F = 41,  /* x y -- x*y */
-    OP_DIV_F = 42,  /* x y -- x/y : ZeroDivisionError */
-    OP_FLOORDIV_F = 43,  /* x y -- x//y : Python's float floor division; ZeroDivisionError */
-    OP_MOD_F = 44,  /* x y -- x%y : sign of y; ZeroDivisionError */
-    OP_POW_F = 45,  /* x y -- x**y : ZeroDivisionError for 0**-y; OverflowError; Unsupported for a complex result */
-    OP_NEG_F = 46,  /* x -- -x */
-    OP_ABS_F = 47,  /* x -- abs(x) */
-    OP_LT_F = 48,  /* x y -- x<y */
-    OP_LE_F = 49,  /* x y -- x<=y */
-    OP_GT_F = 50,  /* x y -- x>y */
-    OP_GE_F = 51,  /* x y -- x>=y */
-    OP_EQ_F = 52,  /* x y -- x==y */
-    OP_NE_F = 53,  /* x y -- x!=y */
-    OP_I2F = 54,  /* a -- float(a) : rounds to nearest */
-    OP_I2F_EXACT = 55,  /* a -- float(a) : Unsupported when not exact (an int compared with a float) */
-    OP_F2I = 56,  /* x -- int(x) : truncates; ValueError for nan, OverflowError for inf, Overflow past 64 bits */
-    OP_EQ = 57,  /* a b -- a==b : deep equality of two values of type t */
-    OP_LT = 58,  /* a b -- a<b : Python's ordering of str, list and tuple values of type t */
-    OP_LE = 59,  /* a b -- a<=b */
-    OP_CONTAINS = 60,  /* x s -- x in s : s of type t (substring test for str) */
-    OP_STR_LEN = 61,  /* s -- len(s) */
-    OP_STR_INDEX = 62,  /* s i -- s[i] : negative from the end; IndexError */
-    OP_STR_SLICE = 63,  /* s [start] [stop] [step] -- s[start:stop:step] : ValueError for step 0 */
-    OP_STR_CONCAT = 64,  /* a b -- a+b */
-    OP_STR_REPEAT = 65,  /* s n -- s*n */
-    OP_STR_OF_INT = 66,  /* a -- str(a) */
-    OP_STR_OF_BOOL = 67,  /* a -- str(a) : 'True' or 'False' */
-    OP_INT_OF_STR = 68,  /* s -- int(s) : ValueError; Overflow past 64 bits */
-    OP_ORD = 69,  /* s -- ord(s) : TypeError unless len(s) == 1 */
-    OP_CHR = 70,  /* a -- chr(a) : ValueError outside range(0x110000) */
-    OP_LIST_NEW = 71,  /* v1 .. vn -- [v1, .., vn] */
-    OP_LIST_LEN = 72,  /* l -- len(l) */
-    OP_LIST_INDEX = 73,  /* l i -- l[i] : negative from the end; IndexError */
-    OP_LIST_STORE = 74,  /* l i v -- : l[i] = v; IndexError */
-    OP_LIST_APPEND = 75,  /* l v -- : l.append(v) */
-    OP_LIST_POP = 76,  /* l -- l.pop() : IndexError when empty */
-    OP_LIST_POP_AT = 77,  /* l i -- l.pop(i) : IndexError */
-    OP_LIST_SLICE = 78,  /* l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0 */
-    OP_LIST_CONCAT = 79,  /* a b -- a+b : a new list */
-    OP_LIST_REPEAT = 80,  /* l n -- l*n : a new list (items shared, as in Python) */
-    OP_LIST_EXTEND = 81,  /* a b -- a : a += b, in place (a.extend(b)); a may be b */
-    OP_LIST_IREPEAT = 82,  /* a n -- a : a *= n, in place; n <= 0 empties a */
-    OP_LIST_OF_STR = 83,  /* s -- list(s) : the characters */
-    OP_LIST_RANGE = 84,  /* start stop step -- list(range(start, stop, step)) : ValueError for step 0 */
-    OP_LIST_REVERSED = 85,  /* l -- list(reversed(l)) */
-    OP_SORTED = 86,  /* l -- sorted(l) : a new list; t is the list type; stable */
-    OP_SORTED_DESC = 87,  /* l -- sorted(l, reverse=True) : stable */
-    OP_MIN = 88,  /* l -- min(l) : the first smallest; t is the list or str type; ValueError when empty */
-    OP_MAX = 89,  /* l -- max(l) : the first largest; ValueError when empty */
-    OP_SUM_I = 90,  /* l -- sum(l) : of a list[int] or list[bool]; Overflow */
-    OP_SUM_F = 91,  /* l -- sum(l) : of a list[float], added left to right; Unsupported when empty */
-    OP_TUPLE_NEW = 92,  /* v1 .. vn -- (v1, .., vn) */
-    OP_TUPLE_GET = 93,  /* t -- t[k] */
-    OP_UNPACK_TUPLE = 94,  /* t -- t[0] .. t[n-1] */
-    OP_UNPACK_LIST = 95,  /* l -- l[0] .. l[n-1] : ValueError unless len(l) == n */
-    KILN_N_OPS = 96
+    OP_LOAD2 = 10,  /* -- locals[a] locals[b] */
+    OP_JUMP = 11,  /* -- : pc = t */
+    OP_JUMP_IF_FALSE = 12,  /* c -- : if not c: pc = t */
+    OP_JUMP_IF_TRUE = 13,  /* c -- : if c: pc = t */
+    OP_JUMP_LT_I = 14,  /* a b -- : if a<b: pc = t */
+    OP_JUMP_LE_I = 15,  /* a b -- : if a<=b: pc = t */
+    OP_JUMP_GT_I = 16,  /* a b -- : if a>b: pc = t */
+    OP_JUMP_GE_I = 17,  /* a b -- : if a>=b: pc = t */
+    OP_JUMP_EQ_I = 18,  /* a b -- : if a==b: pc = t */
+    OP_JUMP_NE_I = 19,  /* a b -- : if a!=b: pc = t */
+    OP_FOR_RANGE = 20,  /* -- : range state cur, stop, step in locals[b..b+2]: if cur<stop (step > 0) or cur>stop (step <= 0): locals[a] = cur, cur += step (a sum past 64 bits sets cur = stop), take the JUMP that follows; else skip it */
+    OP_FOR_LIST = 21,  /* -- : list l and index i in locals[b], locals[b+1]: if 0 <= i < len(l) (read every step): locals[a] = l[i], i += 1, take the JUMP that follows; else skip it */
+    OP_FOR_STR = 22,  /* -- : str s and index i in locals[b], locals[b+1]: if 0 <= i < len(s): locals[a] = s[i] (a new 1-character string), i += 1, take the JUMP that follows; else skip it */
+    OP_CALL = 23,  /* args -- r : call function f (RecursionError past the depth limit) */
+    OP_RET = 24,  /* r -- : return r to the caller (or end the run) */
+    OP_RAISE = 25,  /* -- : raise the exception with trap code e */
+    OP_ADD_I = 26,  /* a b -- a+b : Overflow outside 64 bits */
+    OP_ADDI = 27,  /* a -- a+imm : Overflow outside 64 bits */
+    OP_SUB_I = 28,  /* a b -- a-b : Overflow outside 64 bits */
+    OP_MUL_I = 29,  /* a b -- a*b : Overflow outside 64 bits */
+    OP_FLOORDIV_I = 30,  /* a b -- a//b : rounds toward -inf; ZeroDivisionError */
+    OP_MOD_I = 31,  /* a b -- a%b : sign of b; ZeroDivisionError */
+    OP_POW_I = 32,  /* a b -- a**b : Overflow; Unsupported when b < 0 (Python gives a float) */
+    OP_DIV_I = 33,  /* a b -- a/b : true division to float; ZeroDivisionError; Unsupported past 2**53 */
+    OP_NEG_I = 34,  /* a -- -a : Overflow for -2**63 */
+    OP_ABS_I = 35,  /* a -- abs(a) : Overflow for -2**63 */
+    OP_INVERT_I = 36,  /* a -- ~a */
+    OP_AND_I = 37,  /* a b -- a&b */
+    OP_OR_I = 38,  /* a b -- a|b */
+    OP_XOR_I = 39,  /* a b -- a^b */
+    OP_SHL_I = 40,  /* a b -- a<<b : ValueError when b < 0; Overflow outside 64 bits */
+    OP_SHR_I = 41,  /* a b -- a>>b : ValueError when b < 0 */
+    OP_LT_I = 42,  /* a b -- a<b */
+    OP_LE_I = 43,  /* a b -- a<=b */
+    OP_GT_I = 44,  /* a b -- a>b */
+    OP_GE_I = 45,  /* a b -- a>=b */
+    OP_EQ_I = 46,  /* a b -- a==b */
+    OP_NE_I = 47,  /* a b -- a!=b */
+    OP_NOT = 48,  /* a -- not a : a is an int or bool */
+    OP_TRUTH_F = 49,  /* x -- bool(x) : float truthiness */
+    OP_ADD_F = 50,  /* x y -- x+y */
+    OP_SUB_F = 51,  /* x y -- x-y */
+    OP_MUL_F = 52,  /* x y -- x*y */
+    OP_DIV_F = 53,  /* x y -- x/y : ZeroDivisionError */
+    OP_FLOORDIV_F = 54,  /* x y -- x//y : Python's float floor division; ZeroDivisionError */
+    OP_MOD_F = 55,  /* x y -- x%y : sign of y; ZeroDivisionError */
+    OP_POW_F = 56,  /* x y -- x**y : ZeroDivisionError for 0**-y; OverflowError; Unsupported for a complex result */
+    OP_NEG_F = 57,  /* x -- -x */
+    OP_ABS_F = 58,  /* x -- abs(x) */
+    OP_LT_F = 59,  /* x y -- x<y */
+    OP_LE_F = 60,  /* x y -- x<=y */
+    OP_GT_F = 61,  /* x y -- x>y */
+    OP_GE_F = 62,  /* x y -- x>=y */
+    OP_EQ_F = 63,  /* x y -- x==y */
+    OP_NE_F = 64,  /* x y -- x!=y */
+    OP_I2F = 65,  /* a -- float(a) : rounds to nearest */
+    OP_I2F_EXACT = 66,  /* a -- float(a) : Unsupported when not exact (an int compared with a float) */
+    OP_F2I = 67,  /* x -- int(x) : truncates; ValueError for nan, OverflowError for inf, Overflow past 64 bits */
+    OP_EQ = 68,  /* a b -- a==b : deep equality of two values of type t */
+    OP_LT = 69,  /* a b -- a<b : Python's ordering of str, list and tuple values of type t */
+    OP_LE = 70,  /* a b -- a<=b */
+    OP_CONTAINS = 71,  /* x s -- x in s : s of type t (substring test for str) */
+    OP_STR_LEN = 72,  /* s -- len(s) */
+    OP_STR_INDEX = 73,  /* s i -- s[i] : negative from the end; IndexError */
+    OP_STR_SLICE = 74,  /* s [start] [stop] [step] -- s[start:stop:step] : ValueError for step 0 */
+    OP_STR_CONCAT = 75,  /* a b -- a+b */
+    OP_STR_REPEAT = 76,  /* s n -- s*n */
+    OP_STR_OF_INT = 77,  /* a -- str(a) */
+    OP_STR_OF_BOOL = 78,  /* a -- str(a) : 'True' or 'False' */
+    OP_INT_OF_STR = 79,  /* s -- int(s) : ValueError; Overflow past 64 bits */
+    OP_ORD = 80,  /* s -- ord(s) : TypeError unless len(s) == 1 */
+    OP_CHR = 81,  /* a -- chr(a) : ValueError outside range(0x110000) */
+    OP_LIST_NEW = 82,  /* v1 .. vn -- [v1, .., vn] */
+    OP_LIST_LEN = 83,  /* l -- len(l) */
+    OP_LIST_INDEX = 84,  /* l i -- l[i] : negative from the end; IndexError */
+    OP_LIST_STORE = 85,  /* l i v -- : l[i] = v; IndexError */
+    OP_LIST_APPEND = 86,  /* l v -- : l.append(v) */
+    OP_LIST_POP = 87,  /* l -- l.pop() : IndexError when empty */
+    OP_LIST_POP_AT = 88,  /* l i -- l.pop(i) : IndexError */
+    OP_LIST_SLICE = 89,  /* l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0 */
+    OP_LIST_CONCAT = 90,  /* a b -- a+b : a new list */
+    OP_LIST_REPEAT = 91,  /* l n -- l*n : a new list (items shared, as in Python) */
+    OP_LIST_EXTEND = 92,  /* a b -- a : a += b, in place (a.extend(b)); a may be b */
+    OP_LIST_IREPEAT = 93,  /* a n -- a : a *= n, in place; n <= 0 empties a */
+    OP_LIST_OF_STR = 94,  /* s -- list(s) : the characters */
+    OP_LIST_RANGE = 95,  /* start stop step -- list(range(start, stop, step)) : ValueError for step 0 */
+    OP_LIST_REVERSED = 96,  /* l -- list(reversed(l)) */
+    OP_SORTED = 97,  /* l -- sorted(l) : a new list; t is the list type; stable */
+    OP_SORTED_DESC = 98,  /* l -- sorted(l, reverse=True) : stable */
+    OP_MIN = 99,  /* l -- min(l) : the first smallest; t is the list or str type; ValueError when empty */
+    OP_MAX = 100,  /* l -- max(l) : the first largest; ValueError when empty */
+    OP_SUM_I = 101,  /* l -- sum(l) : of a list[int] or list[bool]; Overflow */
+    OP_SUM_F = 102,  /* l -- sum(l) : of a list[float], added left to right; Unsupported when empty */
+    OP_TUPLE_NEW = 103,  /* v1 .. vn -- (v1, .., vn) */
+    OP_TUPLE_GET = 104,  /* t -- t[k] */
+    OP_UNPACK_TUPLE = 105,  /* t -- t[0] .. t[n-1] */
+    OP_UNPACK_LIST = 106,  /* l -- l[0] .. l[n-1] : ValueError unless len(l) == n */
+    KILN_N_OPS = 107
 };
 
 enum kiln_trap {
