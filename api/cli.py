@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("file", help="a kiln Python source (.py) or a bytecode container (.kbc)")
         p.add_argument("--call", required=call_required, help='the call, e.g. "fib(30)"; its arguments also type unannotated parameters')
         p.add_argument("-O0", action="store_true", help="switch every optimisation pass off")
-        p.add_argument("--no-pass", action="append", metavar="PASS", help="switch one pass off (fold, dce, peephole, threading)")
+        p.add_argument("--no-pass", action="append", metavar="PASS", help="switch one pass off (fold, dce, peephole, threading, fuse, loops)")
 
     p = sub.add_parser("run", help="run one call and print its value, steps, trap and time")
     source_args(p, True)
