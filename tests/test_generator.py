@@ -430,6 +430,7 @@ def test_run_fuzz_counts_rejections_fallbacks_and_mismatches(
     assert rejected and overflowing and wrong
     assert report.rejected == len(rejected)
     assert report.rejected_messages[0].endswith("unsupported: while ")
+    assert report.rejected_messages[0].startswith("generate(")
     assert report.fallbacks == sum(len(p.inputs) for p in overflowing)
     # the cpu backend's wrong values disagree with ref's; raising runs stay in agreement
     assert 0 < report.mismatches <= sum(len(p.inputs) for p in wrong)

@@ -162,7 +162,7 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("STR_OF_BOOL", "none", 1, 1, "a -- str(a) : 'True' or 'False'"),
     ("INT_OF_STR", "none", 1, 1, "s -- int(s) : ValueError; Overflow past 64 bits"),
     ("ORD", "none", 1, 1, "s -- ord(s) : TypeError unless len(s) == 1"),
-    ("CHR", "none", 1, 1, "a -- chr(a) : ValueError outside range(0x110000)"),
+    ("CHR", "none", 1, 1, "a -- chr(a) : OverflowError outside 32 bits, else ValueError outside range(0x110000)"),
     # -- list
     ("LIST_NEW", "count", "n", 1, "v1 .. vn -- [v1, .., vn]"),
     ("LIST_LEN", "none", 1, 1, "l -- len(l)"),

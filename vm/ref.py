@@ -426,6 +426,8 @@ class _Machine:
                 push(ord(s))
             case "CHR":
                 a = pop()
+                if not -(2**31) <= a < 2**31:  # CPython's chr() takes a C int first
+                    raise Trap("OverflowError")
                 if not 0 <= a < 0x110000:
                     raise Trap("ValueError")
                 push(self.new_str(chr(a)))

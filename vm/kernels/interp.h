@@ -1449,6 +1449,8 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
         CASE(OP_CHR): {
             int64_t addr;
             NEED(1);
+            /* CPython's chr() takes a C int first: OverflowError outside 32 bits */
+            if (sp[-1] < -2147483648LL || sp[-1] > 2147483647LL) TRAP(TRAP_OverflowError);
             if (sp[-1] < 0 || sp[-1] >= 0x110000) TRAP(TRAP_ValueError);
             CHECK(kiln_char(&vm, sp[-1], &addr));
             sp[-1] = addr;

@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xa1d37964u
+#define KILN_ISA_HASH 0x9c3f6f4eu
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -87,7 +87,7 @@ enum kiln_op {
     OP_STR_OF_BOOL = 78,  /* a -- str(a) : 'True' or 'False' */
     OP_INT_OF_STR = 79,  /* s -- int(s) : ValueError; Overflow past 64 bits */
     OP_ORD = 80,  /* s -- ord(s) : TypeError unless len(s) == 1 */
-    OP_CHR = 81,  /* a -- chr(a) : ValueError outside range(0x110000) */
+    OP_CHR = 81,  /* a -- chr(a) : OverflowError outside 32 bits, else ValueError outside range(0x110000) */
     OP_LIST_NEW = 82,  /* v1 .. vn -- [v1, .., vn] */
     OP_LIST_LEN = 83,  /* l -- len(l) */
     OP_LIST_INDEX = 84,  /* l i -- l[i] : negative from the end; IndexError */
