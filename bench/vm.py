@@ -15,8 +15,9 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from vm.limits import Limits
 
@@ -54,7 +55,14 @@ def machine() -> dict[str, Any]:
                 break
     except OSError:
         pass
-    return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(), "device": "cpu"}
+    return {
+        "host": platform.node(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "device": "cpu",
+    }
 
 
 def main(quick: bool = False) -> int:
@@ -70,11 +78,26 @@ def main(quick: bool = False) -> int:
         exec(compile(source, file, "exec"), namespace)
         cpython_s, expected = best_of(lambda: namespace[name](*args), repeat)
         program = compile_source(source, file)
-        vm_s, results = best_of(lambda: execute_batch([(program, name, args)], backend="cpu", limits=LIMITS, threads=1), repeat)
+        vm_s, results = best_of(
+            lambda: execute_batch([(program, name, args)], backend="cpu", limits=LIMITS, threads=1),
+            repeat,
+        )
         result = results[0]
         if result.trap is not None or result.value != expected:
-            raise SystemExit(f"{file}: the C VM gave {result.trap or result.value!r}, CPython {expected!r}")
-        rows.append({"program": file, "call": quick_call if quick else call, "cpython_s": cpython_s, "vm_s": vm_s, "steps": result.steps, "speedup": cpython_s / vm_s, "vm_ops_per_s": result.steps / vm_s})
+            raise SystemExit(
+                f"{file}: the C VM gave {result.trap or result.value!r}, CPython {expected!r}"
+            )
+        rows.append(
+            {
+                "program": file,
+                "call": quick_call if quick else call,
+                "cpython_s": cpython_s,
+                "vm_s": vm_s,
+                "steps": result.steps,
+                "speedup": cpython_s / vm_s,
+                "vm_ops_per_s": result.steps / vm_s,
+            }
+        )
 
     sources = [(p.name, p.read_text()) for p in sorted(PROGRAMS.glob("*.py"))]
     corpus = HERE.parent / "tests" / "programs"
@@ -90,22 +113,48 @@ def main(quick: bool = False) -> int:
         except Exception:  # noqa: BLE001 - programs needing --call types are skipped
             continue
     reps = 3 if quick else 10
-    kiln_s, _ = best_of(lambda: [compile_source(text, fname) for fname, text in kiln_compiled], reps)
-    cpy_s, _ = best_of(lambda: [compile(text, fname, "exec") for fname, text in kiln_compiled], reps)
-    compiler = {"programs": len(kiln_compiled), "kiln_us_per_program": kiln_s / len(kiln_compiled) * 1e6, "cpython_compile_us_per_program": cpy_s / len(kiln_compiled) * 1e6}
+    kiln_s, _ = best_of(
+        lambda: [compile_source(text, fname) for fname, text in kiln_compiled], reps
+    )
+    cpy_s, _ = best_of(
+        lambda: [compile(text, fname, "exec") for fname, text in kiln_compiled], reps
+    )
+    compiler = {
+        "programs": len(kiln_compiled),
+        "kiln_us_per_program": kiln_s / len(kiln_compiled) * 1e6,
+        "cpython_compile_us_per_program": cpy_s / len(kiln_compiled) * 1e6,
+    }
     compiler["ratio"] = compiler["kiln_us_per_program"] / compiler["cpython_compile_us_per_program"]
 
     print(f"{'program':<18}{'CPython ms':>12}{'C VM ms':>10}{'speedup':>9}{'VM Mops/s':>11}")
     for r in rows:
-        print(f"{r['program']:<18}{r['cpython_s'] * 1e3:>12.2f}{r['vm_s'] * 1e3:>10.2f}{r['speedup']:>8.1f}x{r['vm_ops_per_s'] / 1e6:>11.1f}")
+        print(
+            f"{r['program']:<18}{r['cpython_s'] * 1e3:>12.2f}{r['vm_s'] * 1e3:>10.2f}{r['speedup']:>8.1f}x{r['vm_ops_per_s'] / 1e6:>11.1f}"
+        )
     geo = statistics.geometric_mean(r["speedup"] for r in rows)
     print(f"{'geometric mean':<40}{geo:>8.1f}x")
-    print(f"compiler: kiln {compiler['kiln_us_per_program']:.0f} us/program vs CPython compile() {compiler['cpython_compile_us_per_program']:.0f} us/program ({compiler['ratio']:.1f}x) over {compiler['programs']} programs")
+    print(
+        f"compiler: kiln {compiler['kiln_us_per_program']:.0f} us/program vs CPython compile() {compiler['cpython_compile_us_per_program']:.0f} us/program ({compiler['ratio']:.1f}x) over {compiler['programs']} programs"
+    )
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     stem = "vm-quick" if quick else "vm"
     out = RESULTS / f"{stem}.json"
-    out.write_text(json.dumps({"benchmark": "vm", "quick": quick, "machine": machine(), "rows": rows, "geomean_speedup": geo, "compiler": compiler, "date": time.strftime("%Y-%m-%d")}, indent=2) + "\n")
+    out.write_text(
+        json.dumps(
+            {
+                "benchmark": "vm",
+                "quick": quick,
+                "machine": machine(),
+                "rows": rows,
+                "geomean_speedup": geo,
+                "compiler": compiler,
+                "date": time.strftime("%Y-%m-%d"),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     print(f"wrote {out.relative_to(HERE.parent)}")
     try:
         import matplotlib
@@ -116,7 +165,11 @@ def main(quick: bool = False) -> int:
         print("matplotlib not installed: no plot")
         return 0
     fig, ax = plt.subplots(figsize=(7, 3.5))
-    ax.bar([r["program"].removesuffix(".py") for r in rows], [r["speedup"] for r in rows], color="#c0542b")
+    ax.bar(
+        [r["program"].removesuffix(".py") for r in rows],
+        [r["speedup"] for r in rows],
+        color="#c0542b",
+    )
     ax.axhline(10, color="gray", linestyle="--", linewidth=1, label="target 10x")
     ax.set_ylabel("C VM speedup over CPython")
     ax.set_title(f"kiln C VM vs CPython, one core ({machine()['cpu']})", fontsize=9)

@@ -16,7 +16,7 @@ One module per phase, each with its contract in its docstring:
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from compiler.assemble import assemble
 from compiler.diagnostics import CompileError, Reporter
@@ -47,7 +47,9 @@ def compile_source(
     for name in [*require, *(arg_types or {})]:
         if name not in infos:
             known = ", ".join(infos) or "none"
-            raise CompileError(filename, 1, 1, "type error", f"no function {name!r} (functions: {known})")
+            raise CompileError(
+                filename, 1, 1, "type error", f"no function {name!r} (functions: {known})"
+            )
         if infos[name].missing:
             raise report.type_error(infos[name].node, infos[name].missing)
     checked = [info for info in infos.values() if info.checked]

@@ -36,7 +36,9 @@ def assemble(fn: LoweredFunction, callee_params: list[int]) -> Function:
             raise AssemblyError(f"{fn.name}: control runs off the end of the function")
         if depth[pc] is not None:
             if depth[pc] != d:
-                raise AssemblyError(f"{fn.name}: stack depth {depth[pc]} and {d} meet at instruction {pc} ({instrs[pc]})")
+                raise AssemblyError(
+                    f"{fn.name}: stack depth {depth[pc]} and {d} meet at instruction {pc} ({instrs[pc]})"
+                )
             continue
         depth[pc] = d
         instr = instrs[pc]
@@ -55,4 +57,12 @@ def assemble(fn: LoweredFunction, callee_params: list[int]) -> Function:
         if not op.ends_block:
             work.append((pc + 1, after))
     code = [encode(BY_NAME[i.op], t) for i, t in zip(instrs, targets)]
-    return Function(fn.name, fn.param_types, fn.return_type, fn.n_locals, max_depth, code, [i.line for i in instrs])
+    return Function(
+        fn.name,
+        fn.param_types,
+        fn.return_type,
+        fn.n_locals,
+        max_depth,
+        code,
+        [i.line for i in instrs],
+    )

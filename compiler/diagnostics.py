@@ -15,7 +15,13 @@ class CompileError(Exception):
     """A program kiln will not compile. `kind` is "unsupported", "type error" or "syntax error"."""
 
     def __init__(self, filename: str, line: int, col: int, kind: str, message: str) -> None:
-        self.filename, self.line, self.col, self.kind, self.message = filename, line, col, kind, message
+        self.filename, self.line, self.col, self.kind, self.message = (
+            filename,
+            line,
+            col,
+            kind,
+            message,
+        )
         super().__init__(str(self))
 
     def __str__(self) -> str:

@@ -47,7 +47,9 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     try:
         module = ast.parse(source, filename=filename, type_comments=False)
     except SyntaxError as e:
-        raise CompileError(filename, e.lineno or 1, (e.offset or 1), "syntax error", e.msg) from None
+        raise CompileError(
+            filename, e.lineno or 1, (e.offset or 1), "syntax error", e.msg
+        ) from None
     except ValueError as e:  # e.g. source with NUL bytes
         raise CompileError(filename, 1, 1, "syntax error", str(e)) from None
     functions: list[ast.FunctionDef] = []
@@ -55,7 +57,9 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     for i, stmt in enumerate(module.body):
         if isinstance(stmt, ast.FunctionDef):
             if stmt.name in names:
-                raise report.unsupported(stmt, f"redefinition of {stmt.name}", "each function may be defined once")
+                raise report.unsupported(
+                    stmt, f"redefinition of {stmt.name}", "each function may be defined once"
+                )
             names.add(stmt.name)
             _check_function(stmt, report)
             functions.append(stmt)
@@ -63,34 +67,64 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             continue
         elif i == 0 and _is_docstring(stmt):
             continue
-        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str)
+        ):
             continue  # a stray string literal: a comment in all but name
         else:
-            what, why = _REJECTED.get(type(stmt), (_describe(stmt), "kiln Python modules hold only def statements"))
-            raise report.unsupported(stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why)
+            what, why = _REJECTED.get(
+                type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
+            )
+            raise report.unsupported(
+                stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why
+            )
     return functions
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
 
 
 def _describe(node: ast.AST) -> str:
-    words = {ast.Assign: "assignment", ast.AnnAssign: "assignment", ast.AugAssign: "assignment", ast.If: "if statement", ast.For: "for loop", ast.While: "while loop", ast.Expr: "expression statement"}
+    words = {
+        ast.Assign: "assignment",
+        ast.AnnAssign: "assignment",
+        ast.AugAssign: "assignment",
+        ast.If: "if statement",
+        ast.For: "for loop",
+        ast.While: "while loop",
+        ast.Expr: "expression statement",
+    }
     return words.get(type(node), type(node).__name__)
 
 
 def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
     args = fn.args
     if fn.decorator_list:
-        raise report.unsupported(fn.decorator_list[0], "decorator", "decorators are not in kiln Python")
+        raise report.unsupported(
+            fn.decorator_list[0], "decorator", "decorators are not in kiln Python"
+        )
     if args.vararg or args.kwarg:
         node = args.vararg or args.kwarg
-        raise report.unsupported(node, "*args/**kwargs parameter", "functions take a fixed list of parameters")
+        raise report.unsupported(
+            node, "*args/**kwargs parameter", "functions take a fixed list of parameters"
+        )
     if args.kwonlyargs or args.posonlyargs:
-        raise report.unsupported(fn, "keyword-only or positional-only parameters", "use plain parameters")
+        raise report.unsupported(
+            fn, "keyword-only or positional-only parameters", "use plain parameters"
+        )
     if args.defaults or args.kw_defaults:
-        raise report.unsupported(args.defaults[0] if args.defaults else fn, "default parameter value", "every argument must be passed")
+        raise report.unsupported(
+            args.defaults[0] if args.defaults else fn,
+            "default parameter value",
+            "every argument must be passed",
+        )
     for node in ast.walk(fn):
         if node is fn:
             continue
@@ -104,12 +138,24 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                 construct = f"attribute .{node.attr}"
             raise report.unsupported(node, construct, why)
         if isinstance(node, (ast.While, ast.For)) and node.orelse:
-            raise report.unsupported(node.orelse[0], f"else clause on a {'while' if isinstance(node, ast.While) else 'for'} loop", "not in kiln Python")
+            raise report.unsupported(
+                node.orelse[0],
+                f"else clause on a {'while' if isinstance(node, ast.While) else 'for'} loop",
+                "not in kiln Python",
+            )
         if isinstance(node, ast.Call) and node.keywords:
             for kw in node.keywords:
-                ok = isinstance(node.func, ast.Name) and node.func.id == "sorted" and kw.arg == "reverse"
+                ok = (
+                    isinstance(node.func, ast.Name)
+                    and node.func.id == "sorted"
+                    and kw.arg == "reverse"
+                )
                 if not ok:
-                    raise report.unsupported(kw, f"keyword argument {kw.arg or '**'}", "only sorted(..., reverse=...) takes a keyword")
+                    raise report.unsupported(
+                        kw,
+                        f"keyword argument {kw.arg or '**'}",
+                        "only sorted(..., reverse=...) takes a keyword",
+                    )
 
 
 _METHODS = frozenset({"append", "pop"})

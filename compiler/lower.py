@@ -16,8 +16,8 @@ fit a 12-bit operand, the loop is the plain test-and-increment sequence.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from compiler.types import FunctionInfo, Var, _const_int
 from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, local2
@@ -88,8 +88,29 @@ class LoweredFunction:
     code: Code = field(default_factory=list)
 
 
-_INT_OPS = {ast.Add: "ADD_I", ast.Sub: "SUB_I", ast.Mult: "MUL_I", ast.FloorDiv: "FLOORDIV_I", ast.Mod: "MOD_I", ast.Pow: "POW_I", ast.LShift: "SHL_I", ast.RShift: "SHR_I", ast.BitOr: "OR_I", ast.BitXor: "XOR_I", ast.BitAnd: "AND_I", ast.Div: "DIV_I"}
-_FLOAT_OPS = {ast.Add: "ADD_F", ast.Sub: "SUB_F", ast.Mult: "MUL_F", ast.Div: "DIV_F", ast.FloorDiv: "FLOORDIV_F", ast.Mod: "MOD_F", ast.Pow: "POW_F"}
+_INT_OPS = {
+    ast.Add: "ADD_I",
+    ast.Sub: "SUB_I",
+    ast.Mult: "MUL_I",
+    ast.FloorDiv: "FLOORDIV_I",
+    ast.Mod: "MOD_I",
+    ast.Pow: "POW_I",
+    ast.LShift: "SHL_I",
+    ast.RShift: "SHR_I",
+    ast.BitOr: "OR_I",
+    ast.BitXor: "XOR_I",
+    ast.BitAnd: "AND_I",
+    ast.Div: "DIV_I",
+}
+_FLOAT_OPS = {
+    ast.Add: "ADD_F",
+    ast.Sub: "SUB_F",
+    ast.Mult: "MUL_F",
+    ast.Div: "DIV_F",
+    ast.FloorDiv: "FLOORDIV_F",
+    ast.Mod: "MOD_F",
+    ast.Pow: "POW_F",
+}
 _CMP = {ast.Lt: "LT", ast.LtE: "LE", ast.Gt: "GT", ast.GtE: "GE", ast.Eq: "EQ", ast.NotEq: "NE"}
 
 
@@ -211,7 +232,11 @@ class FunctionLowerer:
 
     def parallel_assign(self, target: ast.expr, value: ast.expr) -> bool:
         """`a, b = b, a` without building the tuple: all values first, then the stores."""
-        if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts)):
+        if not (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+        ):
             return False
         for elt in value.elts:
             self.expr(elt)
@@ -359,7 +384,9 @@ class FunctionLowerer:
         self.raise_(s.ktrap)  # type: ignore[attr-defined]
 
     # -- loops ------------------------------------------------------------------------------------------
-    def iterate(self, node: ast.AST, it: ast.expr, target: ast.expr, body: Callable[[Label, Label], None]) -> None:
+    def iterate(
+        self, node: ast.AST, it: ast.expr, target: ast.expr, body: Callable[[Label, Label], None]
+    ) -> None:
         """One loop over `it` binding `target`; `body(continue_label, break_label)` emits the body."""
         kind, seq = node.kiter  # type: ignore[attr-defined]
         top, end = Label(), Label()
@@ -372,7 +399,9 @@ class FunctionLowerer:
             self.sequence_loop(kind, seq, source, it, target, body)
             return
         seq_slot, i = self.temp(), self.temp()
-        length_op, index_op = ("STR_LEN", "STR_INDEX") if seq.kind == "str" else ("LIST_LEN", "LIST_INDEX")
+        length_op, index_op = (
+            ("STR_LEN", "STR_INDEX") if seq.kind == "str" else ("LIST_LEN", "LIST_INDEX")
+        )
         self.expr(source)
         self.emit("STORE", seq_slot)
         count = None
@@ -409,7 +438,11 @@ class FunctionLowerer:
             self.emit(length_op)
             self.emit("LT_I")
             self.emit("JUMP_IF_FALSE", end)
-        if kind == "enumerate" and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
+        if (
+            kind == "enumerate"
+            and isinstance(target, (ast.Tuple, ast.List))
+            and len(target.elts) == 2
+        ):
             self.emit("LOAD", count)  # type: ignore[arg-type]
             self.emit("LOAD", seq_slot)
             self.emit("LOAD", i)
@@ -451,7 +484,14 @@ class FunctionLowerer:
 
         return hidden, assign
 
-    def stepped_loop(self, step_op: str, value: int, state: int, prologue: Callable[[], None], body: Callable[[Label, Label], None]) -> None:
+    def stepped_loop(
+        self,
+        step_op: str,
+        value: int,
+        state: int,
+        prologue: Callable[[], None],
+        body: Callable[[Label, Label], None],
+    ) -> None:
         """`JUMP test; top: prologue, body; test: step_op value,state; JUMP top; end:` where
         the loop step writes each value to slot `value`; `continue` goes to the loop step."""
         line = self.line
@@ -466,7 +506,15 @@ class FunctionLowerer:
         self.emit("JUMP", top)
         self.place(end)
 
-    def sequence_loop(self, kind: str, seq: Type, source: ast.expr, it: ast.expr, target: ast.expr, body: Callable[[Label, Label], None]) -> None:
+    def sequence_loop(
+        self,
+        kind: str,
+        seq: Type,
+        source: ast.expr,
+        it: ast.expr,
+        target: ast.expr,
+        body: Callable[[Label, Label], None],
+    ) -> None:
         """`for target in seq` or `for target in enumerate(seq[, start])` with FOR_LIST/FOR_STR:
         the sequence and the next index in two hidden slots."""
         seq_slot, index = self.temp(), self.temp()
@@ -497,9 +545,18 @@ class FunctionLowerer:
             item, prologue = self.loop_target(target)
         self.emit("LOADI", 0)
         self.emit("STORE", index)
-        self.stepped_loop("FOR_STR" if seq.kind == "str" else "FOR_LIST", item, seq_slot, prologue, body)
+        self.stepped_loop(
+            "FOR_STR" if seq.kind == "str" else "FOR_LIST", item, seq_slot, prologue, body
+        )
 
-    def range_loop(self, args: list[ast.expr], target: ast.expr, body: Callable[[Label, Label], None], top: Label, end: Label) -> None:
+    def range_loop(
+        self,
+        args: list[ast.expr],
+        target: ast.expr,
+        body: Callable[[Label, Label], None],
+        top: Label,
+        end: Label,
+    ) -> None:
         cur, stop, step = self.temp(), self.temp(), self.temp()
         stepped = self.loop_steps and step + 1 <= LOCAL2_MAX  # a hidden target slot may follow
         if len(args) == 1:
@@ -629,10 +686,16 @@ class FunctionLowerer:
         self.expr(node.left)
         self.binop(node.op, _ty(node.left), node.right, _ty(node), node)
 
-    def binop(self, op: ast.operator, lt: Type, right: ast.expr, result: Type, node: ast.AST) -> None:
+    def binop(
+        self, op: ast.operator, lt: Type, right: ast.expr, result: Type, node: ast.AST
+    ) -> None:
         """The left operand (of type lt) is on the stack; evaluates `right` and combines."""
         rt = _ty(right)
-        if result.kind == "float" and lt.kind in ("int", "bool", "float") and rt.kind in ("int", "bool", "float"):
+        if (
+            result.kind == "float"
+            and lt.kind in ("int", "bool", "float")
+            and rt.kind in ("int", "bool", "float")
+        ):
             if isinstance(op, ast.Div) and lt.kind != "float" and rt.kind != "float":
                 self.expr(right)
                 self.emit("DIV_I")
@@ -940,7 +1003,10 @@ class FunctionLowerer:
         self.expr(args[0])
         if _ty(args[0]).kind == "str":
             self.emit("LIST_OF_STR")
-        self.emit("SORTED_DESC" if getattr(node, "kreverse", False) else "SORTED", self.type_index(_ty(node)))
+        self.emit(
+            "SORTED_DESC" if getattr(node, "kreverse", False) else "SORTED",
+            self.type_index(_ty(node)),
+        )
 
     def b_list(self, node: ast.Call, args: list[ast.expr]) -> None:
         how = node.klist  # type: ignore[attr-defined]
@@ -963,4 +1029,15 @@ def lower_function(info: FunctionInfo, pool: Pool, loop_steps: bool = True) -> L
     return FunctionLowerer(info, pool, loop_steps).lower()
 
 
-__all__ = ["Instr", "Label", "Pool", "LoweredFunction", "lower_function", "BOOL", "FLOAT", "INT", "STR", "list_of"]
+__all__ = [
+    "Instr",
+    "Label",
+    "Pool",
+    "LoweredFunction",
+    "lower_function",
+    "BOOL",
+    "FLOAT",
+    "INT",
+    "STR",
+    "list_of",
+]

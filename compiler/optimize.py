@@ -34,7 +34,9 @@ PASSES = ("fold", "dce", "peephole", "threading", "fuse", "loops")
 def optimize(code: Code, pool: Pool, passes: frozenset[str] | set[str] = frozenset(PASSES)) -> Code:
     unknown = set(passes) - set(PASSES)
     if unknown:
-        raise ValueError(f"unknown optimisation pass(es): {', '.join(sorted(unknown))} (known: {', '.join(PASSES)})")
+        raise ValueError(
+            f"unknown optimisation pass(es): {', '.join(sorted(unknown))} (known: {', '.join(PASSES)})"
+        )
     for _ in range(50):
         before = [(e.op, e.arg) if isinstance(e, Instr) else e for e in code]
         if "fold" in passes:
@@ -125,7 +127,13 @@ def peephole(code: Code) -> Code:
             if entry.op == "POP" and prev.op in ("LOADI", "CONST", "STR", "LOAD", "DUP"):
                 out.pop()
                 continue
-        if isinstance(entry, Label) and isinstance(prev, Instr) and prev.op == "JUMP" and prev.arg is entry and not _guarded(out):
+        if (
+            isinstance(entry, Label)
+            and isinstance(prev, Instr)
+            and prev.op == "JUMP"
+            and prev.arg is entry
+            and not _guarded(out)
+        ):
             out.pop()
         out.append(entry)
     return out
@@ -173,7 +181,14 @@ def eliminate_dead_code(code: Code) -> Code:
 
 # int comparison -> the fused jump taken when it holds (JUMP_IF_TRUE) or fails (JUMP_IF_FALSE)
 _JUMP_WHEN_TRUE = {f"{c}_I": f"JUMP_{c}_I" for c in ("LT", "LE", "GT", "GE", "EQ", "NE")}
-_JUMP_WHEN_FALSE = {"LT_I": "JUMP_GE_I", "LE_I": "JUMP_GT_I", "GT_I": "JUMP_LE_I", "GE_I": "JUMP_LT_I", "EQ_I": "JUMP_NE_I", "NE_I": "JUMP_EQ_I"}
+_JUMP_WHEN_FALSE = {
+    "LT_I": "JUMP_GE_I",
+    "LE_I": "JUMP_GT_I",
+    "GT_I": "JUMP_LE_I",
+    "GE_I": "JUMP_LT_I",
+    "EQ_I": "JUMP_NE_I",
+    "NE_I": "JUMP_EQ_I",
+}
 
 
 def fuse(code: Code) -> Code:

@@ -15,8 +15,9 @@ solved by unification). Functions whose parameter types nothing tells are left o
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence, Union
+from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
 from vm.isa import RAISABLE
@@ -117,9 +118,46 @@ class FunctionInfo:
         return self.node.name
 
 
-BUILTINS = frozenset({"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted", "reversed", "enumerate", "list", "ord", "chr"})
-_ITER_ONLY = {"range": "for loops and list()", "enumerate": "for loops", "reversed": "for loops and list()"}
-_BINOP_NAMES = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&", ast.MatMult: "@"}
+BUILTINS = frozenset(
+    {
+        "len",
+        "range",
+        "abs",
+        "min",
+        "max",
+        "sum",
+        "int",
+        "float",
+        "bool",
+        "str",
+        "sorted",
+        "reversed",
+        "enumerate",
+        "list",
+        "ord",
+        "chr",
+    }
+)
+_ITER_ONLY = {
+    "range": "for loops and list()",
+    "enumerate": "for loops",
+    "reversed": "for loops and list()",
+}
+_BINOP_NAMES = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.BitAnd: "&",
+    ast.MatMult: "@",
+}
 
 
 def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
@@ -148,15 +186,28 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
             return list_of(elem)  # type: ignore[arg-type]
         if base in ("tuple", "Tuple"):
             if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
-                raise report.unsupported(node, "variable-length tuple annotation", "tuples have a fixed arity in kiln Python")
+                raise report.unsupported(
+                    node,
+                    "variable-length tuple annotation",
+                    "tuples have a fixed arity in kiln Python",
+                )
             return tuple_of(*(annotation_type(a, report) for a in args))  # type: ignore[misc]
-    raise report.unsupported(node, f"type annotation {ast.unparse(node)}", "kiln Python has int, float, bool, str, list[T], tuple[...] and None")
+    raise report.unsupported(
+        node,
+        f"type annotation {ast.unparse(node)}",
+        "kiln Python has int, float, bool, str, list[T], tuple[...] and None",
+    )
 
 
 class Checker:
     """Whole-module inference: functions are checked once their parameter types are known."""
 
-    def __init__(self, functions: Sequence[ast.FunctionDef], report: Reporter, arg_types: Mapping[str, Sequence[Type]]) -> None:
+    def __init__(
+        self,
+        functions: Sequence[ast.FunctionDef],
+        report: Reporter,
+        arg_types: Mapping[str, Sequence[Type]],
+    ) -> None:
         self.report = report
         self.infos: dict[str, FunctionInfo] = {}
         self.pending: list[FunctionInfo] = []
@@ -164,30 +215,55 @@ class Checker:
         self.in_progress: set[str] = set()
         for fn in functions:
             if fn.name in BUILTINS:
-                raise report.unsupported(fn, f"function named {fn.name}", "it would shadow a builtin")
+                raise report.unsupported(
+                    fn, f"function named {fn.name}", "it would shadow a builtin"
+                )
             params = []
             for arg in fn.args.args:
                 ann = annotation_type(arg.annotation, report)
-                params.append(Var(arg.arg, ann if ann is not None else TVar(f"parameter {arg.arg} of {fn.name}")))
+                params.append(
+                    Var(
+                        arg.arg,
+                        ann if ann is not None else TVar(f"parameter {arg.arg} of {fn.name}"),
+                    )
+                )
             ret = annotation_type(fn.returns, report)
-            info = FunctionInfo(fn, params, ret if ret is not None else TVar(f"result of {fn.name}"))
+            info = FunctionInfo(
+                fn, params, ret if ret is not None else TVar(f"result of {fn.name}")
+            )
             info.variables = {p.name: p for p in params}
             self.infos[fn.name] = info
         for name, types in arg_types.items():
             if name not in self.infos:
                 known = ", ".join(self.infos) or "none"
-                raise CompileError(report.filename, 1, 1, "type error", f"no function {name!r} to call (functions: {known})")
+                raise CompileError(
+                    report.filename,
+                    1,
+                    1,
+                    "type error",
+                    f"no function {name!r} to call (functions: {known})",
+                )
             info = self.infos[name]
             if len(types) != len(info.params):
-                raise report.type_error(info.node, f"{name}() takes {len(info.params)} argument(s), the call gives {len(types)}")
+                raise report.type_error(
+                    info.node,
+                    f"{name}() takes {len(info.params)} argument(s), the call gives {len(types)}",
+                )
             for param, ty, arg in zip(info.params, types, info.node.args.args):
                 if not unify(param.type, ty):
-                    raise report.type_error(arg, f"parameter {param.name} of {name} is {show(param.type)}, the call gives {show(ty)}")
+                    raise report.type_error(
+                        arg,
+                        f"parameter {param.name} of {name} is {show(param.type)}, the call gives {show(ty)}",
+                    )
         for info in self.infos.values():
             self._maybe_schedule(info)
 
     def _maybe_schedule(self, info: FunctionInfo) -> None:
-        if not info.checked and info not in self.pending and all(is_concrete(p.type) for p in info.params):
+        if (
+            not info.checked
+            and info not in self.pending
+            and all(is_concrete(p.type) for p in info.params)
+        ):
             self.pending.append(info)
 
     def check_now(self, info: FunctionInfo) -> None:
@@ -205,7 +281,9 @@ class Checker:
     def run(self) -> dict[str, FunctionInfo]:
         while self.pending:
             self.check_now(self.pending[0])
-        for checker in self.checkers:  # after all bodies: a result type may come from a later function
+        for (
+            checker
+        ) in self.checkers:  # after all bodies: a result type may come from a later function
             checker.finish()
         for info in self.infos.values():
             if not info.checked:
@@ -231,7 +309,9 @@ class FunctionChecker:
     def need(self, node: ast.AST, t: KType, what: str) -> Type:
         t = resolve(t)
         if isinstance(t, TVar):
-            raise self.err(node, f"the type of {what} is not known here: annotate it (x: list[int] = [])")
+            raise self.err(
+                node, f"the type of {what} is not known here: annotate it (x: list[int] = [])"
+            )
         return t
 
     def lookup(self, name: str) -> Var | None:
@@ -244,11 +324,16 @@ class FunctionChecker:
         var = self.lookup(target.id)
         if var is None:
             if target.id in self.module.infos or target.id in BUILTINS:
-                raise self.report.unsupported(target, f"assignment to {target.id}", "it names a function")
+                raise self.report.unsupported(
+                    target, f"assignment to {target.id}", "it names a function"
+                )
             var = Var(target.id, t)
             self.info.variables[target.id] = var
         elif not unify(var.type, t):
-            raise self.err(target, f"{target.id} is {show(var.type)} here but {show(t)} is assigned (a variable keeps one type)")
+            raise self.err(
+                target,
+                f"{target.id} is {show(var.type)} here but {show(t)} is assigned (a variable keeps one type)",
+            )
         target.kvar = var  # type: ignore[attr-defined]
         target.kty = var.type  # type: ignore[attr-defined]
         self.nodes.append(target)
@@ -268,7 +353,9 @@ class FunctionChecker:
     def finish(self) -> None:
         """Resolves every type of the function; each must be known by now."""
         if not is_concrete(self.info.ret):
-            raise self.err(self.info.node, f"cannot infer the result type of {self.info.name}: annotate it")
+            raise self.err(
+                self.info.node, f"cannot infer the result type of {self.info.name}: annotate it"
+            )
         self.info.ret = resolve(self.info.ret)
         for node in self.nodes:
             _default_unknown(node.kty)  # type: ignore[attr-defined]
@@ -277,7 +364,10 @@ class FunctionChecker:
         for node in self.nodes:
             t = resolve(node.kty)  # type: ignore[attr-defined]
             if not is_concrete(t):
-                raise self.err(node, f"cannot infer the type of this {show(t)} value: annotate it (x: list[int] = [])")
+                raise self.err(
+                    node,
+                    f"cannot infer the type of this {show(t)} value: annotate it (x: list[int] = [])",
+                )
             node.kty = t  # type: ignore[attr-defined]
         for var in self.info.variables.values():
             if not is_concrete(var.type):
@@ -299,7 +389,9 @@ class FunctionChecker:
     def stmt(self, s: ast.stmt) -> None:
         method = getattr(self, f"s_{type(s).__name__}", None)
         if method is None:
-            raise self.report.unsupported(s, type(s).__name__.lower() + " statement", "not in kiln Python")
+            raise self.report.unsupported(
+                s, type(s).__name__.lower() + " statement", "not in kiln Python"
+            )
         method(s)
 
     def s_Pass(self, s: ast.Pass) -> None:
@@ -314,11 +406,16 @@ class FunctionChecker:
     def s_Return(self, s: ast.Return) -> None:
         if s.value is None:
             if not unify(self.info.ret, NONE):
-                raise self.err(s, f"bare return in {self.info.name}, which returns {show(self.info.ret)}")
+                raise self.err(
+                    s, f"bare return in {self.info.name}, which returns {show(self.info.ret)}"
+                )
             return
         t = self.expr(s.value, allow_none=True)
         if not unify(self.info.ret, t):
-            raise self.err(s.value, f"{self.info.name} returns {show(self.info.ret)} elsewhere but {show(t)} here")
+            raise self.err(
+                s.value,
+                f"{self.info.name} returns {show(self.info.ret)} elsewhere but {show(t)} here",
+            )
         self.info.returns_value = self.info.returns_value or _kind(t) != "none"
 
     def s_Assign(self, s: ast.Assign) -> None:
@@ -328,16 +425,22 @@ class FunctionChecker:
 
     def s_AnnAssign(self, s: ast.AnnAssign) -> None:
         if not isinstance(s.target, ast.Name):
-            raise self.report.unsupported(s.target, "annotated assignment to a subscript", "annotate plain names")
+            raise self.report.unsupported(
+                s.target, "annotated assignment to a subscript", "annotate plain names"
+            )
         ann = annotation_type(s.annotation, self.report)
         assert ann is not None
         self.bind(s.target, ann)
         if s.value is not None:
             t = self.expr(s.value)
             if _kind(ann) == "float" and _intlike(t):
-                raise self.err(s.value, "x: float = <int> stores an int in Python: write a float literal (0.0)")
+                raise self.err(
+                    s.value, "x: float = <int> stores an int in Python: write a float literal (0.0)"
+                )
             if not unify(ann, t):
-                raise self.err(s.value, f"{s.target.id} is annotated {show(ann)} but {show(t)} is assigned")
+                raise self.err(
+                    s.value, f"{s.target.id} is annotated {show(ann)} but {show(t)} is assigned"
+                )
 
     def assign_target(self, target: ast.expr, t: KType, value: ast.expr) -> None:
         if isinstance(target, ast.Name):
@@ -346,7 +449,9 @@ class FunctionChecker:
             rt = self.need(value, t, "the unpacked value")
             if rt.kind == "tuple":
                 if len(rt.args) != len(target.elts):
-                    raise self.err(target, f"cannot unpack {show(rt)} into {len(target.elts)} names")
+                    raise self.err(
+                        target, f"cannot unpack {show(rt)} into {len(target.elts)} names"
+                    )
                 items = list(rt.args)
             elif rt.kind == "list":
                 items = [rt.args[0]] * len(target.elts)
@@ -356,7 +461,9 @@ class FunctionChecker:
             self.nodes.append(target)
             for elt, et in zip(target.elts, items):
                 if not isinstance(elt, (ast.Name, ast.Subscript)):
-                    raise self.report.unsupported(elt, "nested unpacking target", "unpack into names or list items")
+                    raise self.report.unsupported(
+                        elt, "nested unpacking target", "unpack into names or list items"
+                    )
                 self.assign_target(elt, et, value)
         elif isinstance(target, ast.Subscript):
             if isinstance(target.slice, ast.Slice):
@@ -368,7 +475,9 @@ class FunctionChecker:
             if not unify(seq.args[0], t):
                 raise self.err(value, f"cannot store {show(t)} into {show(seq)}")
         else:
-            raise self.report.unsupported(target, "assignment target", "assign to names, tuples of names or list items")
+            raise self.report.unsupported(
+                target, "assignment target", "assign to names, tuples of names or list items"
+            )
 
     def s_AugAssign(self, s: ast.AugAssign) -> None:
         target = s.target
@@ -384,7 +493,9 @@ class FunctionChecker:
             self.index(target.slice)
             current = seq.args[0]
         else:
-            raise self.report.unsupported(target, "augmented assignment target", "use a name or a list item")
+            raise self.report.unsupported(
+                target, "augmented assignment target", "use a name or a list item"
+            )
         value = self.expr(s.value)
         if _kind(current) == "list" and isinstance(s.op, ast.Add):
             # xs += ys extends xs in place (aliases see it); any list of the element type will do
@@ -401,7 +512,10 @@ class FunctionChecker:
         else:
             result = self.binop_type(s, s.op, current, value)
         if not unify(current, result):
-            raise self.err(s, f"{ast.unparse(target)} is {show(current)}; {_BINOP_NAMES[type(s.op)]}= would make it {show(result)}")
+            raise self.err(
+                s,
+                f"{ast.unparse(target)} is {show(current)}; {_BINOP_NAMES[type(s.op)]}= would make it {show(result)}",
+            )
         s.kty = result  # type: ignore[attr-defined]
         if isinstance(target, ast.Name):
             self.bind(target, result)
@@ -444,7 +558,9 @@ class FunctionChecker:
         if isinstance(exc, ast.Call):
             call_args, exc = exc.args, exc.func
         if not isinstance(exc, ast.Name) or exc.id not in RAISABLE:
-            raise self.report.unsupported(exc, f"raise {ast.unparse(exc)}", f"raise one of {', '.join(sorted(RAISABLE))}")
+            raise self.report.unsupported(
+                exc, f"raise {ast.unparse(exc)}", f"raise one of {', '.join(sorted(RAISABLE))}"
+            )
         for arg in call_args:
             self.expr(arg)
         s.ktrap = exc.id  # type: ignore[attr-defined]
@@ -452,7 +568,12 @@ class FunctionChecker:
     # -- iteration (for loops and comprehensions) ----------------------------------------------------
     def iteration(self, node: ast.AST, target: ast.expr, it: ast.expr, bind_target) -> None:  # type: ignore[no-untyped-def]
         """Works out how to iterate `it`; records the plan on `node.kiter`; binds the target."""
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("range", "enumerate", "reversed") and self.lookup(it.func.id) is None:
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id in ("range", "enumerate", "reversed")
+            and self.lookup(it.func.id) is None
+        ):
             name = it.func.id
             if name == "range":
                 self.range_args(it)
@@ -480,7 +601,12 @@ class FunctionChecker:
 
     def sequence(self, node: ast.expr) -> Type:
         """A list or str operand; `range(...)` here is materialised as a list[int]."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and self.lookup("range") is None:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "range"
+            and self.lookup("range") is None
+        ):
             self.range_args(node)
             node.kbuiltin = "range"  # type: ignore[attr-defined]
             node.kty = list_of(INT)  # type: ignore[attr-defined]
@@ -488,7 +614,10 @@ class FunctionChecker:
             return list_of(INT)
         t = self.need(node, self.expr(node), "the iterated value")
         if t.kind not in ("list", "str"):
-            raise self.err(node, f"cannot iterate over {show(t)} (kiln iterates lists, strings, range, enumerate and reversed)")
+            raise self.err(
+                node,
+                f"cannot iterate over {show(t)} (kiln iterates lists, strings, range, enumerate and reversed)",
+            )
         return t
 
     def range_args(self, call: ast.Call) -> None:
@@ -529,7 +658,11 @@ class FunctionChecker:
             return BOOL
         if isinstance(v, int):
             if not INT64_MIN <= v <= INT64_MAX:
-                raise self.report.unsupported(node, "int literal outside 64 bits", "kiln ints are 64-bit; the program needs the CPython fallback")
+                raise self.report.unsupported(
+                    node,
+                    "int literal outside 64 bits",
+                    "kiln ints are 64-bit; the program needs the CPython fallback",
+                )
             return INT
         if isinstance(v, float):
             return FLOAT
@@ -543,10 +676,14 @@ class FunctionChecker:
         var = self.lookup(node.id)
         if var is None:
             if node.id in self.module.infos or node.id in BUILTINS:
-                raise self.report.unsupported(node, f"function {node.id} used as a value", "functions can only be called")
+                raise self.report.unsupported(
+                    node, f"function {node.id} used as a value", "functions can only be called"
+                )
             if node.id in ("True", "False", "None"):
                 raise AssertionError(node.id)  # pragma: no cover - they are Constants
-            raise self.report.unsupported(node, f"name {node.id!r} is not defined", "it is never assigned in this function")
+            raise self.report.unsupported(
+                node, f"name {node.id!r} is not defined", "it is never assigned in this function"
+            )
         node.kvar = var  # type: ignore[attr-defined]
         return var.type
 
@@ -558,12 +695,16 @@ class FunctionChecker:
         lk, rk = _kind(lt), _kind(rt)
         if _numeric(lt) and _numeric(rt):
             if isinstance(op, ast.MatMult):
-                raise self.report.unsupported(node, "@ operator", "matrix multiplication is not in kiln Python")
+                raise self.report.unsupported(
+                    node, "@ operator", "matrix multiplication is not in kiln Python"
+                )
             if isinstance(op, ast.Div):
                 return FLOAT
             if isinstance(op, (ast.LShift, ast.RShift, ast.BitOr, ast.BitXor, ast.BitAnd)):
                 if "float" in (lk, rk):
-                    raise self.err(node, f"unsupported operand type(s) for {sym}: '{lk}' and '{rk}'")
+                    raise self.err(
+                        node, f"unsupported operand type(s) for {sym}: '{lk}' and '{rk}'"
+                    )
                 if lk == rk == "bool" and not isinstance(op, (ast.LShift, ast.RShift)):
                     return BOOL
                 return INT
@@ -571,7 +712,11 @@ class FunctionChecker:
                 return FLOAT
             if isinstance(op, ast.Pow):
                 right = getattr(node, "right", None)
-                if isinstance(right, ast.UnaryOp) and isinstance(right.op, ast.USub) and isinstance(right.operand, ast.Constant):
+                if (
+                    isinstance(right, ast.UnaryOp)
+                    and isinstance(right.op, ast.USub)
+                    and isinstance(right.operand, ast.Constant)
+                ):
                     node.kpow_float = True  # type: ignore[attr-defined]  # int ** -k is a float in Python
                     return FLOAT
             return INT
@@ -583,11 +728,20 @@ class FunctionChecker:
             return lt
         if isinstance(op, ast.Add) and lk == rk == "tuple":
             return tuple_of(*resolve(lt).args, *resolve(rt).args)  # type: ignore[union-attr]
-        if isinstance(op, ast.Mult) and {lk, rk} in ({"str", "int"}, {"str", "bool"}, {"list", "int"}, {"list", "bool"}):
+        if isinstance(op, ast.Mult) and {lk, rk} in (
+            {"str", "int"},
+            {"str", "bool"},
+            {"list", "int"},
+            {"list", "bool"},
+        ):
             return lt if lk in ("str", "list") else rt
         if isinstance(op, ast.Mod) and lk == "str":
-            raise self.report.unsupported(node, "% string formatting", "string formatting is not in kiln Python yet")
-        raise self.err(node, f"unsupported operand type(s) for {sym}: '{show(lt)}' and '{show(rt)}'")
+            raise self.report.unsupported(
+                node, "% string formatting", "string formatting is not in kiln Python yet"
+            )
+        raise self.err(
+            node, f"unsupported operand type(s) for {sym}: '{show(lt)}' and '{show(rt)}'"
+        )
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> KType:
         if isinstance(node.op, ast.Not):
@@ -603,14 +757,20 @@ class FunctionChecker:
             return INT
         if k == "float":
             return FLOAT
-        raise self.err(node, f"bad operand type for unary {'-' if isinstance(node.op, ast.USub) else '+'}: '{show(t)}'")
+        raise self.err(
+            node,
+            f"bad operand type for unary {'-' if isinstance(node.op, ast.USub) else '+'}: '{show(t)}'",
+        )
 
     def e_BoolOp(self, node: ast.BoolOp) -> KType:
         types = [self.truth(v) for v in node.values]
         first = types[0]
         for v, t in zip(node.values[1:], types[1:]):
             if not unify(first, t):
-                raise self.err(v, f"'{'and' if isinstance(node.op, ast.And) else 'or'}' operands have different types ({show(first)} and {show(t)}): kiln needs one type for its value")
+                raise self.err(
+                    v,
+                    f"'{'and' if isinstance(node.op, ast.And) else 'or'}' operands have different types ({show(first)} and {show(t)}): kiln needs one type for its value",
+                )
         return first
 
     def e_Compare(self, node: ast.Compare) -> KType:
@@ -626,22 +786,32 @@ class FunctionChecker:
     def compare_plan(self, node: ast.AST, op: ast.cmpop, lt: KType, rt: KType) -> tuple[str, Type]:
         """('num'|'value'|'in'|'is', type): how one link of a comparison chain compares."""
         if isinstance(op, (ast.Is, ast.IsNot)):
-            raise self.report.unsupported(node, "is / is not", "identity is not in kiln Python: use ==")
+            raise self.report.unsupported(
+                node, "is / is not", "identity is not in kiln Python: use =="
+            )
         if isinstance(op, (ast.In, ast.NotIn)):
             container = self.need(node, rt, "the right operand of in")
             if container.kind == "str":
                 if _kind(lt) != "str":
-                    raise self.err(node, f"'in <string>' requires string as left operand, not {show(lt)}")
+                    raise self.err(
+                        node, f"'in <string>' requires string as left operand, not {show(lt)}"
+                    )
                 return ("in", container)
             if container.kind == "list":
                 if not unify(container.args[0], lt):
-                    raise self.err(node, f"cannot look for {show(lt)} in {show(container)} (kiln compares values of one type)")
+                    raise self.err(
+                        node,
+                        f"cannot look for {show(lt)} in {show(container)} (kiln compares values of one type)",
+                    )
                 return ("in", container)
             raise self.err(node, f"argument of type '{show(container)}' is not iterable")
         if _numeric(lt) and _numeric(rt):
             return ("num", FLOAT if "float" in (_kind(lt), _kind(rt)) else INT)
         if not unify(lt, rt):
-            raise self.err(node, f"cannot compare {show(lt)} with {show(rt)} (kiln compares values of one type)")
+            raise self.err(
+                node,
+                f"cannot compare {show(lt)} with {show(rt)} (kiln compares values of one type)",
+            )
         t = self.need(node, lt, "the compared values")
         if t.kind == "none":
             raise self.err(node, "cannot compare None values")
@@ -651,7 +821,10 @@ class FunctionChecker:
         self.truth(node.test)
         a, b = self.expr(node.body), self.expr(node.orelse)
         if not unify(a, b):
-            raise self.err(node, f"the branches of this conditional expression have different types ({show(a)} and {show(b)})")
+            raise self.err(
+                node,
+                f"the branches of this conditional expression have different types ({show(a)} and {show(b)})",
+            )
         return a
 
     def e_List(self, node: ast.List) -> KType:
@@ -677,7 +850,11 @@ class FunctionChecker:
         if seq.kind == "tuple":
             k = _const_int(node.slice)
             if k is None:
-                raise self.report.unsupported(node.slice, "tuple index that is not a constant", "tuples are indexed by constant ints in kiln Python")
+                raise self.report.unsupported(
+                    node.slice,
+                    "tuple index that is not a constant",
+                    "tuples are indexed by constant ints in kiln Python",
+                )
             if not -len(seq.args) <= k < len(seq.args):
                 raise self.err(node.slice, "tuple index out of range")
             node.ktuple_index = k % len(seq.args)  # type: ignore[attr-defined]
@@ -704,7 +881,9 @@ class FunctionChecker:
         names = [target] if isinstance(target, ast.Name) else list(getattr(target, "elts", []))
         for name in names:
             if not isinstance(name, ast.Name):
-                raise self.report.unsupported(target, "comprehension target", "use a name or a tuple of names")
+                raise self.report.unsupported(
+                    target, "comprehension target", "use a name or a tuple of names"
+                )
             var = self.hidden(TVar(name.id), f"c_{name.id}_")
             self.scopes[-1][name.id] = var
         self.assign_target(target, t, target)
@@ -723,15 +902,25 @@ class FunctionChecker:
             return self.builtin_call(node, func.id)
         if self.lookup(func.id) is not None:
             raise self.err(func, f"'{show(self.lookup(func.id).type)}' object is not callable")  # type: ignore[union-attr]
-        raise self.report.unsupported(func, f"call of {func.id}", f"{func.id} is neither a function of this module nor a kiln builtin")
+        raise self.report.unsupported(
+            func,
+            f"call of {func.id}",
+            f"{func.id} is neither a function of this module nor a kiln builtin",
+        )
 
     def user_call(self, node: ast.Call, callee: FunctionInfo) -> KType:
         if len(node.args) != len(callee.params):
-            raise self.err(node, f"{callee.name}() takes {len(callee.params)} argument(s) but {len(node.args)} were given")
+            raise self.err(
+                node,
+                f"{callee.name}() takes {len(callee.params)} argument(s) but {len(node.args)} were given",
+            )
         for arg, param in zip(node.args, callee.params):
             t = self.expr(arg)
             if not unify(param.type, t):
-                raise self.err(arg, f"argument {param.name} of {callee.name} is {show(param.type)}, not {show(t)}")
+                raise self.err(
+                    arg,
+                    f"argument {param.name} of {callee.name} is {show(param.type)}, not {show(t)}",
+                )
         if all(is_concrete(p.type) for p in callee.params):
             self.module.check_now(callee)  # its result type is needed here
         node.kcallee = callee.name  # type: ignore[attr-defined]
@@ -740,11 +929,17 @@ class FunctionChecker:
     def method_call(self, node: ast.Call, func: ast.Attribute) -> KType:
         obj = self.need(func.value, self.expr(func.value), "the object")
         if obj.kind != "list":
-            raise self.report.unsupported(func, f"method {show(obj)}.{func.attr}", "only the list methods append and pop are supported")
+            raise self.report.unsupported(
+                func,
+                f"method {show(obj)}.{func.attr}",
+                "only the list methods append and pop are supported",
+            )
         node.kmethod = func.attr  # type: ignore[attr-defined]
         if func.attr == "append":
             if len(node.args) != 1:
-                raise self.err(node, f"append() takes exactly one argument ({len(node.args)} given)")
+                raise self.err(
+                    node, f"append() takes exactly one argument ({len(node.args)} given)"
+                )
             t = self.expr(node.args[0])
             if not unify(obj.args[0], t):
                 raise self.err(node.args[0], f"cannot append {show(t)} to {show(obj)}")
@@ -755,12 +950,16 @@ class FunctionChecker:
             for arg in node.args:
                 self.index(arg)
             return obj.args[0]
-        raise self.report.unsupported(func, f"method list.{func.attr}", "only append and pop are supported")
+        raise self.report.unsupported(
+            func, f"method list.{func.attr}", "only append and pop are supported"
+        )
 
     def builtin_call(self, node: ast.Call, name: str) -> KType:
         args = node.args
         if name in _ITER_ONLY:
-            raise self.report.unsupported(node, f"{name}() here", f"{name}() is supported in {_ITER_ONLY[name]}")
+            raise self.report.unsupported(
+                node, f"{name}() here", f"{name}() is supported in {_ITER_ONLY[name]}"
+            )
         if name == "list":
             return self.list_call(node)
         if name in ("sorted",):
@@ -768,7 +967,11 @@ class FunctionChecker:
                 raise self.err(node, "sorted() takes one sequence")
             for kw in node.keywords:
                 if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool)):
-                    raise self.report.unsupported(kw.value, "sorted(reverse=<expression>)", "write reverse=True or reverse=False")
+                    raise self.report.unsupported(
+                        kw.value,
+                        "sorted(reverse=<expression>)",
+                        "write reverse=True or reverse=False",
+                    )
                 node.kreverse = kw.value.value  # type: ignore[attr-defined]
             seq = self.sequence(args[0])
             return list_of(STR) if seq.kind == "str" else seq
@@ -781,7 +984,10 @@ class FunctionChecker:
             types = [self.expr(a) for a in args]
             for a, t in zip(args[1:], types[1:]):
                 if not unify(types[0], t):
-                    raise self.err(a, f"{name}() arguments of different types ({show(types[0])} and {show(t)}): the result's type would depend on the values")
+                    raise self.err(
+                        a,
+                        f"{name}() arguments of different types ({show(types[0])} and {show(t)}): the result's type would depend on the values",
+                    )
             t0 = self.need(node, types[0], f"{name}() arguments")
             if t0.kind == "none":
                 raise self.err(node, f"{name}() of None values")
@@ -789,7 +995,9 @@ class FunctionChecker:
         if len(args) != 1 and name not in ("int", "float", "bool", "str"):
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
         if name in ("int", "float", "bool", "str") and len(args) > 1:
-            raise self.report.unsupported(node, f"{name}() with {len(args)} arguments", f"kiln supports {name}(x)")
+            raise self.report.unsupported(
+                node, f"{name}() with {len(args)} arguments", f"kiln supports {name}(x)"
+            )
         if not args:
             return {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR}[name]
         t = self.need(args[0], self.expr(args[0]), f"the argument of {name}()")
@@ -808,11 +1016,15 @@ class FunctionChecker:
             return FLOAT if _kind(t.args[0]) == "float" else INT
         if name == "int":
             if k not in ("int", "bool", "float", "str"):
-                raise self.err(node, f"int() argument must be a string or a number, not '{show(t)}'")
+                raise self.err(
+                    node, f"int() argument must be a string or a number, not '{show(t)}'"
+                )
             return INT
         if name == "float":
             if k == "str":
-                raise self.report.unsupported(node, "float(str)", "parsing floats is not in kiln Python yet")
+                raise self.report.unsupported(
+                    node, "float(str)", "parsing floats is not in kiln Python yet"
+                )
             if k not in ("int", "bool", "float"):
                 raise self.err(node, f"float() argument must be a number, not '{show(t)}'")
             return FLOAT
@@ -822,9 +1034,13 @@ class FunctionChecker:
             return BOOL
         if name == "str":
             if k == "float":
-                raise self.report.unsupported(node, "str(float)", "Python's shortest float repr is not in kiln yet")
+                raise self.report.unsupported(
+                    node, "str(float)", "Python's shortest float repr is not in kiln yet"
+                )
             if k not in ("int", "bool", "str"):
-                raise self.report.unsupported(node, f"str() of {show(t)}", "kiln converts int, bool and str")
+                raise self.report.unsupported(
+                    node, f"str() of {show(t)}", "kiln converts int, bool and str"
+                )
             return STR
         if name == "ord":
             if k != "str":
@@ -843,7 +1059,12 @@ class FunctionChecker:
         if len(node.args) != 1:
             raise self.err(node, f"list expected at most 1 argument, got {len(node.args)}")
         arg = node.args[0]
-        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in ("range", "reversed") and self.lookup(arg.func.id) is None:
+        if (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id in ("range", "reversed")
+            and self.lookup(arg.func.id) is None
+        ):
             if arg.func.id == "range":
                 self.range_args(arg)
                 node.klist = "range"  # type: ignore[attr-defined]
@@ -874,9 +1095,18 @@ def _elem(seq: Type) -> Type:
 
 
 def _const_int(node: ast.expr) -> int | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int)
+        and not isinstance(node.value, bool)
+    ):
         return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, int)
+    ):
         return -node.operand.value
     return None
 
@@ -917,7 +1147,9 @@ def _reads(node: ast.AST | None, da: set[str]) -> None:
 
 
 def _targets(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {
+        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
 
 
 def _meet(a: set[str] | None, b: set[str] | None) -> set[str] | None:
@@ -961,7 +1193,9 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
                 _reads(t, da)  # subscripts read their base and index
         if isinstance(s, ast.AnnAssign) and s.value is None:
             return da
-        return da | set().union(*(_targets(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target])))
+        return da | set().union(
+            *(_targets(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
+        )
     if isinstance(s, ast.Assert):
         _reads(s.test, da)
         _reads(s.msg, da)
@@ -970,5 +1204,9 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
     return da
 
 
-def check_module(functions: Sequence[ast.FunctionDef], report: Reporter, arg_types: Mapping[str, Sequence[Type]] | None = None) -> dict[str, FunctionInfo]:
+def check_module(
+    functions: Sequence[ast.FunctionDef],
+    report: Reporter,
+    arg_types: Mapping[str, Sequence[Type]] | None = None,
+) -> dict[str, FunctionInfo]:
     return Checker(functions, report, arg_types or {}).run()

@@ -6,13 +6,28 @@ import numpy as np
 import pytest
 
 from compiler import compile_source
-from vm.batch import CLOSE, EXACT, NEVER, PASSED, TIMED_OUT, TRAPPED, WRONG_ANSWER, BatchBuilder, TestSpec, marshal_expected, verify
+from vm.batch import (
+    CLOSE,
+    EXACT,
+    NEVER,
+    PASSED,
+    TIMED_OUT,
+    TRAPPED,
+    WRONG_ANSWER,
+    BatchBuilder,
+    TestSpec,
+    marshal_expected,
+    verify,
+)
 from vm.limits import Limits
 from vm.values import BOOL, FLOAT, INT, list_of, tuple_of
 
 
 def prog(body: str, ret: str = "int"):  # type: ignore[no-untyped-def]
-    return compile_source(f"def f(a: int, b: int) -> {ret}:\n" + "".join(f"    {line}\n" for line in body.splitlines()))
+    return compile_source(
+        f"def f(a: int, b: int) -> {ret}:\n"
+        + "".join(f"    {line}\n" for line in body.splitlines())
+    )
 
 
 TESTS = [TestSpec((1, 2), 3), TestSpec((0, 0), 0), TestSpec((5, -5), 0)]
@@ -29,7 +44,15 @@ def run(programs, tests=TESTS, items=None, **kw):  # type: ignore[no-untyped-def
 
 
 def test_verdicts_and_first_failing_test() -> None:
-    res = run([prog("return a + b"), prog("return a * b"), prog("while True:\n    a += 1\nreturn a"), prog("return (a + b) // b * 0 + a + b"), prog("return a / b", "float")])
+    res = run(
+        [
+            prog("return a + b"),
+            prog("return a * b"),
+            prog("while True:\n    a += 1\nreturn a"),
+            prog("return (a + b) // b * 0 + a + b"),
+            prog("return a / b", "float"),
+        ]
+    )
     assert list(res.verdict) == [PASSED, WRONG_ANSWER, TIMED_OUT, TRAPPED, WRONG_ANSWER]
     assert list(res.fail_test) == [-1, 0, 0, 1, 0]  # a*b: 1*2 != 3 at test 0; // b: 0//0 at test 1
     assert res.trap[3] == 1  # ZeroDivisionError
@@ -39,7 +62,9 @@ def test_verdicts_and_first_failing_test() -> None:
 def test_run_order_does_not_change_verdicts() -> None:
     programs = [prog("return a + b"), prog("return a - b"), prog("return b // a")]
     straight = run(programs)
-    shuffled = run(programs, items=lambda items: items[np.random.default_rng(0).permutation(len(items))])
+    shuffled = run(
+        programs, items=lambda items: items[np.random.default_rng(0).permutation(len(items))]
+    )
     for field in ("verdict", "fail_test", "trap", "steps"):
         assert (getattr(straight, field) == getattr(shuffled, field)).all()
 
@@ -60,13 +85,20 @@ def test_comparison_modes() -> None:
     close = run([half], [TestSpec((1, 3), 0.3333, abs_tol=1e-3)])
     off = run([half], [TestSpec((1, 3), 0.3333)])
     never = run([half], [TestSpec((1, 3), "one third")])
-    assert (exact.verdict[0], close.verdict[0], off.verdict[0], never.verdict[0]) == (PASSED, PASSED, WRONG_ANSWER, WRONG_ANSWER)
+    assert (exact.verdict[0], close.verdict[0], off.verdict[0], never.verdict[0]) == (
+        PASSED,
+        PASSED,
+        WRONG_ANSWER,
+        WRONG_ANSWER,
+    )
 
 
 def test_modes_recorded_per_test() -> None:
     p = prog("return a / b", "float")
     b = BatchBuilder()
-    b.add_tests(p, 0, [TestSpec((1, 2), 0.5), TestSpec((1, 2), 0.5, rel_tol=1e-9), TestSpec((1, 2), "x")])
+    b.add_tests(
+        p, 0, [TestSpec((1, 2), 0.5), TestSpec((1, 2), 0.5, rel_tol=1e-9), TestSpec((1, 2), "x")]
+    )
     assert list(b.build().mode) == [EXACT, CLOSE, NEVER]
 
 

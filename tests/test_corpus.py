@@ -67,11 +67,15 @@ def load_case(path: Path) -> Case:
             case.kiln_trap = value
         elif key == "limits":
             case.limits = {k: int(v) for k, v in (item.split("=") for item in value.split())}
-    assert [case.expect, case.trap, case.error].count(None) == 2, f"{path}: needs exactly one expectation"
+    assert [case.expect, case.trap, case.error].count(None) == 2, (
+        f"{path}: needs exactly one expectation"
+    )
     for trap in (case.trap, case.kiln_trap):
         assert trap is None or trap in TRAP_BY_NAME, f"{path}: unknown trap {trap}"
     if case.kiln_trap:
-        assert TRAP_BY_NAME[case.kiln_trap].needs_fallback, f"{path}: '# kiln:' names a fallback trap"
+        assert TRAP_BY_NAME[case.kiln_trap].needs_fallback, (
+            f"{path}: '# kiln:' names a fallback trap"
+        )
     return case
 
 
@@ -95,7 +99,9 @@ def run_cpython(case: Case) -> tuple[str, str]:
 def run_kiln(case: Case, backend: str) -> tuple[str, str]:
     name, args = parse_call(case.call)
     try:
-        program = compile_source(case.source, case.name, arg_types={name: [type_of_value(a) for a in args]})
+        program = compile_source(
+            case.source, case.name, arg_types={name: [type_of_value(a) for a in args]}
+        )
     except CompileError as e:
         return ("error", str(e))
     result = execute(program, name, args, backend=backend, limits=Limits().replace(**case.limits))
@@ -144,10 +150,21 @@ def test_corpus_means_the_same_with_passes_off(without: str) -> None:
         if case.error or case.limits:
             continue  # fuel limits count steps, which the passes change
         name, args = parse_call(case.call)
-        program = compile_source(case.source, case.name, arg_types={name: [type_of_value(a) for a in args]}, passes=passes)
+        program = compile_source(
+            case.source,
+            case.name,
+            arg_types={name: [type_of_value(a) for a in args]},
+            passes=passes,
+        )
         if without == "all":
             used = {OPS[decode(word)[0]].name for fn in program.functions for word in fn.code}
-            assert not used & SUPERINSTRUCTIONS, f"{case.name}: -O0 made {sorted(used & SUPERINSTRUCTIONS)}"
+            assert not used & SUPERINSTRUCTIONS, (
+                f"{case.name}: -O0 made {sorted(used & SUPERINSTRUCTIONS)}"
+            )
         outcome = execute(program, name, args, backend="ref").outcome
-        want = ("raise", case.kiln_trap or case.trap) if case.kiln_trap or case.trap else ("value", case.expect)
+        want = (
+            ("raise", case.kiln_trap or case.trap)
+            if case.kiln_trap or case.trap
+            else ("value", case.expect)
+        )
         assert outcome == want, f"{case.name} without {without}: {outcome}"

@@ -23,11 +23,24 @@ from vm.values import INT64_MAX, INT64_MIN
 EDGE_INTS = st.one_of(
     st.integers(min_value=-20, max_value=20),
     st.integers(min_value=INT64_MIN, max_value=INT64_MAX),
-    st.sampled_from([INT64_MIN, INT64_MIN + 1, -(2**53) - 1, 2**53 + 1, INT64_MAX, INT64_MAX - 1, 2**32, -(2**31)]),
+    st.sampled_from(
+        [
+            INT64_MIN,
+            INT64_MIN + 1,
+            -(2**53) - 1,
+            2**53 + 1,
+            INT64_MAX,
+            INT64_MAX - 1,
+            2**32,
+            -(2**31),
+        ]
+    ),
 )
 FLOATS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e308, -1e308, 5e-324, math.inf, -math.inf, math.nan]),
+    st.sampled_from(
+        [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e308, -1e308, 5e-324, math.inf, -math.inf, math.nan]
+    ),
     st.integers(min_value=-100, max_value=100).map(float),
 )
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -50,7 +63,9 @@ def python_outcome(source: str, args: tuple[Any, ...]) -> tuple[str, str]:
 def check(source: str, *args: Any, fallback_ok: bool = False) -> None:
     """CPython, ref and cpu agree; where kiln traps a fallback, `fallback_ok` must allow it."""
     expected = python_outcome(source, args)
-    results = [execute_batch([(program(source), "f", list(args))], backend=b)[0] for b in ("ref", "cpu")]
+    results = [
+        execute_batch([(program(source), "f", list(args))], backend=b)[0] for b in ("ref", "cpu")
+    ]
     ref, cpu = results
     assert (ref.outcome, ref.steps) == (cpu.outcome, cpu.steps), (args, ref, cpu)
     if ref.needs_fallback:
@@ -84,14 +99,24 @@ def test_int_binary(op: str, a: int, b: int) -> None:
 @SETTINGS
 @given(a=EDGE_INTS, b=st.integers(min_value=-3, max_value=70))
 def test_shifts(a: int, b: int) -> None:
-    check("def f(a: int, b: int) -> int:\n    return a << b\n", a, b, fallback_ok=b >= 0 and not fits(a << b))
+    check(
+        "def f(a: int, b: int) -> int:\n    return a << b\n",
+        a,
+        b,
+        fallback_ok=b >= 0 and not fits(a << b),
+    )
     check("def f(a: int, b: int) -> int:\n    return a >> b\n", a, b)
 
 
 @SETTINGS
 @given(a=st.integers(min_value=-50, max_value=50), b=st.integers(min_value=-3, max_value=70))
 def test_int_pow(a: int, b: int) -> None:
-    check("def f(a: int, b: int) -> int:\n    return a ** b\n", a, b, fallback_ok=b < 0 or not fits(a**b))
+    check(
+        "def f(a: int, b: int) -> int:\n    return a ** b\n",
+        a,
+        b,
+        fallback_ok=b < 0 or not fits(a**b),
+    )
 
 
 @SETTINGS
@@ -112,14 +137,18 @@ def test_int_unary(a: int) -> None:
 def test_float_binary(op: str, x: float, y: float) -> None:
     # a negative base to a fractional power is a complex number in Python: kiln falls back
     complex_pow = op == "**" and x < 0 and math.isfinite(y) and y != math.floor(y)
-    check(f"def f(x: float, y: float) -> float:\n    return x {op} y\n", x, y, fallback_ok=complex_pow)
+    check(
+        f"def f(x: float, y: float) -> float:\n    return x {op} y\n", x, y, fallback_ok=complex_pow
+    )
 
 
 @pytest.mark.parametrize("op", ["<", "<=", "==", "!="])
 @SETTINGS
 @given(a=EDGE_INTS, x=FLOATS)
 def test_int_float_comparison(op: str, a: int, x: float) -> None:
-    check(f"def f(a: int, x: float) -> bool:\n    return a {op} x\n", a, x, fallback_ok=abs(a) > 2**53)
+    check(
+        f"def f(a: int, x: float) -> bool:\n    return a {op} x\n", a, x, fallback_ok=abs(a) > 2**53
+    )
 
 
 @SETTINGS
@@ -131,28 +160,52 @@ def test_int_true_division(a: int, b: int) -> None:
 @SETTINGS
 @given(x=FLOATS)
 def test_float_to_int(x: float) -> None:
-    check("def f(x: float) -> int:\n    return int(x)\n", x, fallback_ok=math.isfinite(x) and not fits(int(x)))
+    check(
+        "def f(x: float) -> int:\n    return int(x)\n",
+        x,
+        fallback_ok=math.isfinite(x) and not fits(int(x)),
+    )
 
 
-SLICE_PART = st.one_of(st.none(), st.integers(min_value=-12, max_value=12), st.sampled_from([INT64_MIN, INT64_MAX]))
+SLICE_PART = st.one_of(
+    st.none(), st.integers(min_value=-12, max_value=12), st.sampled_from([INT64_MIN, INT64_MAX])
+)
 
 
 @SETTINGS
-@given(xs=st.lists(st.integers(min_value=-5, max_value=5), max_size=9), i=st.integers(min_value=-12, max_value=12))
+@given(
+    xs=st.lists(st.integers(min_value=-5, max_value=5), max_size=9),
+    i=st.integers(min_value=-12, max_value=12),
+)
 def test_negative_indices(xs: list[int], i: int) -> None:
     check("def f(xs: list[int], i: int) -> int:\n    return xs[i]\n", xs, i) if xs else None
     check("def f(s: str, i: int) -> str:\n    return s[i]\n", "".join(map(str, xs)), i)
 
 
 @SETTINGS
-@given(xs=st.lists(st.integers(min_value=-5, max_value=5), min_size=1, max_size=9), start=SLICE_PART, stop=SLICE_PART, step=SLICE_PART)
-def test_slicing_with_steps(xs: list[int], start: int | None, stop: int | None, step: int | None) -> None:
+@given(
+    xs=st.lists(st.integers(min_value=-5, max_value=5), min_size=1, max_size=9),
+    start=SLICE_PART,
+    stop=SLICE_PART,
+    step=SLICE_PART,
+)
+def test_slicing_with_steps(
+    xs: list[int], start: int | None, stop: int | None, step: int | None
+) -> None:
     parts = [("a", start), ("b", stop), ("c", step)]
     params = ", ".join(f"{n}: int" for n, v in parts if v is not None)
     text = ":".join(n if v is not None else "" for n, v in parts)
     args = [v for _, v in parts if v is not None]
-    check(f"def f(xs: list[int]{', ' if params else ''}{params}) -> list[int]:\n    return xs[{text}]\n", xs, *args)
-    check(f"def f(s: str{', ' if params else ''}{params}) -> str:\n    return s[{text}]\n", "".join(map(str, xs)), *args)
+    check(
+        f"def f(xs: list[int]{', ' if params else ''}{params}) -> list[int]:\n    return xs[{text}]\n",
+        xs,
+        *args,
+    )
+    check(
+        f"def f(s: str{', ' if params else ''}{params}) -> str:\n    return s[{text}]\n",
+        "".join(map(str, xs)),
+        *args,
+    )
 
 
 @SETTINGS
@@ -162,7 +215,11 @@ def test_int_of_str(s: str) -> None:
         too_big = not fits(int(s))
     except ValueError:
         too_big = False
-    check("def f(s: str) -> int:\n    return int(s)\n", s, fallback_ok=any(ord(c) > 127 for c in s) or too_big)
+    check(
+        "def f(s: str) -> int:\n    return int(s)\n",
+        s,
+        fallback_ok=any(ord(c) > 127 for c in s) or too_big,
+    )
 
 
 @SETTINGS
@@ -170,5 +227,15 @@ def test_int_of_str(s: str) -> None:
 def test_list_comparison_with_nan(xs: list[float], ys: list[float]) -> None:
     # CPython compares container items by identity first: a NaN inside a list is a fallback case
     has_nan = any(math.isnan(v) for v in xs + ys)
-    check("def f(xs: list[float], ys: list[float]) -> bool:\n    return xs < ys\n", xs, ys, fallback_ok=has_nan)
-    check("def f(xs: list[float], ys: list[float]) -> bool:\n    return xs == ys\n", xs, ys, fallback_ok=has_nan)
+    check(
+        "def f(xs: list[float], ys: list[float]) -> bool:\n    return xs < ys\n",
+        xs,
+        ys,
+        fallback_ok=has_nan,
+    )
+    check(
+        "def f(xs: list[float], ys: list[float]) -> bool:\n    return xs == ys\n",
+        xs,
+        ys,
+        fallback_ok=has_nan,
+    )

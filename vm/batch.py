@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -76,21 +77,32 @@ class VerifyBatch:
         n_cand, n_tests = self.n_candidates, self.n_tests
         if not (len(self.cand_function) == len(self.cand_tests) == n_cand):
             raise ValueError("candidate arrays differ in length")
-        if len(self.arg_offsets) != n_tests + 1 or len(self.expected_offsets) != n_tests + 1 or len(self.tolerance) != n_tests:
+        if (
+            len(self.arg_offsets) != n_tests + 1
+            or len(self.expected_offsets) != n_tests + 1
+            or len(self.tolerance) != n_tests
+        ):
             raise ValueError("test arrays differ in length")
-        if n_cand and (self.cand_program.min() < 0 or self.cand_program.max() >= len(self.programs)):
+        if n_cand and (
+            self.cand_program.min() < 0 or self.cand_program.max() >= len(self.programs)
+        ):
             raise ValueError("candidate names a program outside the batch")
         for c in range(n_cand):
             program = self.programs[int(self.cand_program[c])]
             if not 0 <= self.cand_function[c] < len(program.functions):
-                raise ValueError(f"candidate {c} names function {self.cand_function[c]}, its program has {len(program.functions)}")
+                raise ValueError(
+                    f"candidate {c} names function {self.cand_function[c]}, its program has {len(program.functions)}"
+                )
             start, end = self.cand_tests[c]
             if not 0 <= start <= end <= n_tests:
                 raise ValueError(f"candidate {c} has tests [{start}, {end}) outside [0, {n_tests})")
         if len(self.items) and ((self.items[:, 0] < 0).any() or (self.items[:, 0] >= n_cand).any()):
             raise ValueError("an item names a candidate outside the batch")
         if len(self.items):
-            starts, ends = self.cand_tests[self.items[:, 0], 0], self.cand_tests[self.items[:, 0], 1]
+            starts, ends = (
+                self.cand_tests[self.items[:, 0], 0],
+                self.cand_tests[self.items[:, 0], 1],
+            )
             if ((self.items[:, 1] < starts) | (self.items[:, 1] >= ends)).any():
                 raise ValueError("an item names a test outside its candidate's range")
 
@@ -118,7 +130,12 @@ def marshal_expected(expected: Any, ty: Type) -> list[int] | None:
             return float(value)
         if t.kind == "int" and isinstance(value, bool):
             return int(value)
-        if t.kind == "bool" and isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        if (
+            t.kind == "bool"
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and value in (0, 1)
+        ):
             return bool(value)
         if t.kind == "float" and isinstance(value, bool):
             return float(value)
@@ -147,14 +164,18 @@ class BatchBuilder:
     _tol: list[tuple[float, float]] = field(default_factory=list)
     _test_ranges: dict[tuple[int, int, int], tuple[int, int]] = field(default_factory=dict)
 
-    def add_tests(self, program: Program, function: int, tests: Sequence[TestSpec]) -> tuple[int, int]:
+    def add_tests(
+        self, program: Program, function: int, tests: Sequence[TestSpec]
+    ) -> tuple[int, int]:
         """Marshals `tests` for `function` of `program`; returns their [start, end) range.
         Raises ValueError (naming the test) when arguments do not fit the parameter types."""
         params, ret = program.signature(function)
         start = len(self._mode)
         for i, test in enumerate(tests):
             if len(test.args) != len(params):
-                raise ValueError(f"test {i}: {len(test.args)} argument(s), {program.functions[function].name} takes {len(params)}")
+                raise ValueError(
+                    f"test {i}: {len(test.args)} argument(s), {program.functions[function].name} takes {len(params)}"
+                )
             words: list[int] = []
             for j, (arg, ty) in enumerate(zip(test.args, params)):
                 try:
@@ -165,7 +186,9 @@ class BatchBuilder:
             close = test.rel_tol is not None or test.abs_tol is not None
             self._args.append(words)
             self._expected.append(expected or [])
-            self._mode.append(NEVER if expected is None else CLOSE if close and ret.kind == "float" else EXACT)
+            self._mode.append(
+                NEVER if expected is None else CLOSE if close and ret.kind == "float" else EXACT
+            )
             self._tol.append((test.rel_tol or 0.0, test.abs_tol or 0.0))
         return start, len(self._mode)
 
@@ -188,7 +211,10 @@ class BatchBuilder:
         args, arg_off = offsets(self._args)
         expected, exp_off = offsets(self._expected)
         if items is None:
-            items = np.array([(c, t) for c, (_, _, s, e) in enumerate(self._cands) for t in range(s, e)], dtype=np.int32).reshape(-1, 2)
+            items = np.array(
+                [(c, t) for c, (_, _, s, e) in enumerate(self._cands) for t in range(s, e)],
+                dtype=np.int32,
+            ).reshape(-1, 2)
         batch = VerifyBatch(
             self.programs,
             cands[:, 0].astype(np.int32),
@@ -215,7 +241,9 @@ class VerifyResult:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
 
 
-def reduce_items(batch: VerifyBatch, status: np.ndarray, trap: np.ndarray, steps: np.ndarray) -> VerifyResult:
+def reduce_items(
+    batch: VerifyBatch, status: np.ndarray, trap: np.ndarray, steps: np.ndarray
+) -> VerifyResult:
     """Per-item outcomes (in `batch.items` order) -> per-candidate verdicts: the first failing
     test in test order decides. status: 0 equal, 1 unequal, 2 trapped (see trap)."""
     n = batch.n_candidates
@@ -240,7 +268,9 @@ def reduce_items(batch: VerifyBatch, status: np.ndarray, trap: np.ndarray, steps
     return VerifyResult(verdict, fail_test, trap_out, total)
 
 
-def _python_equal(value: Any, expected_words: np.ndarray, ty: Type, mode: int, tol: np.ndarray) -> bool:
+def _python_equal(
+    value: Any, expected_words: np.ndarray, ty: Type, mode: int, tol: np.ndarray
+) -> bool:
     if mode == NEVER:
         return False
     expected = unmarshal([int(w) for w in expected_words], ty)
@@ -249,7 +279,13 @@ def _python_equal(value: Any, expected_words: np.ndarray, ty: Type, mode: int, t
     return bool(value == expected)
 
 
-def verify(batch: VerifyBatch, *, backend: str = "cpu", limits: Limits | None = None, threads: int | None = None) -> VerifyResult:
+def verify(
+    batch: VerifyBatch,
+    *,
+    backend: str = "cpu",
+    limits: Limits | None = None,
+    threads: int | None = None,
+) -> VerifyResult:
     limits = limits or Limits()
     if backend == "ref":
         from vm import ref
@@ -263,7 +299,9 @@ def verify(batch: VerifyBatch, *, backend: str = "cpu", limits: Limits | None = 
             program = batch.programs[batch.cand_program[c]]
             fn = int(batch.cand_function[c])
             params, ret = program.signature(fn)
-            words = [int(w) for w in batch.arg_words[batch.arg_offsets[t] : batch.arg_offsets[t + 1]]]
+            words = [
+                int(w) for w in batch.arg_words[batch.arg_offsets[t] : batch.arg_offsets[t + 1]]
+            ]
             args, pos = [], 0
             for ty in params:
                 size = _marshalled_size(words, pos, ty)
@@ -273,7 +311,13 @@ def verify(batch: VerifyBatch, *, backend: str = "cpu", limits: Limits | None = 
             steps[k] = result.steps
             if result.trap is not None:
                 status[k], traps[k] = 2, TRAP_BY_NAME[result.trap].code
-            elif not _python_equal(result.value, batch.expected_words[batch.expected_offsets[t] : batch.expected_offsets[t + 1]], ret, int(batch.mode[t]), batch.tolerance[t]):
+            elif not _python_equal(
+                result.value,
+                batch.expected_words[batch.expected_offsets[t] : batch.expected_offsets[t + 1]],
+                ret,
+                int(batch.mode[t]),
+                batch.tolerance[t],
+            ):
                 status[k] = 1
         out = reduce_items(batch, status, traps, steps)
         out.timings["kernel"] = time.perf_counter() - start

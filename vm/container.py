@@ -77,7 +77,15 @@ class Program:
         parts = [
             MAGIC,
             struct.pack("<II", FORMAT_VERSION, isa_hash()),
-            struct.pack("<6I", len(self.consts), len(self.image), len(self.types), len(self.functions), len(code), len(name)),
+            struct.pack(
+                "<6I",
+                len(self.consts),
+                len(self.image),
+                len(self.types),
+                len(self.functions),
+                len(code),
+                len(name),
+            ),
             name,
             struct.pack(f"<{len(self.consts)}q", *self.consts),
             struct.pack(f"<{len(self.image)}q", *self.image),
@@ -89,11 +97,21 @@ class Program:
         for fn in self.functions:
             fname = fn.name.encode()
             parts.append(struct.pack("<I", len(fname)) + fname)
-            header = (start, len(fn.code), fn.n_params, fn.n_locals, fn.max_stack, fn.return_type, *fn.param_types)
+            header = (
+                start,
+                len(fn.code),
+                fn.n_params,
+                fn.n_locals,
+                fn.max_stack,
+                fn.return_type,
+                *fn.param_types,
+            )
             parts.append(struct.pack(f"<{len(header)}I", *header))
             start += len(fn.code)
         parts.append(struct.pack(f"<{len(code)}I", *code))
-        parts.append(struct.pack(f"<{len(code)}I", *(line for fn in self.functions for line in fn.lines)))
+        parts.append(
+            struct.pack(f"<{len(code)}I", *(line for fn in self.functions for line in fn.lines))
+        )
         body = b"".join(parts)
         return body + struct.pack("<I", zlib.crc32(body))
 
@@ -104,7 +122,9 @@ class _Reader:
 
     def take(self, n: int, what: str) -> bytes:
         if n < 0 or self.pos + n > len(self.data):
-            raise ContainerError(f"truncated container: {what} needs {n} bytes at offset {self.pos}, file has {len(self.data)}")
+            raise ContainerError(
+                f"truncated container: {what} needs {n} bytes at offset {self.pos}, file has {len(self.data)}"
+            )
         chunk = self.data[self.pos : self.pos + n]
         self.pos += n
         return chunk
@@ -116,7 +136,9 @@ class _Reader:
     def count(self, what: str) -> int:
         (n,) = self.ints("I", 1, what)
         if n > MAX_COUNT:
-            raise ContainerError(f"{what} {n} at offset {self.pos - 4} exceeds the limit {MAX_COUNT}")
+            raise ContainerError(
+                f"{what} {n} at offset {self.pos - 4} exceeds the limit {MAX_COUNT}"
+            )
         return n
 
 
@@ -129,12 +151,26 @@ def load(data: bytes) -> Program:
     r.take(len(MAGIC), "magic")
     version, isa = r.ints("I", 2, "header")
     if version != FORMAT_VERSION:
-        raise ContainerError(f"container format version {version}, this kiln reads version {FORMAT_VERSION}")
+        raise ContainerError(
+            f"container format version {version}, this kiln reads version {FORMAT_VERSION}"
+        )
     if isa != isa_hash():
-        raise ContainerError(f"container built for ISA 0x{isa:08x}, this kiln has ISA 0x{isa_hash():08x}: recompile it")
+        raise ContainerError(
+            f"container built for ISA 0x{isa:08x}, this kiln has ISA 0x{isa_hash():08x}: recompile it"
+        )
     if zlib.crc32(body) != crc:
         raise ContainerError("checksum mismatch: the container is truncated or corrupted")
-    n_consts, n_image, n_types, n_funcs, n_code, n_name = (r.count(w) for w in ("constant count", "image size", "type count", "function count", "code size", "name length"))
+    n_consts, n_image, n_types, n_funcs, n_code, n_name = (
+        r.count(w)
+        for w in (
+            "constant count",
+            "image size",
+            "type count",
+            "function count",
+            "code size",
+            "name length",
+        )
+    )
     try:
         source_name = r.take(n_name, "source name").decode()
     except UnicodeDecodeError as e:
@@ -167,6 +203,18 @@ def load(data: bytes) -> Program:
     functions = []
     for i, (fname, start, length, _, n_locals, max_stack, ret, params) in enumerate(headers):
         if start + length > n_code:
-            raise ContainerError(f"function {i} ({fname}) code [{start}, {start + length}) is outside the code section ({n_code} words)")
-        functions.append(Function(fname, params, ret, n_locals, max_stack, list(code[start : start + length]), list(lines[start : start + length])))
+            raise ContainerError(
+                f"function {i} ({fname}) code [{start}, {start + length}) is outside the code section ({n_code} words)"
+            )
+        functions.append(
+            Function(
+                fname,
+                params,
+                ret,
+                n_locals,
+                max_stack,
+                list(code[start : start + length]),
+                list(lines[start : start + length]),
+            )
+        )
     return Program(functions, consts, image, types, source_name)

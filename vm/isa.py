@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Final
+from typing import Final
 
 # ---- operand kinds -----------------------------------------------------------------------------
 
@@ -97,10 +98,34 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("JUMP_GE_I", "jump", 2, 0, "a b -- : if a>=b: pc = t"),
     ("JUMP_EQ_I", "jump", 2, 0, "a b -- : if a==b: pc = t"),
     ("JUMP_NE_I", "jump", 2, 0, "a b -- : if a!=b: pc = t"),
-    ("FOR_RANGE", "local2", 0, 0, "-- : range state cur, stop, step in locals[b..b+2]: if cur<stop (step > 0) or cur>stop (step <= 0): locals[a] = cur, cur += step (a sum past 64 bits sets cur = stop), take the JUMP that follows; else skip it"),
-    ("FOR_LIST", "local2", 0, 0, "-- : list l and index i in locals[b], locals[b+1]: if 0 <= i < len(l) (read every step): locals[a] = l[i], i += 1, take the JUMP that follows; else skip it"),
-    ("FOR_STR", "local2", 0, 0, "-- : str s and index i in locals[b], locals[b+1]: if 0 <= i < len(s): locals[a] = s[i] (a new 1-character string), i += 1, take the JUMP that follows; else skip it"),
-    ("CALL", "func", "call", 1, "args -- r : call function f (RecursionError past the depth limit)"),
+    (
+        "FOR_RANGE",
+        "local2",
+        0,
+        0,
+        "-- : range state cur, stop, step in locals[b..b+2]: if cur<stop (step > 0) or cur>stop (step <= 0): locals[a] = cur, cur += step (a sum past 64 bits sets cur = stop), take the JUMP that follows; else skip it",
+    ),
+    (
+        "FOR_LIST",
+        "local2",
+        0,
+        0,
+        "-- : list l and index i in locals[b], locals[b+1]: if 0 <= i < len(l) (read every step): locals[a] = l[i], i += 1, take the JUMP that follows; else skip it",
+    ),
+    (
+        "FOR_STR",
+        "local2",
+        0,
+        0,
+        "-- : str s and index i in locals[b], locals[b+1]: if 0 <= i < len(s): locals[a] = s[i] (a new 1-character string), i += 1, take the JUMP that follows; else skip it",
+    ),
+    (
+        "CALL",
+        "func",
+        "call",
+        1,
+        "args -- r : call function f (RecursionError past the depth limit)",
+    ),
     ("RET", "none", 1, 0, "r -- : return r to the caller (or end the run)"),
     ("RAISE", "trap", 0, 0, "-- : raise the exception with trap code e"),
     # -- int
@@ -110,8 +135,20 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("MUL_I", "none", 2, 1, "a b -- a*b : Overflow outside 64 bits"),
     ("FLOORDIV_I", "none", 2, 1, "a b -- a//b : rounds toward -inf; ZeroDivisionError"),
     ("MOD_I", "none", 2, 1, "a b -- a%b : sign of b; ZeroDivisionError"),
-    ("POW_I", "none", 2, 1, "a b -- a**b : Overflow; Unsupported when b < 0 (Python gives a float)"),
-    ("DIV_I", "none", 2, 1, "a b -- a/b : true division to float; ZeroDivisionError; Unsupported past 2**53"),
+    (
+        "POW_I",
+        "none",
+        2,
+        1,
+        "a b -- a**b : Overflow; Unsupported when b < 0 (Python gives a float)",
+    ),
+    (
+        "DIV_I",
+        "none",
+        2,
+        1,
+        "a b -- a/b : true division to float; ZeroDivisionError; Unsupported past 2**53",
+    ),
     ("NEG_I", "none", 1, 1, "a -- -a : Overflow for -2**63"),
     ("ABS_I", "none", 1, 1, "a -- abs(a) : Overflow for -2**63"),
     ("INVERT_I", "none", 1, 1, "a -- ~a"),
@@ -135,7 +172,13 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("DIV_F", "none", 2, 1, "x y -- x/y : ZeroDivisionError"),
     ("FLOORDIV_F", "none", 2, 1, "x y -- x//y : Python's float floor division; ZeroDivisionError"),
     ("MOD_F", "none", 2, 1, "x y -- x%y : sign of y; ZeroDivisionError"),
-    ("POW_F", "none", 2, 1, "x y -- x**y : ZeroDivisionError for 0**-y; OverflowError; Unsupported for a complex result"),
+    (
+        "POW_F",
+        "none",
+        2,
+        1,
+        "x y -- x**y : ZeroDivisionError for 0**-y; OverflowError; Unsupported for a complex result",
+    ),
     ("NEG_F", "none", 1, 1, "x -- -x"),
     ("ABS_F", "none", 1, 1, "x -- abs(x)"),
     ("LT_F", "none", 2, 1, "x y -- x<y"),
@@ -145,8 +188,20 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("EQ_F", "none", 2, 1, "x y -- x==y"),
     ("NE_F", "none", 2, 1, "x y -- x!=y"),
     ("I2F", "none", 1, 1, "a -- float(a) : rounds to nearest"),
-    ("I2F_EXACT", "none", 1, 1, "a -- float(a) : Unsupported when not exact (an int compared with a float)"),
-    ("F2I", "none", 1, 1, "x -- int(x) : truncates; ValueError for nan, OverflowError for inf, Overflow past 64 bits"),
+    (
+        "I2F_EXACT",
+        "none",
+        1,
+        1,
+        "a -- float(a) : Unsupported when not exact (an int compared with a float)",
+    ),
+    (
+        "F2I",
+        "none",
+        1,
+        1,
+        "x -- int(x) : truncates; ValueError for nan, OverflowError for inf, Overflow past 64 bits",
+    ),
     # -- values of any type (operand: the type of both operands, or of the sequence)
     ("EQ", "type", 2, 1, "a b -- a==b : deep equality of two values of type t"),
     ("LT", "type", 2, 1, "a b -- a<b : Python's ordering of str, list and tuple values of type t"),
@@ -155,14 +210,26 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     # -- str
     ("STR_LEN", "none", 1, 1, "s -- len(s)"),
     ("STR_INDEX", "none", 2, 1, "s i -- s[i] : negative from the end; IndexError"),
-    ("STR_SLICE", "slice", "n", 1, "s [start] [stop] [step] -- s[start:stop:step] : ValueError for step 0"),
+    (
+        "STR_SLICE",
+        "slice",
+        "n",
+        1,
+        "s [start] [stop] [step] -- s[start:stop:step] : ValueError for step 0",
+    ),
     ("STR_CONCAT", "none", 2, 1, "a b -- a+b"),
     ("STR_REPEAT", "none", 2, 1, "s n -- s*n"),
     ("STR_OF_INT", "none", 1, 1, "a -- str(a)"),
     ("STR_OF_BOOL", "none", 1, 1, "a -- str(a) : 'True' or 'False'"),
     ("INT_OF_STR", "none", 1, 1, "s -- int(s) : ValueError; Overflow past 64 bits"),
     ("ORD", "none", 1, 1, "s -- ord(s) : TypeError unless len(s) == 1"),
-    ("CHR", "none", 1, 1, "a -- chr(a) : OverflowError outside 32 bits, else ValueError outside range(0x110000)"),
+    (
+        "CHR",
+        "none",
+        1,
+        1,
+        "a -- chr(a) : OverflowError outside 32 bits, else ValueError outside range(0x110000)",
+    ),
     # -- list
     ("LIST_NEW", "count", "n", 1, "v1 .. vn -- [v1, .., vn]"),
     ("LIST_LEN", "none", 1, 1, "l -- len(l)"),
@@ -171,20 +238,44 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("LIST_APPEND", "none", 2, 0, "l v -- : l.append(v)"),
     ("LIST_POP", "none", 1, 1, "l -- l.pop() : IndexError when empty"),
     ("LIST_POP_AT", "none", 2, 1, "l i -- l.pop(i) : IndexError"),
-    ("LIST_SLICE", "slice", "n", 1, "l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0"),
+    (
+        "LIST_SLICE",
+        "slice",
+        "n",
+        1,
+        "l [start] [stop] [step] -- l[start:stop:step] : a new list; ValueError for step 0",
+    ),
     ("LIST_CONCAT", "none", 2, 1, "a b -- a+b : a new list"),
     ("LIST_REPEAT", "none", 2, 1, "l n -- l*n : a new list (items shared, as in Python)"),
     ("LIST_EXTEND", "none", 2, 1, "a b -- a : a += b, in place (a.extend(b)); a may be b"),
     ("LIST_IREPEAT", "none", 2, 1, "a n -- a : a *= n, in place; n <= 0 empties a"),
     ("LIST_OF_STR", "none", 1, 1, "s -- list(s) : the characters"),
-    ("LIST_RANGE", "none", 3, 1, "start stop step -- list(range(start, stop, step)) : ValueError for step 0"),
+    (
+        "LIST_RANGE",
+        "none",
+        3,
+        1,
+        "start stop step -- list(range(start, stop, step)) : ValueError for step 0",
+    ),
     ("LIST_REVERSED", "none", 1, 1, "l -- list(reversed(l))"),
     ("SORTED", "type", 1, 1, "l -- sorted(l) : a new list; t is the list type; stable"),
     ("SORTED_DESC", "type", 1, 1, "l -- sorted(l, reverse=True) : stable"),
-    ("MIN", "type", 1, 1, "l -- min(l) : the first smallest; t is the list or str type; ValueError when empty"),
+    (
+        "MIN",
+        "type",
+        1,
+        1,
+        "l -- min(l) : the first smallest; t is the list or str type; ValueError when empty",
+    ),
     ("MAX", "type", 1, 1, "l -- max(l) : the first largest; ValueError when empty"),
     ("SUM_I", "none", 1, 1, "l -- sum(l) : of a list[int] or list[bool]; Overflow"),
-    ("SUM_F", "none", 1, 1, "l -- sum(l) : of a list[float], added left to right; Unsupported when empty"),
+    (
+        "SUM_F",
+        "none",
+        1,
+        1,
+        "l -- sum(l) : of a list[float], added left to right; Unsupported when empty",
+    ),
     # -- tuple
     ("TUPLE_NEW", "count", "n", 1, "v1 .. vn -- (v1, .., vn)"),
     ("TUPLE_GET", "count", 1, 1, "t -- t[k]"),
@@ -292,7 +383,9 @@ TRAPS: Final[tuple[Trap, ...]] = tuple(
 )
 TRAP_BY_NAME: Final[dict[str, Trap]] = {t.name: t for t in TRAPS}
 RAISABLE: Final = frozenset(
-    t.name for t in TRAPS if t.kind == "python" and t.name not in ("RecursionError", "UnboundLocalError", "OverflowError")
+    t.name
+    for t in TRAPS
+    if t.kind == "python" and t.name not in ("RecursionError", "UnboundLocalError", "OverflowError")
 )
 
 # ---- types, as encoded in the program's type table and in marshalled values ---------------------
@@ -355,7 +448,13 @@ def render_doc() -> str:
         "|---|---|",
     ]
     lines += [f"| `{kind}` | {doc} |" for kind, doc in OPERAND_KINDS.items()]
-    lines += ["", "## Instructions", "", "| code | name | operand | pops | pushes | effect |", "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Instructions",
+        "",
+        "| code | name | operand | pops | pushes | effect |",
+        "|---|---|---|---|---|---|",
+    ]
     for op in OPS:
         lines.append(
             f"| {op.code} | `{op.name}` | {op.operand} | {effect(op.pops)} | {effect(op.pushes)} | "
@@ -386,7 +485,11 @@ def generated_files() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    stale = [path for path, text in generated_files().items() if not path.exists() or path.read_text() != text]
+    stale = [
+        path
+        for path, text in generated_files().items()
+        if not path.exists() or path.read_text() != text
+    ]
     if "--write" in argv:
         for path, text in generated_files().items():
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ CPython fallback (`Unsupported`).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from vm.values import INT64_MAX, INT64_MIN
 
@@ -165,4 +165,6 @@ FLOAT_UNARY: dict[str, Callable[[float], float | int]] = {
     "TRUTH_F": lambda x: int(x != 0.0),
     "F2I": f2i,
 }
-RESULT_IS_FLOAT = {"DIV_I", "I2F", "I2F_EXACT", "NEG_F", "ABS_F"} | {k for k in FLOAT_BINARY if not k[:2] in ("LT", "LE", "GT", "GE", "EQ", "NE")}
+RESULT_IS_FLOAT = {"DIV_I", "I2F", "I2F_EXACT", "NEG_F", "ABS_F"} | {
+    k for k in FLOAT_BINARY if k[:2] not in ("LT", "LE", "GT", "GE", "EQ", "NE")
+}

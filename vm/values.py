@@ -18,8 +18,9 @@ int64 words read with the value's type (`vm/README.md`):
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from vm.isa import TYPE_CODES
 
@@ -116,10 +117,15 @@ def type_of_value(value: Any) -> Type:
         # empty inner lists say nothing about the element type: they fit any list type
         types = {type_of_value(v) for v in value if not (isinstance(v, list) and not v)}
         if not types:
-            raise ValueError("the element type of an empty list argument is unknown: annotate the parameter")
+            raise ValueError(
+                "the element type of an empty list argument is unknown: annotate the parameter"
+            )
         if len(types) == 1:
             elem = types.pop()
-            if len(value) > sum(1 for v in value if not (isinstance(v, list) and not v)) and elem.kind != "list":
+            if (
+                len(value) > sum(1 for v in value if not (isinstance(v, list) and not v))
+                and elem.kind != "list"
+            ):
                 raise ValueError(f"list argument mixes types: {elem} and an empty list")
             return list_of(elem)
         raise ValueError(f"list argument mixes types: {', '.join(sorted(map(str, types)))}")
