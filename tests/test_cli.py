@@ -1,0 +1,73 @@
+"""The `kiln` command line as a user meets it: output, exit codes, error messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def kiln(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("backend", ["ref", "cpu"])
+def test_run_prints_value_steps_and_time(capsys: pytest.CaptureFixture[str], backend: str) -> None:
+    code, out, _ = kiln(capsys, "run", str(ROOT / "examples/fib.py"), "--call", "fib(10)", "--backend", backend)
+    assert code == 0
+    assert "value: 55" in out and "steps: " in out and "time: " in out
+
+
+def test_run_reports_a_trap_with_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "loop.py"
+    src.write_text("def f(n: int) -> int:\n    while True:\n        n += 1\n    return n\n")
+    code, out, _ = kiln(capsys, "run", str(src), "--call", "f(0)", "--fuel", "100")
+    assert code == 1
+    assert "trap:  FuelExhausted (timed out)" in out and "steps: 100" in out
+
+
+def test_inference_from_the_call(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "total.py"
+    src.write_text("def total(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n")
+    code, out, _ = kiln(capsys, "run", str(src), "--call", "total([1, 2, 3])")
+    assert code == 0 and "value: 6" in out
+
+
+def test_compile_then_disassemble_and_run_bytecode(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    kbc = tmp_path / "primes.kbc"
+    code, out, _ = kiln(capsys, "compile", str(ROOT / "examples/primes.py"), "-o", str(kbc))
+    assert code == 0 and kbc.exists()
+    code, out, _ = kiln(capsys, "disasm", str(kbc))
+    assert code == 0 and "count_primes(int) -> int" in out and "RET" in out
+    code, out, _ = kiln(capsys, "run", str(kbc), "--call", "count_primes(100)")
+    assert code == 0 and "value: 25" in out
+
+
+def test_errors_say_what_and_where_with_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f() -> int:\n    d = {1: 2}\n    return 1\n")
+    code, _, err = kiln(capsys, "run", str(bad), "--call", "f()")
+    assert code == 2 and f"{bad}:2:9: unsupported: dict display" in err
+    broken = tmp_path / "broken.kbc"
+    broken.write_bytes((ROOT / "examples/fib.py").read_bytes()[:40])
+    code, _, err = kiln(capsys, "run", str(broken), "--call", "fib(3)")
+    assert code == 2 and "not a kiln bytecode file" in err
+    code, _, err = kiln(capsys, "run", str(ROOT / "examples/fib.py"), "--call", "fib(")
+    assert code == 2 and "cannot parse call" in err
+    code, _, err = kiln(capsys, "run", str(ROOT / "examples/fib.py"), "--call", "nope(1)")
+    assert code == 2 and "no function 'nope'" in err
+
+
+def test_opt_levels_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for flags in ([], ["-O0"], ["--no-pass", "fuse"]):
+        code, out, _ = kiln(capsys, "run", str(ROOT / "examples/primes.py"), "--call", "count_primes(500)", *flags)
+        assert code == 0
+        outs.append(out.splitlines()[0])
+    assert outs == ["value: 95"] * 3
