@@ -1,12 +1,13 @@
 """The compile -> execute -> verify pipeline, and the Ray actor that hosts it on one device.
 
-What it will hold (built by the later issues that bring up the pipeline and the Ray farm; empty
-until then):
-
-- `Pipeline`, a plain Python object that knows nothing of Ray: it compiles candidates (with
-  `compiler/`, or `neural/` through the hybrid router), runs every (candidate, test) pair on a
-  `vm/` backend under a fuel budget, and compares outputs with expected values on the device,
-  so only verdicts (and optionally outputs) leave it. It can be tested and benchmarked alone.
-- the Ray actor: a thin wrapper that pins one GPU (or CPU cores where there is none) and holds
-  one `Pipeline`, with code and tests uploaded once per batch.
+- `actors.pipeline.Pipeline`, a plain Python object that knows nothing of Ray: it compiles
+  candidates (with `compiler/`; `neural/` through the hybrid router later), runs every
+  (candidate, test) pair on a `vm/` backend (cuda, cpu or ref) under a fuel budget, and compares
+  outputs with expected values where they ran, so only verdicts (and the verified bytecode of
+  passing candidates) leave it. It can be tested and benchmarked alone (`kiln bench gpu`);
+  docs/PIPELINE.md describes its verdicts and timings.
+- `actors.layout`: the run order of a batch, lanes of a warp on one program, small candidates
+  packed so warps stay full; and a measure of a layout (occupancy, programs per warp).
+- the Ray actor (next issue): a thin wrapper that pins one GPU (or CPU cores where there is
+  none) and holds one `Pipeline`, with code and tests uploaded once per batch.
 """

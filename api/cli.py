@@ -1,10 +1,11 @@
 """The `kiln` command line.
 
-    kiln run f.py --call "fib(30)" [--backend ref|cpu] [--fuel N] [-O0]
+    kiln run f.py --call "fib(30)" [--backend ref|cpu|cuda] [--fuel N] [-O0]
     kiln compile f.py [--call "f(3)"] -o f.kbc
     kiln disasm f.kbc | f.py
     kiln fuzz --n 20000 --seed 1 [--backend ref,cpu]
     kiln bench vm [--quick]
+    kiln bench gpu [--quick]
 
 Errors a user can cause (a program outside the subset, a malformed container, a bad call) print
 one line that says what and where, and exit with status 2. A run that traps exits with 1.
@@ -121,6 +122,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from bench.vm import main as bench_vm
 
         return bench_vm(quick=args.quick)
+    if args.what == "gpu":
+        from bench.gpu import main as bench_gpu
+
+        return bench_gpu(quick=args.quick)
     raise ValueError(f"unknown benchmark {args.what!r}")
 
 
@@ -136,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run one call and print its value, steps, trap and time")
     source_args(p, True)
-    p.add_argument("--backend", choices=["ref", "cpu"], default="cpu")
+    p.add_argument("--backend", choices=["ref", "cpu", "cuda"], default="cpu")
     _add_limits(p)
     p.set_defaults(func=cmd_run)
 
@@ -157,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("bench", help="benchmarks (tables, JSON under bench/results/)")
-    p.add_argument("what", choices=["vm"])
+    p.add_argument("what", choices=["vm", "gpu"])
     p.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
     p.set_defaults(func=cmd_bench)
     return parser

@@ -1,9 +1,9 @@
 """The kiln virtual machine: instruction set, container, verifier and backends.
 
 `vm.isa` is the one table of instructions; `vm/README.md` the execution model every backend
-implements identically. Backends: `ref` (`vm.ref`, pure Python, the specification) and `cpu`
-(`vm.cpu`, the C interpreter in `vm/kernels/` built with the system compiler). The CUDA backend
-(next issue) loads the same C source through NVRTC.
+implements identically. Backends: `ref` (`vm.ref`, pure Python, the specification), `cpu`
+(`vm.cpu`, the C interpreter in `vm/kernels/` built with the system compiler) and `cuda`
+(`vm.cuda`, the same C source through NVRTC; needs CuPy and a device).
 
     from vm import execute, execute_batch
     result = execute(program, "fib", [20], backend="cpu")
@@ -20,7 +20,7 @@ from vm.limits import Limits
 if TYPE_CHECKING:
     from vm.container import Program
 
-BACKENDS = ("ref", "cpu")
+BACKENDS = ("ref", "cpu", "cuda")
 
 
 @dataclass(frozen=True)
@@ -62,4 +62,8 @@ def execute_batch(items: Sequence[Item], *, backend: str = "cpu", limits: Limits
         from vm import cpu
 
         return cpu.run_batch(items, limits, threads=threads)
+    if backend == "cuda":
+        from vm import cuda
+
+        return cuda.run_batch(items, limits)
     raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")

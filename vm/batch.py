@@ -87,15 +87,17 @@ class VerifyBatch:
             self.cand_program.min() < 0 or self.cand_program.max() >= len(self.programs)
         ):
             raise ValueError("candidate names a program outside the batch")
-        for c in range(n_cand):
-            program = self.programs[int(self.cand_program[c])]
-            if not 0 <= self.cand_function[c] < len(program.functions):
-                raise ValueError(
-                    f"candidate {c} names function {self.cand_function[c]}, its program has {len(program.functions)}"
-                )
-            start, end = self.cand_tests[c]
-            if not 0 <= start <= end <= n_tests:
-                raise ValueError(f"candidate {c} has tests [{start}, {end}) outside [0, {n_tests})")
+        n_functions = np.array([len(p.functions) for p in self.programs], dtype=np.int64)
+        if n_cand:
+            bad = np.nonzero((self.cand_function < 0) | (self.cand_function >= n_functions[self.cand_program]))[0]
+            if len(bad):
+                c = int(bad[0])
+                raise ValueError(f"candidate {c} names function {self.cand_function[c]}, its program has {n_functions[self.cand_program[c]]}")
+            start, end = self.cand_tests[:, 0], self.cand_tests[:, 1]
+            bad = np.nonzero((start < 0) | (start > end) | (end > n_tests))[0]
+            if len(bad):
+                c = int(bad[0])
+                raise ValueError(f"candidate {c} has tests [{start[c]}, {end[c]}) outside [0, {n_tests})")
         if len(self.items) and ((self.items[:, 0] < 0).any() or (self.items[:, 0] >= n_cand).any()):
             raise ValueError("an item names a candidate outside the batch")
         if len(self.items):
@@ -211,10 +213,7 @@ class BatchBuilder:
         args, arg_off = offsets(self._args)
         expected, exp_off = offsets(self._expected)
         if items is None:
-            items = np.array(
-                [(c, t) for c, (_, _, s, e) in enumerate(self._cands) for t in range(s, e)],
-                dtype=np.int32,
-            ).reshape(-1, 2)
+            items = all_items(cands[:, 2:4])
         batch = VerifyBatch(
             self.programs,
             cands[:, 0].astype(np.int32),
@@ -230,6 +229,15 @@ class BatchBuilder:
         )
         batch.validate()
         return batch
+
+
+def all_items(cand_tests: np.ndarray) -> np.ndarray:
+    """Every (candidate, test) pair, candidates in order, each one's tests in order."""
+    counts = (cand_tests[:, 1] - cand_tests[:, 0]).astype(np.int64)
+    cand = np.repeat(np.arange(len(cand_tests), dtype=np.int64), counts)
+    first = np.repeat(np.cumsum(counts) - counts, counts)
+    test = np.repeat(cand_tests[:, 0].astype(np.int64), counts) + (np.arange(len(cand), dtype=np.int64) - first)
+    return np.stack([cand, test], axis=1).astype(np.int32)
 
 
 @dataclass

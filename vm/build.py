@@ -9,8 +9,9 @@ half-written one.
 
 `flatten(program)` lays a `Program` out as the flat arrays `kiln_program` points at
 (`vm/kernels/interp.h`): code (each function followed by a guard word), constants, image, type
-descriptors with their skip table, function records and parameter types. Both the CPU and the
-CUDA backends use it.
+descriptors with their skip table, function records and parameter types; `verify_inputs(batch)`
+checks a `vm.batch.VerifyBatch` and lays it out for `kiln_verify_*`. Both the CPU and the CUDA
+backends use them.
 """
 
 from __future__ import annotations
@@ -22,11 +23,15 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vm.container import Program
 from vm.values import Type
+
+if TYPE_CHECKING:
+    from vm.batch import VerifyBatch
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
 
@@ -210,4 +215,76 @@ def flatten(program: Program) -> FlatProgram:
         n_funcs=len(program.functions),
         n_params=len(params),
         max_type_depth=max((type_depth(ty) for ty in program.types), default=0),
+    )
+
+
+# ---- verification batches ------------------------------------------------------------------------
+
+
+@dataclass
+class VerifyInputs:
+    """A `vm.batch.VerifyBatch` checked and laid out as the C side reads it (`kiln_verify_batch`
+    in cpu.c, `kiln_verify_items` in cuda_kernel.cu): its programs flattened, and every batch
+    array contiguous with the C element type."""
+
+    flat: list[FlatProgram]
+    cand_program: np.ndarray  # int32 [n_cand]
+    cand_function: np.ndarray  # int32 [n_cand]
+    cand_tests: np.ndarray  # int32 [n_cand, 2]
+    arg_words: np.ndarray  # int64 (at least one word, so that it has an address)
+    arg_offsets: np.ndarray  # int64 [n_tests + 1]
+    expected_words: np.ndarray  # int64 (at least one word)
+    expected_offsets: np.ndarray  # int64 [n_tests + 1]
+    mode: np.ndarray  # int8 [n_tests]
+    tolerance: np.ndarray  # float64 [n_tests, 2]
+    items: np.ndarray  # int32 [n_items, 2]
+    n_arg_words: int
+    n_expected_words: int
+
+    @property
+    def walk_cap(self) -> int:
+        """Walk levels any value of these programs needs (as cpu.c's kiln_check_programs)."""
+        return max((f.max_type_depth for f in self.flat), default=0) + 1
+
+
+def verify_inputs(batch: VerifyBatch) -> VerifyInputs:
+    """Checks what the C side cannot: every program passes the bytecode verifier (VerifyError, as
+    the reference backend raises), every CLOSE test has non-negative tolerances (ValueError, as
+    math.isclose raises), and the offsets tables have one entry per test plus one. Ranges inside
+    the arrays are checked again per item on the C side (MemoryFault, never a crash)."""
+    from vm.batch import CLOSE
+    from vm.verify import verify
+
+    for program in batch.programs:
+        verify(program)
+    n_tests = batch.n_tests
+    if len(batch.arg_offsets) != n_tests + 1 or len(batch.expected_offsets) != n_tests + 1:
+        raise ValueError("a VerifyBatch needs n_tests + 1 argument and expected offsets")
+    tolerance = np.ascontiguousarray(batch.tolerance, dtype=np.float64).reshape(n_tests, 2)
+    close = np.asarray(batch.mode) == CLOSE
+    bad = np.nonzero(close & (tolerance < 0).any(axis=1))[0]
+    if len(bad):
+        raise ValueError(f"test {bad[0]}: tolerances must be non-negative (math.isclose raises)")
+    items = np.ascontiguousarray(batch.items, dtype=np.int32).reshape(-1, 2)
+    if len(items) and (items[:, 0].min() < 0 or items[:, 0].max() >= batch.n_candidates):
+        raise ValueError("an item names a candidate outside the batch")
+
+    def words(array: np.ndarray) -> np.ndarray:
+        flat = np.ascontiguousarray(array, dtype=np.int64).reshape(-1)
+        return flat if len(flat) else np.zeros(1, dtype=np.int64)
+
+    return VerifyInputs(
+        flat=[flatten(p) for p in batch.programs],
+        cand_program=np.ascontiguousarray(batch.cand_program, dtype=np.int32),
+        cand_function=np.ascontiguousarray(batch.cand_function, dtype=np.int32),
+        cand_tests=np.ascontiguousarray(batch.cand_tests, dtype=np.int32).reshape(-1, 2),
+        arg_words=words(batch.arg_words),
+        arg_offsets=np.ascontiguousarray(batch.arg_offsets, dtype=np.int64),
+        expected_words=words(batch.expected_words),
+        expected_offsets=np.ascontiguousarray(batch.expected_offsets, dtype=np.int64),
+        mode=np.ascontiguousarray(batch.mode, dtype=np.int8),
+        tolerance=tolerance,
+        items=items,
+        n_arg_words=len(batch.arg_words),
+        n_expected_words=len(batch.expected_words),
     )

@@ -7,12 +7,14 @@ batch uses every core it is given.
 
     from vm import cpu
     results = cpu.run_batch([(program, "fib", [20]), (program, "fib", [25])], Limits())
+    verdicts = cpu.verify_batch(batch, Limits())  # a vm.batch.VerifyBatch: only verdicts back
 """
 
 from __future__ import annotations
 
 import ctypes
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from vm import ExecResult
-from vm.build import FlatProgram, flatten, shared_library
+from vm.batch import VerifyBatch, VerifyResult, reduce_items
+from vm.build import FlatProgram, flatten, shared_library, verify_inputs
 from vm.container import Program
 from vm.isa import TRAPS
 from vm.limits import Limits
@@ -93,6 +96,17 @@ def library(computed_goto: bool = True) -> ctypes.CDLL:
             lib.kiln_run_batch.restype = ctypes.c_int
             lib.kiln_free.argtypes = [p]
             lib.kiln_free.restype = None
+            lib.kiln_verify_batch.argtypes = [
+                ctypes.POINTER(_CProgram), i64,  # programs
+                p, p, p, i64,  # candidates: program, function, test range
+                p, i64, p,  # argument words, their count, offsets
+                p, i64, p,  # expected words, their count, offsets
+                p, p, i64,  # mode, tolerance, tests
+                p, i64,  # items
+                ctypes.POINTER(_CLimits), ctypes.c_int32,  # limits, threads
+                p, p, p,  # per item: status, trap, steps
+            ]  # fmt: skip
+            lib.kiln_verify_batch.restype = ctypes.c_int
             _libs[computed_goto] = lib
         return _libs[computed_goto]
 
@@ -117,6 +131,14 @@ def default_threads() -> int:
     from configs.settings import load_settings
 
     return load_settings().cpu_threads
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        threads = default_threads()
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    return threads
 
 
 def check_program(program: Program) -> None:
@@ -210,27 +232,40 @@ def _entry(program: Program, index: int, function: str | int) -> _Entry | None:
     return _Entry(index, f, fn.name, [(ty, _writer(ty)) for ty in params], _reader(ret))
 
 
-def run_batch(
-    items: Sequence[tuple[Program, str | int, Sequence[Any]]],
-    limits: Limits,
-    threads: int | None = None,
-    *,
-    verify: bool = True,
-    computed_goto: bool = True,
-) -> list[ExecResult]:
-    """Run each `(program, function name or index, args)`; one ExecResult per item, in order.
+@dataclass
+class PreparedItems:
+    """Work items laid out for a batch driver (`kiln_run_batch`, or cuda.py's kiln_run_items):
+    the distinct programs, one ITEM row per item and the marshalled argument words."""
 
-    Every distinct program is verified first (`vm.verify.verify`, VerifyError), as the reference
-    VM does; `verify=False` skips that and leaves a malformed program to the C side's own checks,
-    which trap MemoryFault (the fuzz tests of the interpreter's memory safety use it). ValueError
-    when an item's arguments do not match its function's parameter types. `threads` defaults to
-    the settings' `cpu_threads`. `computed_goto=False` runs the switch-dispatch build (tests).
-    """
-    if threads is None:
-        threads = default_threads()
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    programs: list[Program]
+    entries: list[_Entry | None]  # per item; None: a malformed function (MemoryFault unrun)
+    table: np.ndarray  # ITEM [n_items]
+    args: np.ndarray  # int64, at least one word
+    n_args: int
 
+    def results(
+        self,
+        traps: list[int],
+        steps: list[int],
+        words: list[int],
+        offsets: list[int],
+        lengths: list[int],
+    ) -> list[ExecResult]:
+        """ExecResults from per-item traps, steps and result words[offset : offset + length]."""
+        names = [t.name for t in TRAPS]
+        rows = zip(self.entries, traps, steps, offsets, lengths, strict=True)
+        return [
+            ExecResult(entry.read(words, off, n), None, step)
+            if trap == 0 and entry
+            else ExecResult(None, names[trap], step)
+            for entry, trap, step, off, n in rows
+        ]
+
+
+def prepare_items(
+    items: Sequence[tuple[Program, str | int, Sequence[Any]]], *, verify: bool = True
+) -> PreparedItems:
+    """Checks and marshals `(program, function, args)` items (see run_batch for the errors)."""
     indices: dict[int, int] = {}  # id(program) -> index into programs
     programs: list[Program] = []
     entries: dict[tuple[int, str | int], _Entry | None] = {}
@@ -270,16 +305,38 @@ def run_batch(
     table = np.empty(len(items), dtype=ITEM)
     for name, column in zip(("prog", "func", "arg_off", "arg_len"), columns, strict=True):
         table[name] = column
-    flat = [flatten(p) for p in programs]
-    c_programs = (_CProgram * max(1, len(flat)))(*(_c_program(f) for f in flat))
     args_array = np.array(words_in, dtype=np.int64) if words_in else np.zeros(1, dtype=np.int64)
+    return PreparedItems(programs, per_item, table, args_array, len(words_in))
+
+
+def run_batch(
+    items: Sequence[tuple[Program, str | int, Sequence[Any]]],
+    limits: Limits,
+    threads: int | None = None,
+    *,
+    verify: bool = True,
+    computed_goto: bool = True,
+) -> list[ExecResult]:
+    """Run each `(program, function name or index, args)`; one ExecResult per item, in order.
+
+    Every distinct program is verified first (`vm.verify.verify`, VerifyError), as the reference
+    VM does; `verify=False` skips that and leaves a malformed program to the C side's own checks,
+    which trap MemoryFault (the fuzz tests of the interpreter's memory safety use it). ValueError
+    when an item's arguments do not match its function's parameter types. `threads` defaults to
+    the settings' `cpu_threads`. `computed_goto=False` runs the switch-dispatch build (tests).
+    """
+    threads = _threads(threads)
+    prepared = prepare_items(items, verify=verify)
+    flat = [flatten(p) for p in prepared.programs]
+    c_programs = (_CProgram * max(1, len(flat)))(*(_c_program(f) for f in flat))
     results = np.zeros(len(items), dtype=RESULT)
     c_limits = _CLimits(limits.fuel, limits.stack_words, limits.max_call_depth, limits.heap_words)
     out = ctypes.c_void_p()
     out_total = ctypes.c_int64()
     lib = library(computed_goto)
     rc = lib.kiln_run_batch(
-        c_programs, len(flat), _ptr(table), len(items), _ptr(args_array), len(words_in),
+        c_programs, len(flat), _ptr(prepared.table), len(items),
+        _ptr(prepared.args), prepared.n_args,
         ctypes.byref(c_limits), threads,
         _ptr(results), ctypes.byref(out), ctypes.byref(out_total),
     )  # fmt: skip
@@ -293,14 +350,47 @@ def run_batch(
         words = np.ctypeslib.as_array(pointer, shape=(total,)).tolist() if total else []
     finally:
         lib.kiln_free(out)
-
-    names = [t.name for t in TRAPS]
     traps, steps, offs, lens = (
         results[k].tolist() for k in ("trap", "steps", "out_off", "out_len")
     )
-    return [
-        ExecResult(entry.read(words, off, n), None, step)
-        if trap == 0 and entry
-        else ExecResult(None, names[trap], step)
-        for entry, trap, step, off, n in zip(per_item, traps, steps, offs, lens, strict=True)
-    ]
+    return prepared.results(traps, steps, words, offs, lens)
+
+
+def verify_batch(batch: VerifyBatch, limits: Limits, threads: int | None = None) -> VerifyResult:
+    """Run every item of `batch` on the C interpreter over `threads` cores, comparing each result
+    with its expected value where it ran (`kiln_verify_item`), then reduce per candidate
+    (`vm.batch.reduce_items`). timings: "prepare" (verifying and flattening the programs),
+    "kernel" (the C call), "reduce". VerifyError for a program that fails the bytecode verifier;
+    ValueError for negative CLOSE tolerances."""
+    threads = _threads(threads)
+    started = time.perf_counter()
+    inputs = verify_inputs(batch)
+    c_programs = (_CProgram * max(1, len(inputs.flat)))(*(_c_program(f) for f in inputs.flat))
+    n_items = len(inputs.items)
+    status = np.zeros(max(1, n_items), dtype=np.int8)
+    trap = np.zeros(max(1, n_items), dtype=np.int8)
+    steps = np.zeros(max(1, n_items), dtype=np.int64)
+    c_limits = _CLimits(limits.fuel, limits.stack_words, limits.max_call_depth, limits.heap_words)
+    lib = library()
+    prepared = time.perf_counter()
+    rc = lib.kiln_verify_batch(
+        c_programs, len(inputs.flat),
+        _ptr(inputs.cand_program), _ptr(inputs.cand_function), _ptr(inputs.cand_tests),
+        len(inputs.cand_program),
+        _ptr(inputs.arg_words), inputs.n_arg_words, _ptr(inputs.arg_offsets),
+        _ptr(inputs.expected_words), inputs.n_expected_words, _ptr(inputs.expected_offsets),
+        _ptr(inputs.mode), _ptr(inputs.tolerance), len(inputs.mode),
+        _ptr(inputs.items), n_items,
+        ctypes.byref(c_limits), threads,
+        _ptr(status), _ptr(trap), _ptr(steps),
+    )  # fmt: skip
+    ran = time.perf_counter()
+    if rc != 0:
+        raise MemoryError(
+            f"the CPU backend could not allocate memory for {threads} thread(s) with {limits}"
+        )
+    result = reduce_items(batch, status[:n_items], trap[:n_items], steps[:n_items])
+    result.timings.update(
+        prepare=prepared - started, kernel=ran - prepared, reduce=time.perf_counter() - ran
+    )
+    return result

@@ -15,6 +15,9 @@
  * and results[i] says item i's trap, steps and where its result lies in *out.
  *
  * Returns 0, or -1 when memory for the scratch or the results could not be allocated.
+ *
+ * kiln_verify_batch (at the end) runs a verification batch the same way but compares each result
+ * with its expected value in place (kiln_verify_item) and writes only per-item outcomes.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -85,17 +88,46 @@ static int kiln_reserve(kiln_worker *w, int64_t words) {
     return 0;
 }
 
+/* One thread's scratch memory for the limits: 0, or -1 when it could not be allocated (then
+   kiln_scratch_free still frees what was). */
+static int kiln_scratch_alloc(kiln_scratch *mem, const kiln_limits *lim, int64_t walk_cap) {
+    mem->stack = (int64_t *)kiln_malloc(lim->stack_words, sizeof(int64_t));
+    mem->frames = (kiln_frame *)kiln_malloc(lim->max_call_depth, sizeof(kiln_frame));
+    mem->heap = (int64_t *)kiln_malloc(lim->heap_words, sizeof(int64_t));
+    mem->walk = (kiln_walk *)kiln_malloc(walk_cap, sizeof(kiln_walk));
+    mem->walk_cap = walk_cap;
+    return mem->stack && mem->frames && mem->heap && mem->walk ? 0 : -1;
+}
+
+static void kiln_scratch_free(kiln_scratch *mem) {
+    free(mem->stack);
+    free(mem->frames);
+    free(mem->heap);
+    free(mem->walk);
+}
+
+/* Walk levels any value of these programs needs, and whether each program's tables are sound. */
+static int64_t kiln_check_programs(const kiln_program *progs, int64_t n_progs, int32_t *prog_ok) {
+    int64_t p, walk_cap = 1;
+    for (p = 0; p < n_progs; p++) {
+        prog_ok[p] = kiln_program_check(&progs[p]) == TRAP_OK;
+        if (progs[p].max_type_depth + 1 > walk_cap) walk_cap = progs[p].max_type_depth + 1;
+    }
+    return walk_cap;
+}
+
+/* Items per grab from the shared counter: small enough to balance, large enough to be cheap. */
+static int64_t kiln_chunk(int64_t n_items, int32_t threads) {
+    int64_t chunk = n_items / ((int64_t)threads * 16);
+    return chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+}
+
 static void *kiln_work(void *arg) {
     kiln_worker *w = (kiln_worker *)arg;
     kiln_batch *b = w->batch;
     kiln_scratch mem;
     int64_t heap_words = b->lim.heap_words;
-    mem.stack = (int64_t *)kiln_malloc(b->lim.stack_words, sizeof(int64_t));
-    mem.frames = (kiln_frame *)kiln_malloc(b->lim.max_call_depth, sizeof(kiln_frame));
-    mem.heap = (int64_t *)kiln_malloc(heap_words, sizeof(int64_t));
-    mem.walk = (kiln_walk *)kiln_malloc(b->walk_cap, sizeof(kiln_walk));
-    mem.walk_cap = b->walk_cap;
-    if (!mem.stack || !mem.frames || !mem.heap || !mem.walk) {
+    if (kiln_scratch_alloc(&mem, &b->lim, b->walk_cap) != 0) {
         atomic_store(&b->failed, 1);
         goto out;
     }
@@ -125,10 +157,7 @@ static void *kiln_work(void *arg) {
         }
     }
 out:
-    free(mem.stack);
-    free(mem.frames);
-    free(mem.heap);
-    free(mem.walk);
+    kiln_scratch_free(&mem);
     return 0;
 }
 
@@ -141,7 +170,7 @@ int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *
     kiln_worker *workers;
     pthread_t *tids;
     int32_t *prog_ok, t, started;
-    int64_t p, i, total = 0, *joined, *base;
+    int64_t i, total = 0, *joined, *base;
     int rc = 0;
 
     *out = 0;
@@ -158,11 +187,7 @@ int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *
         goto cleanup;
     }
 
-    b.walk_cap = 1;
-    for (p = 0; p < n_progs; p++) {
-        prog_ok[p] = kiln_program_check(&progs[p]) == TRAP_OK;
-        if (progs[p].max_type_depth + 1 > b.walk_cap) b.walk_cap = progs[p].max_type_depth + 1;
-    }
+    b.walk_cap = kiln_check_programs(progs, n_progs, prog_ok);
     b.progs = progs;
     b.prog_ok = prog_ok;
     b.n_progs = n_progs;
@@ -172,9 +197,7 @@ int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *
     b.n_args = n_args;
     b.lim = *lim;
     b.results = results;
-    b.chunk = n_items / ((int64_t)threads * 16);
-    if (b.chunk < 1) b.chunk = 1;
-    if (b.chunk > 64) b.chunk = 64;
+    b.chunk = kiln_chunk(n_items, threads);
     atomic_init(&b.next, 0);
     atomic_init(&b.failed, 0);
 
@@ -217,5 +240,110 @@ cleanup:
     free(workers);
     free(tids);
     free(base);
+    return rc;
+}
+
+/* ---- verification batches (vm/batch.py's VerifyBatch) ------------------------------------------
+ *
+ *   kiln_verify_batch(progs, n_progs, cand_program, cand_function, cand_tests, n_cand,
+ *                     arg_words, n_arg_words, arg_offsets, expected_words, n_expected_words,
+ *                     expected_offsets, mode, tolerance, n_tests, items, n_items, limits, threads,
+ *                     status, trap, steps)
+ *
+ * The arrays are interp.h's kiln_vbatch. Each item is run and compared by kiln_verify_at and only
+ * status[k] (0 equal, 1 unequal, 2 trapped), trap[k] and steps[k] are written: no result words.
+ * Returns 0, or -1 when the scratch memory could not be allocated.
+ */
+typedef struct {
+    kiln_vbatch b;
+    int64_t walk_cap;
+    int64_t chunk;
+    int8_t *status, *trap;
+    int64_t *steps;
+    atomic_llong next;
+    atomic_int failed;
+} kiln_vjob;
+
+static void *kiln_verify_work(void *arg) {
+    kiln_vjob *job = (kiln_vjob *)arg;
+    kiln_scratch mem;
+    if (kiln_scratch_alloc(&mem, &job->b.lim, job->walk_cap) != 0) {
+        atomic_store(&job->failed, 1);
+    } else {
+        for (;;) {
+            int64_t start = atomic_fetch_add(&job->next, job->chunk), end, k;
+            if (start >= job->b.n_items || atomic_load(&job->failed)) break;
+            end = start + job->chunk < job->b.n_items ? start + job->chunk : job->b.n_items;
+            for (k = start; k < end; k++) {
+                int status, trap;
+                kiln_verify_at(&job->b, &mem, k, &status, &trap, &job->steps[k]);
+                job->status[k] = (int8_t)status;
+                job->trap[k] = (int8_t)trap;
+            }
+        }
+    }
+    kiln_scratch_free(&mem);
+    return 0;
+}
+
+int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t *cand_program,
+                      const int32_t *cand_function, const int32_t *cand_tests, int64_t n_cand,
+                      const int64_t *arg_words, int64_t n_arg_words, const int64_t *arg_offsets,
+                      const int64_t *expected_words, int64_t n_expected_words, const int64_t *expected_offsets,
+                      const int8_t *mode, const double *tolerance, int64_t n_tests, const int32_t *items,
+                      int64_t n_items, const kiln_limits *lim, int32_t threads, int8_t *status, int8_t *trap,
+                      int64_t *steps) {
+    kiln_vjob job;
+    pthread_t *tids;
+    int32_t *prog_ok, t, started;
+    int rc = 0;
+
+    if (threads < 1) threads = 1;
+    if (threads > n_items) threads = n_items > 0 ? (int32_t)n_items : 1;
+    prog_ok = (int32_t *)malloc((size_t)(n_progs > 0 ? n_progs : 1) * sizeof(int32_t));
+    tids = (pthread_t *)calloc((size_t)threads, sizeof(pthread_t));
+    if (!prog_ok || !tids) {
+        free(prog_ok);
+        free(tids);
+        return -1;
+    }
+    job.walk_cap = kiln_check_programs(progs, n_progs, prog_ok);
+    job.b.progs = progs;
+    job.b.prog_ok = prog_ok;
+    job.b.n_progs = n_progs;
+    job.b.cand_program = cand_program;
+    job.b.cand_function = cand_function;
+    job.b.cand_tests = cand_tests;
+    job.b.n_cand = n_cand;
+    job.b.arg_words = arg_words;
+    job.b.arg_offsets = arg_offsets;
+    job.b.n_arg_words = n_arg_words;
+    job.b.expected_words = expected_words;
+    job.b.expected_offsets = expected_offsets;
+    job.b.n_expected_words = n_expected_words;
+    job.b.mode = mode;
+    job.b.tolerance = tolerance;
+    job.b.n_tests = n_tests;
+    job.b.items = items;
+    job.b.n_items = n_items;
+    job.b.lim = *lim;
+    job.chunk = kiln_chunk(n_items, threads);
+    job.status = status;
+    job.trap = trap;
+    job.steps = steps;
+    atomic_init(&job.next, 0);
+    atomic_init(&job.failed, 0);
+
+    /* the calling thread works too; a thread that cannot be started leaves its share to the others */
+    started = 1;
+    for (t = 1; t < threads; t++) {
+        if (pthread_create(&tids[t], 0, kiln_verify_work, &job) != 0) break;
+        started++;
+    }
+    kiln_verify_work(&job);
+    for (t = 1; t < started; t++) pthread_join(tids[t], 0);
+    if (atomic_load(&job.failed)) rc = -1;
+    free(prog_ok);
+    free(tids);
     return rc;
 }

@@ -25,7 +25,13 @@
  * Entry points:
  *   kiln_program_check(prog)   TRAP_OK, or TRAP_MemoryFault when the tables of a program are
  *                              inconsistent; run it once per program before kiln_exec.
- *   kiln_exec(...)             runs ONE work item (one call of one function) to a trap code.
+ *   kiln_exec(...)             runs ONE work item (one call of one function) to a trap code and
+ *                              marshals its result;
+ *   kiln_verify_item(...)      runs ONE (candidate, test) item and compares its result with the
+ *                              expected words in place (the one comparison of the CPU and CUDA
+ *                              verify paths): equal, unequal or trapped;
+ *   kiln_verify_at(batch, k)   item k of a kiln_vbatch, its ranges checked, by kiln_verify_item.
+ * Both are kiln_run, which leaves the result in the machine's heap.
  */
 #ifndef KILN_INTERP_H
 #define KILN_INTERP_H
@@ -45,8 +51,12 @@ typedef unsigned long long uint64_t;
 
 #ifdef __CUDACC__
 #define KILN_FN __device__ static inline
+/* kiln_run, the big loop, is compiled once and called by each kernel that runs items (inlining
+   it into every kernel doubles NVRTC's time for no gain: it is entered once per item) */
+#define KILN_RUN_FN __device__ static __noinline__
 #else
 #define KILN_FN static inline
+#define KILN_RUN_FN static inline
 #endif
 
 #define KILN_I64_MAX ((int64_t)0x7fffffffffffffffLL)
@@ -507,7 +517,7 @@ KILN_FN int kiln_cmp(kiln_vm *vm, int32_t pos, int64_t a, int64_t b, int eq, int
 /* ---- marshalling (vm/values.py format) ------------------------------------------------------- */
 
 /* One value of the type at pos into out[*len..]: scalars and strings directly, containers by
-   their count and a new walk level. */
+   their count and a new walk level. out == 0 only counts the words (*len), checking cap. */
 KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
     int code = kiln_tcode(vm, pos);
     int64_t n, i;
@@ -520,18 +530,23 @@ KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t
     case TY_INT:
     case TY_FLOAT:
         if (*len >= cap) return TRAP_HeapExhausted;
-        out[(*len)++] = v;
+        if (out) out[*len] = v;
+        (*len)++;
         return TRAP_OK;
     case TY_STR:
         if (kiln_str(vm, v, &n, &items)) return TRAP_MemoryFault;
         if (n >= cap - *len) return TRAP_HeapExhausted;
-        out[(*len)++] = n;
-        for (i = 0; i < n; i++) out[(*len)++] = items[i];
+        if (out) {
+            out[*len] = n;
+            for (i = 0; i < n; i++) out[*len + 1 + i] = items[i];
+        }
+        *len += 1 + n;
         return TRAP_OK;
     case TY_LIST:
         if (kiln_list(vm, v, 0, &h, &n, &li)) return TRAP_MemoryFault;
         if (*len >= cap) return TRAP_HeapExhausted;
-        out[(*len)++] = n;
+        if (out) out[*len] = n;
+        (*len)++;
         items = li;
         break;
     case TY_TUPLE:
@@ -550,7 +565,8 @@ KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t
     return TRAP_OK;
 }
 
-/* The value v of the type at pos, marshalled into out (at most cap words): HeapExhausted past it. */
+/* The value v of the type at pos, marshalled into out (at most cap words): HeapExhausted past it.
+   With out == 0 it only measures: *len is the word count, HeapExhausted once it passes cap. */
 KILN_FN int kiln_marshal(kiln_vm *vm, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
     int64_t top = 0;
     int t = kiln_emit(vm, &top, pos, v, out, cap, len);
@@ -817,11 +833,12 @@ KILN_FN int kiln_program_check(const kiln_program *p) {
 /* ---- the interpreter ------------------------------------------------------------------------ */
 
 /* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
-   (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK the result is
-   marshalled into out[0 .. *out_len) (at most out_cap and heap_words words, else HeapExhausted). */
-KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
-                      const kiln_limits *lim, const kiln_scratch *mem, int64_t *out, int64_t out_cap,
-                      int64_t *out_len, int64_t *steps_out) {
+   (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK *result is the
+   returned value (a word, or a reference into the heap of *vm_out, the machine as it stopped).
+   Callers: kiln_exec (marshals the result) and kiln_verify_item (compares it in place). */
+KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
+                     const kiln_limits *lim, const kiln_scratch *mem, kiln_vm *vm_out, int64_t *result_out,
+                     int64_t *steps_out) {
     kiln_vm vm;
     int64_t *const stack = mem->stack;
     kiln_frame *const frames = mem->frames;
@@ -840,7 +857,6 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
     vm.used = 0;
     vm.walk = mem->walk;
     vm.walk_cap = mem->walk_cap;
-    *out_len = 0;
 
     if (func < 0 || func >= prog->n_funcs) { trap = TRAP_MemoryFault; goto done; }
     fr = prog->funcs + (int64_t)func * KILN_FUNC_WORDS;
@@ -1126,7 +1142,7 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
             int64_t r;
             NEED(1);
             r = sp[-1];
-            if (depth == 1) { result = r; goto returned; }
+            if (depth == 1) { result = r; goto done; }
             sp = stack + frames[depth - 1].base;
             depth--;
             cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
@@ -1714,15 +1730,10 @@ KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *arg
         }
     }
 
-returned: {
-    const int64_t *ef = prog->funcs + (int64_t)func * KILN_FUNC_WORDS;
-    int64_t cap = out_cap < lim->heap_words ? out_cap : lim->heap_words;
-    trap = kiln_marshal(&vm, prog->type_off[ef[KILN_F_RET]], result, out, cap, out_len);
-    if (trap) *out_len = 0;
-}
 done:
-    if (trap) *out_len = 0;
     *steps_out = fuel - left;
+    *vm_out = vm;
+    *result_out = result;
     return trap;
 #undef TRAP
 #undef NEED
@@ -1738,6 +1749,204 @@ done:
 #undef CASE
 #undef KILN_LABEL
 #undef NEXT
+}
+
+/* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
+   (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK the result is
+   marshalled into out[0 .. *out_len) (at most out_cap and heap_words words, else HeapExhausted). */
+KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
+                      const kiln_limits *lim, const kiln_scratch *mem, int64_t *out, int64_t out_cap,
+                      int64_t *out_len, int64_t *steps_out) {
+    kiln_vm vm;
+    int64_t result = 0, cap = out_cap < lim->heap_words ? out_cap : lim->heap_words;
+    int trap = kiln_run(prog, func, args, n_arg_words, lim, mem, &vm, &result, steps_out);
+    *out_len = 0;
+    if (trap) return trap;
+    /* kiln_run returned a value, so func is a valid index */
+    trap = kiln_marshal(&vm, prog->type_off[prog->funcs[(int64_t)func * KILN_FUNC_WORDS + KILN_F_RET]], result,
+                        out, cap, out_len);
+    if (trap) *out_len = 0;
+    return trap;
+}
+
+/* ---- verification: a result compared with the expected words where it was computed ----------- */
+
+/* Comparison modes of a test and outcomes of one item: vm/batch.py's EXACT, CLOSE, NEVER and the
+   status codes that vm.batch.reduce_items reads. */
+enum { KILN_MODE_EXACT = 0, KILN_MODE_CLOSE = 1, KILN_MODE_NEVER = 2 };
+enum { KILN_EQUAL = 0, KILN_UNEQUAL = 1, KILN_TRAPPED = 2 };
+
+/* Python's math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol), operation for operation (CPython's
+   math_isclose_impl; the caller has rejected negative tolerances, which Python raises on). NaN is
+   close to nothing; an infinity only to itself. */
+KILN_FN int kiln_isclose(double a, double b, double rel, double abs_tol) {
+    double diff;
+    if (a == b) return 1;
+    if (kiln_isinf(a) || kiln_isinf(b)) return 0;
+    diff = fabs(b - a);
+    return diff <= fabs(rel * b) || diff <= fabs(rel * a) || diff <= abs_tol;
+}
+
+/* One step of kiln_match: the value v of the type at pos against the marshalled words exp[*at..].
+   Scalars and strings are decided here (*eq 0 or 1, the words consumed); a list or tuple whose
+   length matches pushes a walk level and leaves *eq = KILN_PENDING. Expected words that end
+   early, or a length word that differs, are simply unequal. */
+KILN_FN int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp,
+                             int64_t *at, int *eq) {
+    int code = kiln_tcode(vm, pos);
+    int64_t n, i, w = 0;
+    const int64_t *items;
+    int64_t *h, *li;
+    kiln_walk *lvl;
+    *eq = 0;
+    if (code != TY_TUPLE) { /* every kind but a tuple starts with one word: the value or a length */
+        if (*at >= n_exp) return TRAP_OK;
+        w = exp[(*at)++];
+    }
+    switch (code) {
+    case TY_NONE: *eq = 1; return TRAP_OK;
+    case TY_BOOL: *eq = (v != 0) == (w != 0); return TRAP_OK;
+    case TY_INT: *eq = v == w; return TRAP_OK;
+    case TY_FLOAT: *eq = kiln_f(v) == kiln_f(w); return TRAP_OK; /* IEEE: -0.0 == 0.0, NaN != NaN */
+    case TY_STR:
+        if (kiln_str(vm, v, &n, &items)) return TRAP_MemoryFault;
+        if (w != n || n > n_exp - *at) return TRAP_OK;
+        for (i = 0; i < n; i++)
+            if (items[i] != exp[*at + i]) return TRAP_OK;
+        *at += n;
+        *eq = 1;
+        return TRAP_OK;
+    case TY_LIST:
+        if (kiln_list(vm, v, 0, &h, &n, &li)) return TRAP_MemoryFault;
+        if (w != n) return TRAP_OK;
+        items = li;
+        break;
+    case TY_TUPLE:
+        if (kiln_tup(vm, v, &n, &items) || n != vm->p->types[pos + 1]) return TRAP_MemoryFault;
+        break;
+    default: return TRAP_MemoryFault;
+    }
+    *eq = 1;
+    if (n == 0) return TRAP_OK;
+    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
+    lvl = &vm->walk[(*top)++];
+    lvl->pa = items;
+    lvl->i = 0;
+    lvl->na = n;
+    lvl->et = kiln_first_item(vm, pos);
+    lvl->tuple = code == TY_TUPLE;
+    *eq = KILN_PENDING;
+    return TRAP_OK;
+}
+
+/* Python's `value == unmarshal(exp)` for the value v of the type at pos (deep, typed, floats by
+   IEEE ==, stopping at the first difference), walking the value and the words together without
+   marshalling anything. Every word must be used: trailing words are unequal. */
+KILN_FN int kiln_match(kiln_vm *vm, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp, int *eq) {
+    int64_t top = 0, at = 0;
+    int t = kiln_match_enter(vm, &top, pos, v, exp, n_exp, &at, eq);
+    while (!t && *eq != 0 && top > 0) {
+        kiln_walk *w = &vm->walk[top - 1];
+        int32_t et;
+        if (w->i >= w->na) { top--; continue; }
+        et = w->et;
+        v = w->pa[w->i++];
+        if (w->tuple) w->et = vm->p->type_skip[et];
+        t = kiln_match_enter(vm, &top, et, v, exp, n_exp, &at, eq);
+    }
+    if (!t && *eq != 0) *eq = at == n_exp;
+    return t;
+}
+
+/* Run ONE (candidate, test) item and compare its result with the expected words of the return
+   type, as vm/batch.py's reference backend does: *status is KILN_EQUAL, KILN_UNEQUAL or
+   KILN_TRAPPED (*trap says which trap), *steps the instructions started.
+   A result whose marshalled form would take more than heap_words words is HeapExhausted (as in
+   kiln_exec); it is measured, never written. Modes: EXACT is kiln_match; CLOSE is math.isclose on a
+   float result (also on an int or bool result, converted to double as math.isclose does; other
+   types compare EXACT); NEVER is unequal whatever the value. */
+KILN_FN void kiln_verify_item(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
+                              const int64_t *expected, int64_t n_expected, int mode, double rel, double abs_tol,
+                              const kiln_limits *lim, const kiln_scratch *mem, int *status, int *trap_out,
+                              int64_t *steps) {
+    kiln_vm vm;
+    int64_t result = 0, size = 0;
+    int eq = 0, trap = kiln_run(prog, func, args, n_arg_words, lim, mem, &vm, &result, steps);
+    if (!trap) {
+        int32_t pos = prog->type_off[prog->funcs[(int64_t)func * KILN_FUNC_WORDS + KILN_F_RET]];
+        int code = prog->types[pos];
+        trap = kiln_marshal(&vm, pos, result, 0, lim->heap_words, &size);
+        if (trap || mode == KILN_MODE_NEVER) {
+            eq = 0;
+        } else if (mode == KILN_MODE_CLOSE && (code == TY_FLOAT || code == TY_INT || code == TY_BOOL)) {
+            double a, b;
+            if (n_expected != 1) {
+                eq = 0;
+            } else {
+                a = code == TY_FLOAT ? kiln_f(result) : code == TY_BOOL ? (double)(result != 0) : (double)result;
+                b = code == TY_FLOAT ? kiln_f(expected[0]) : code == TY_BOOL ? (double)(expected[0] != 0) : (double)expected[0];
+                eq = kiln_isclose(a, b, rel, abs_tol);
+            }
+        } else {
+            trap = kiln_match(&vm, pos, result, expected, n_expected, &eq);
+        }
+    }
+    *trap_out = trap;
+    *status = trap ? KILN_TRAPPED : eq ? KILN_EQUAL : KILN_UNEQUAL;
+}
+
+/* A verification batch as both batch drivers read it (vm/batch.py's VerifyBatch, laid out by
+   vm.build.verify_inputs): candidate c runs function cand_function[c] of program cand_program[c]
+   on its tests [cand_tests[2c], cand_tests[2c + 1]); test t has the argument words
+   arg_words[arg_offsets[t] .. arg_offsets[t + 1]), the expected words likewise, a mode and a
+   tolerance pair (rel, abs); item k is (candidate items[2k], test items[2k + 1]). */
+typedef struct {
+    const kiln_program *progs;
+    const int32_t *prog_ok;  /* kiln_program_check of each program, done once */
+    int64_t n_progs;
+    const int32_t *cand_program, *cand_function, *cand_tests;
+    int64_t n_cand;
+    const int64_t *arg_words, *arg_offsets;
+    int64_t n_arg_words;
+    const int64_t *expected_words, *expected_offsets;
+    int64_t n_expected_words;
+    const int8_t *mode;
+    const double *tolerance;
+    int64_t n_tests;
+    const int32_t *items;
+    int64_t n_items;
+    kiln_limits lim;
+} kiln_vbatch;
+
+/* words[offsets[t] .. offsets[t + 1]) when that range lies inside [0, n_words), else 0 */
+KILN_FN const int64_t *kiln_range(const int64_t *words, const int64_t *offsets, int64_t n_words, int64_t t,
+                                  int64_t *n) {
+    int64_t a = offsets[t], z = offsets[t + 1];
+    if (a < 0 || z < a || z > n_words) return 0;
+    *n = z - a;
+    return words + a;
+}
+
+/* Item k of the batch, run and compared (kiln_verify_item). An item whose candidate, test,
+   program or word ranges lie outside the batch, or whose program's tables are unsound, is the
+   trap MemoryFault without running. */
+KILN_FN void kiln_verify_at(const kiln_vbatch *b, const kiln_scratch *mem, int64_t k, int *status, int *trap,
+                            int64_t *steps) {
+    int32_t c = b->items[2 * k], t = b->items[2 * k + 1];
+    int64_t n_args = 0, n_exp = 0;
+    const int64_t *args = 0, *exp = 0;
+    *status = KILN_TRAPPED;
+    *trap = TRAP_MemoryFault;
+    *steps = 0;
+    if (c >= 0 && c < b->n_cand && t >= 0 && t < b->n_tests && t >= b->cand_tests[2 * c] &&
+        t < b->cand_tests[2 * c + 1] && b->cand_program[c] >= 0 && b->cand_program[c] < b->n_progs &&
+        b->prog_ok[b->cand_program[c]]) {
+        args = kiln_range(b->arg_words, b->arg_offsets, b->n_arg_words, t, &n_args);
+        exp = kiln_range(b->expected_words, b->expected_offsets, b->n_expected_words, t, &n_exp);
+    }
+    if (args && exp)
+        kiln_verify_item(&b->progs[b->cand_program[c]], b->cand_function[c], args, n_args, exp, n_exp, b->mode[t],
+                         b->tolerance[2 * t], b->tolerance[2 * t + 1], &b->lim, mem, status, trap, steps);
 }
 
 #endif /* KILN_INTERP_H */

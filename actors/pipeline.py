@@ -1,0 +1,377 @@
+"""`Pipeline`: compile -> execute -> verify for one batch of candidates, on one device or the CPU.
+
+A plain Python object that knows nothing of Ray (the Ray actor wraps it), so it can be tested and
+benchmarked alone. It owns one backend: the CUDA device (`vm.cuda`), the CPU cores (`vm.cpu`,
+the same C interpreter), or the pure-Python reference VM (`vm.ref`, the specification).
+
+    from actors.pipeline import Pipeline, Candidate
+    from vm.batch import TestSpec
+
+    pipeline = Pipeline(backend="auto")           # cuda when a device is there, else cpu
+    tests = [TestSpec((3,), 6), TestSpec((10,), 20)]
+    report = pipeline.run([Candidate("def f(x):\\n    return 2 * x\\n", "f")], tests)
+    report.results[0].verdict                     # "passed"
+    report.results[0].bytecode                    # the verified .kbc, for passed candidates
+
+`run(candidates, tests)` does, for every batch:
+
+1. compile: each distinct (source, entry, argument types) once; a `CompileError` is that
+   candidate's verdict "compile error" with the diagnostic, never an exception for the batch.
+   Bytecode candidates (`bytes` of a `.kbc`) are loaded and verified (`vm.verify.verify_bytes`),
+   each distinct container once; a malformed one is "invalid bytecode" with the reason. The
+   argument types of an entry function without annotations come from its first test's
+   arguments (`vm.values.type_of_value`).
+2. build: tests are marshalled once per distinct test list and signature, the run order is
+   chosen by `actors.layout` (lanes of a warp on one program), and a `VerifyBatch` is built.
+3. verify: `vm.batch.verify` runs every (candidate, test) item under the fuel budget and compares
+   results where they ran; only per-candidate verdicts come back.
+
+Verdicts (`CandidateResult.verdict`): "passed", "wrong answer", "trapped" (a Python exception:
+see `trap`), "timed out" (the fuel ran out), "needs fallback" (the VM cannot answer exactly:
+an int past 64 bits, a full heap or stack, an unsupported run-time case, or a test whose
+arguments do not fit the compiled signature), "compile error", "invalid bytecode". For a failed
+candidate `fail_test` is the first failing test in test order.
+
+"needs fallback" is only reported here: re-running such candidates in the sandboxed CPython
+worker pool (and routing "unsupported" compile errors there) is the dataset-evaluation issue's
+work (`evaluation/`). Every result says which path produced it (`path`: "vm" here).
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from actors.layout import LayoutStats, Work, layout, measure
+from compiler import CompileError, compile_source
+from vm.batch import VERDICT_NAMES, BatchBuilder, TestSpec, verify
+from vm.container import ContainerError, Program
+from vm.isa import TRAPS
+from vm.limits import Limits
+from vm.values import Type, type_of_value
+from vm.verify import VerifyError, verify_bytes
+
+COMPILE_ERROR = "compile error"
+INVALID_BYTECODE = "invalid bytecode"
+NEEDS_FALLBACK = VERDICT_NAMES[4]
+VERDICTS = (*VERDICT_NAMES, COMPILE_ERROR, INVALID_BYTECODE)
+STAGES = ("compile", "build", "upload", "kernel", "download", "total")
+# The CPU backend has no bus to cross: its "prepare" (flattening the programs for the C
+# interpreter) stands where an upload would be, its "reduce" (per-candidate verdicts) where the
+# download would be.
+STAGE_ALIASES = {"upload": "prepare", "download": "reduce"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate: kiln Python source (str) or a `.kbc` container (bytes), and the function
+    its tests call. `problem` names its test list when tests are given per problem."""
+
+    code: str | bytes
+    entry: str
+    problem: Hashable = None
+
+
+CandidateLike = Candidate | tuple[Any, ...]
+Tests = Sequence[TestSpec] | Sequence[Sequence[TestSpec]] | Mapping[Any, Sequence[TestSpec]]
+
+
+@dataclass
+class CandidateResult:
+    verdict: str  # one of VERDICTS
+    fail_test: int = -1  # the first failing test (test order), -1 when none failed
+    trap: str | None = None  # the trap of that test, when it trapped
+    steps: int = 0  # instructions over all its tests
+    bytecode: bytes | None = None  # the verified container, for passed candidates
+    diagnostic: str | None = None  # why it did not compile, load or fit its tests
+    path: str = "vm"  # which path produced the verdict ("vm"; "cpython" once the fallback runs)
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == VERDICT_NAMES[0]
+
+
+@dataclass
+class BatchReport:
+    results: list[CandidateResult]
+    backend: str
+    timings: dict[str, float]  # seconds per stage: STAGES, plus any the backend adds
+    compiles: int  # distinct sources compiled (and containers verified) in this batch
+    items: int  # (candidate, test) pairs run
+    layout: LayoutStats | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.counts = dict(Counter(r.verdict for r in self.results))
+
+    @property
+    def steps(self) -> int:
+        return sum(r.steps for r in self.results)
+
+    @property
+    def candidates_per_s(self) -> float:
+        total = self.timings.get("total", 0.0)
+        return len(self.results) / total if total > 0 else 0.0
+
+    @property
+    def ops_per_s(self) -> float:
+        """Bytecode instructions per second of kernel time."""
+        kernel = self.timings.get("kernel", 0.0)
+        return self.steps / kernel if kernel > 0 else 0.0
+
+    def summary(self) -> str:
+        stages = ", ".join(f"{s} {self.timings.get(s, 0.0) * 1e3:.1f} ms" for s in STAGES)
+        counts = ", ".join(f"{v}: {n}" for v, n in sorted(self.counts.items()))
+        rate = f"{self.candidates_per_s:,.0f} candidates/s"
+        return f"{len(self.results)} candidates on {self.backend} ({counts}); {stages}; {rate}"
+
+
+def cuda_available() -> bool:
+    """Whether the CUDA backend can run here (False when vm.cuda or cupy cannot be imported)."""
+    try:
+        from vm import cuda
+    except ImportError:
+        return False
+    try:
+        return bool(cuda.available())
+    except Exception:  # a broken driver is an unavailable device, not a crash of the pipeline
+        return False
+
+
+class Pipeline:
+    """Compile -> execute -> verify on one backend (module docstring)."""
+
+    def __init__(
+        self, backend: str = "auto", limits: Limits | None = None, threads: int | None = None
+    ) -> None:
+        if backend == "auto":
+            backend = "cuda" if cuda_available() else "cpu"
+        if backend not in ("cuda", "cpu", "ref"):
+            raise ValueError(f"unknown backend {backend!r}: choose auto, cuda, cpu or ref")
+        if limits is None:
+            from configs.settings import load_settings
+
+            limits = load_settings().vm
+        self.backend = backend
+        self.limits = limits
+        self.threads = threads
+
+    def run(self, candidates: Sequence[CandidateLike], tests: Tests) -> BatchReport:
+        """Verify `candidates` against their tests. `tests` is one list for all candidates, a
+        list per candidate (the same list object may be shared), or a mapping from problem to
+        list, each candidate naming its `problem`."""
+        start = time.perf_counter()
+        cands = [_candidate(c) for c in candidates]
+        test_lists = _tests_per_candidate(cands, tests)
+        results: list[CandidateResult | None] = [None] * len(cands)
+
+        # Candidates with the same code, entry and test list are prepared once (the key hashes
+        # cheaply: a str caches its hash).
+        keys = [(c.code, c.entry, id(t)) for c, t in zip(cands, test_lists, strict=True)]
+
+        # 1. compile (or load and verify), each distinct one once
+        memo = _Memo()
+        resolved: dict[tuple[Any, str, int], tuple[Program, int] | CandidateResult] = {}
+        for i, key in enumerate(keys):
+            if key not in resolved:
+                resolved[key] = self._resolve(cands[i], test_lists[i], memo)
+        t_compile = time.perf_counter()
+
+        # 2. build: marshal each distinct (test list, signature) once, lay out, build
+        builder = BatchBuilder()
+        ranges: dict[tuple[int, tuple[Type, ...], Type], tuple[int, int] | CandidateResult] = {}
+        spans: dict[tuple[Any, str, int], tuple[int, int] | CandidateResult] = {}
+        for i, key in enumerate(keys):
+            outcome = resolved[key]
+            if key in spans or isinstance(outcome, CandidateResult):
+                continue
+            program, function = outcome
+            params, ret = program.signature(function)
+            signature = (key[2], tuple(params), ret)
+            if signature not in ranges:
+                try:
+                    ranges[signature] = builder.add_tests(program, function, test_lists[i])
+                except ValueError as e:
+                    call = f"{cands[i].entry}({', '.join(map(str, params))}) -> {ret}"
+                    why = f"the tests do not fit {call}: {e}"
+                    ranges[signature] = CandidateResult(NEEDS_FALLBACK, diagnostic=why)
+            spans[key] = ranges[signature]
+        rows: list[int] = []  # candidate index of each batch row
+        row_program: list[int] = []
+        row_tests: list[tuple[int, int]] = []
+        program_ids: dict[int, int] = {}
+        for i, key in enumerate(keys):
+            outcome = resolved[key]
+            verdict = outcome if isinstance(outcome, CandidateResult) else spans[key]
+            if isinstance(verdict, CandidateResult):
+                results[i] = replace(
+                    verdict
+                )  # a copy: candidates sharing a verdict share no object
+                continue
+            program, function = outcome  # type: ignore[misc]
+            span = verdict
+            builder.add_candidate(program, function, span)
+            rows.append(i)
+            row_program.append(program_ids.setdefault(id(program), len(program_ids)))
+            row_tests.append(span)
+        stats = None
+        result = None
+        timings: dict[str, float] = {}
+        if rows:
+            words = np.array(
+                [sum(len(fn.code) for fn in p.functions) for p in builder.programs], dtype=np.int64
+            )
+            work = Work(
+                np.array(row_program, dtype=np.int64),
+                np.array(row_tests, dtype=np.int64).reshape(-1, 2),
+                words,
+            )
+            items = layout(work)
+            batch = builder.build(items)
+            stats = measure(items, work.cand_program)
+            t_build = time.perf_counter()
+            # 3. execute and verify
+            result = verify(batch, backend=self.backend, limits=self.limits, threads=self.threads)
+            timings.update(result.timings)
+            for stage, alias in STAGE_ALIASES.items():
+                if stage not in timings and alias in timings:
+                    timings[stage] = timings[alias]
+        else:
+            t_build = time.perf_counter()
+
+        if result is not None:
+            containers: dict[int, bytes] = {}  # one .kbc per passing program
+            for row, i in enumerate(rows):
+                code = int(result.verdict[row])
+                trap = int(result.trap[row])
+                program = builder.programs[row_program[row]]
+                if code == 0 and id(program) not in containers:
+                    containers[id(program)] = program.to_bytes()
+                results[i] = CandidateResult(
+                    VERDICT_NAMES[code],
+                    fail_test=int(result.fail_test[row]),
+                    trap=TRAPS[trap].name if trap else None,
+                    steps=int(result.steps[row]),
+                    bytecode=containers[id(program)] if code == 0 else None,
+                )
+        end = time.perf_counter()
+        timings.update(compile=t_compile - start, build=t_build - t_compile, total=end - start)
+        for stage in STAGES:
+            timings.setdefault(stage, 0.0)
+        done = [r for r in results if r is not None]
+        assert len(done) == len(cands)
+        return BatchReport(
+            done, self.backend, timings, memo.compiles, len(items) if rows else 0, stats
+        )
+
+    def _resolve(
+        self, cand: Candidate, tests: Sequence[TestSpec], memo: _Memo
+    ) -> tuple[Program, int] | CandidateResult:
+        """The candidate's program and entry function index, or its verdict."""
+        outcome = self._program(cand, tests, memo)
+        if isinstance(outcome, CandidateResult):
+            return outcome
+        try:
+            return outcome, outcome.function_index(cand.entry)
+        except KeyError as e:
+            return CandidateResult(INVALID_BYTECODE, diagnostic=str(e.args[0]))
+
+    def _program(
+        self, cand: Candidate, tests: Sequence[TestSpec], memo: _Memo
+    ) -> Program | CandidateResult:
+        """The candidate's program, compiled or loaded once per distinct input; or its verdict."""
+        if isinstance(cand.code, bytes):
+            if cand.code not in memo.programs:
+                memo.compiles += 1
+                try:
+                    memo.programs[cand.code] = verify_bytes(cand.code)
+                except (ContainerError, VerifyError) as e:
+                    memo.programs[cand.code] = CandidateResult(INVALID_BYTECODE, diagnostic=str(e))
+            return memo.programs[cand.code]
+        if (cand.code, cand.entry) not in memo.annotated:
+            memo.annotated[cand.code, cand.entry] = _entry_annotated(cand.code, cand.entry)
+        arg_types: tuple[Type, ...] | None = None
+        if not memo.annotated[cand.code, cand.entry] and tests:
+            if id(tests) not in memo.arg_types:
+                memo.arg_types[id(tests)] = _first_test_types(cand.entry, tests)
+            inferred = memo.arg_types[id(tests)]
+            if isinstance(inferred, str):
+                return CandidateResult(NEEDS_FALLBACK, diagnostic=inferred)
+            arg_types = inferred
+        key = (cand.code, cand.entry, arg_types)
+        if key not in memo.programs:
+            memo.compiles += 1
+            try:
+                types = {cand.entry: list(arg_types)} if arg_types is not None else None
+                memo.programs[key] = compile_source(
+                    cand.code, f"<{cand.entry}>", arg_types=types, require=[cand.entry]
+                )
+            except CompileError as e:
+                memo.programs[key] = CandidateResult(COMPILE_ERROR, diagnostic=str(e))
+        return memo.programs[key]
+
+
+@dataclass
+class _Memo:
+    """What one batch has already worked out, so each distinct input is handled once."""
+
+    programs: dict[Any, Program | CandidateResult] = field(default_factory=dict)
+    annotated: dict[tuple[str, str], bool] = field(default_factory=dict)
+    arg_types: dict[int, tuple[Type, ...] | str] = field(default_factory=dict)
+    compiles: int = 0
+
+
+def _candidate(c: CandidateLike) -> Candidate:
+    if isinstance(c, Candidate):
+        return c
+    if (
+        isinstance(c, tuple)
+        and 2 <= len(c) <= 3
+        and isinstance(c[0], (str, bytes))
+        and isinstance(c[1], str)
+    ):
+        return Candidate(*c)
+    raise ValueError(
+        f"a candidate is a Candidate or a (code, entry[, problem]) tuple, got {type(c).__name__}"
+    )
+
+
+def _tests_per_candidate(cands: list[Candidate], tests: Tests) -> list[Sequence[TestSpec]]:
+    if isinstance(tests, Mapping):
+        missing = sorted({repr(c.problem) for c in cands if c.problem not in tests})
+        if missing:
+            raise ValueError(f"no tests for problem(s) {', '.join(missing)}")
+        return [tests[c.problem] for c in cands]
+    if len(tests) == 0 or isinstance(tests[0], TestSpec):
+        return [tests] * len(cands)  # type: ignore[list-item]
+    if len(tests) != len(cands):
+        raise ValueError(
+            f"{len(tests)} test lists for {len(cands)} candidates: give one list per candidate,"
+            " one for all, or a mapping by problem"
+        )
+    return list(tests)  # type: ignore[arg-type]
+
+
+def _entry_annotated(source: str, entry: str) -> bool:
+    """Whether every parameter of `entry` is annotated (True when the source does not parse or
+    has no such function: the compiler then says why)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return True
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry), None)
+    return fn is None or all(a.annotation is not None for a in fn.args.args)
+
+
+def _first_test_types(entry: str, tests: Sequence[TestSpec]) -> tuple[Type, ...] | str:
+    """The types of the first test's arguments, or why they have none."""
+    try:
+        return tuple(type_of_value(v) for v in tests[0].args)
+    except ValueError as e:
+        return f"cannot type {entry} from its first test's arguments: {e}"

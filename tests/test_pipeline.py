@@ -1,0 +1,237 @@
+"""actors.pipeline: verdicts of mixed and adversarial batches, deduplication, bytecode, timings,
+independence of batch order and of the backend."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from actors.pipeline import STAGES, BatchReport, Candidate, Pipeline
+from vm.batch import TestSpec
+from vm.limits import Limits
+from vm.verify import verify_bytes
+
+LIMITS = Limits(fuel=20_000, heap_words=1 << 14, max_call_depth=100)
+
+DOUBLE = "def f(x):\n    return 2 * x\n"
+TESTS = [TestSpec((x,), 2 * x) for x in (0, 1, 5, -7, 30)]
+
+# (name, source, verdict, failing test, trap)
+MIXED = [
+    ("good", DOUBLE, "passed", -1, None),
+    ("good annotated", "def f(x: int) -> int:\n    return x + x\n", "passed", -1, None),
+    ("wrong at test 1", "def f(x):\n    return x * x\n", "wrong answer", 1, None),
+    ("trap at test 0", "def f(x):\n    return 10 // x\n", "trapped", 0, "ZeroDivisionError"),
+    (
+        "never stops",
+        "def f(x):\n    while True:\n        x += 1\n    return x\n",
+        "timed out",
+        0,
+        "FuelExhausted",
+    ),
+    ("no dicts", "def f(x):\n    d = {}\n    return x\n", "compile error", -1, None),
+    ("syntax", "def f(x)\n    return x\n", "compile error", -1, None),
+    ("leaves 64 bits", "def f(x):\n    return x * 2**62 * 2\n", "needs fallback", 1, "Overflow"),
+    ("wrong type", "def f(x):\n    return str(x)\n", "wrong answer", 0, None),
+]
+
+
+def mixed_candidates() -> list[Candidate]:
+    return [Candidate(source, "f") for _, source, *_ in MIXED]
+
+
+def check_mixed(report: BatchReport) -> None:
+    for (name, _, verdict, fail_test, trap), result in zip(MIXED, report.results, strict=True):
+        assert (result.verdict, result.fail_test, result.trap) == (verdict, fail_test, trap), name
+        assert (result.bytecode is not None) == (verdict == "passed"), name
+    assert "dict display" in (report.results[5].diagnostic or "")
+
+
+def outcome(report: BatchReport) -> list[tuple[object, ...]]:
+    return [(r.verdict, r.fail_test, r.trap, r.steps, r.bytecode) for r in report.results]
+
+
+@pytest.fixture(scope="module")
+def ref() -> Pipeline:
+    return Pipeline("ref", limits=LIMITS)
+
+
+def test_mixed_batch_verdicts(ref: Pipeline) -> None:
+    report = ref.run(mixed_candidates(), TESTS)
+    check_mixed(report)
+    assert report.counts["passed"] == 2 and report.counts["compile error"] == 2
+    assert sum(report.counts.values()) == len(MIXED)
+
+
+def test_bytecode_candidates(ref: Pipeline) -> None:
+    passed = ref.run(mixed_candidates(), TESTS).results[0].bytecode
+    assert passed is not None
+    program = verify_bytes(passed)  # the verified container round-trips
+    assert program.function_index("f") == 0
+    broken = bytearray(passed)
+    broken[-1] ^= 0xFF
+    report = ref.run(
+        [
+            Candidate(passed, "f"),
+            Candidate(bytes(broken), "f"),
+            Candidate(b"hello", "f"),
+            Candidate(passed, "g"),
+        ],
+        TESTS,
+    )
+    assert [r.verdict for r in report.results] == [
+        "passed",
+        "invalid bytecode",
+        "invalid bytecode",
+        "invalid bytecode",
+    ]
+    assert "checksum" in (report.results[1].diagnostic or "")
+    assert "bad magic" in (report.results[2].diagnostic or "")
+    assert "no function 'g'" in (report.results[3].diagnostic or "")
+    assert report.results[0].bytecode == passed
+
+
+def test_resubmitted_bytecode_gives_the_same_verdicts(ref: Pipeline) -> None:
+    wrong = "def f(x: int) -> int:\n    return x * x\n"
+    first = ref.run([Candidate(DOUBLE, "f"), Candidate(wrong, "f")], TESTS)
+    again = ref.run([Candidate(r.bytecode, "f") for r in first.results if r.bytecode], TESTS)
+    assert [r.verdict for r in again.results] == ["passed"]
+    assert again.results[0].steps == first.results[0].steps
+    # bytecode of any compiled program (here the wrong one, compiled alone) keeps its verdict
+    from compiler import compile_source
+
+    data = compile_source(wrong).to_bytes()
+    assert ref.run([Candidate(data, "f")], TESTS).results[0].verdict == first.results[1].verdict
+
+
+def test_identical_sources_compile_once(ref: Pipeline) -> None:
+    triple = "def f(x):\n    return 3 * x\n"
+    candidates = (
+        [Candidate(DOUBLE, "f")] * 5
+        + [Candidate(triple, "f")] * 3
+        + [Candidate("def f(x):\n    return {}\n", "f")] * 2
+    )
+    report = ref.run(candidates, TESTS)
+    assert report.compiles == 3
+    assert [r.verdict for r in report.results] == ["passed"] * 5 + ["wrong answer"] * 3 + [
+        "compile error"
+    ] * 2
+    # the same source typed from different test arguments is a different program
+    floats = [TestSpec((1.5,), 3.0)]
+    report = ref.run([(DOUBLE, "f"), (DOUBLE, "f")], [TESTS, floats])
+    assert report.compiles == 2 and [r.verdict for r in report.results] == ["passed", "passed"]
+
+
+def test_tests_per_candidate_and_per_problem(ref: Pipeline) -> None:
+    square = [TestSpec((3,), 9), TestSpec((4,), 16)]
+    square_src = "def sq(n):\n    return n * n\n"
+    per_candidate = ref.run([(DOUBLE, "f"), (square_src, "sq")], [TESTS, square])
+    per_problem = ref.run(
+        [(DOUBLE, "f", "double"), (square_src, "sq", "square"), (square_src, "sq", "double")],
+        {"double": [TestSpec(("x",), "xx")], "square": square},
+    )
+    assert [r.verdict for r in per_candidate.results] == ["passed", "passed"]
+    assert [r.verdict for r in per_problem.results] == [
+        "passed",
+        "passed",
+        "compile error",
+    ]  # "x" * "x"
+    with pytest.raises(ValueError, match="no tests for problem"):
+        ref.run([(DOUBLE, "f", "other")], {"double": TESTS})
+    with pytest.raises(ValueError, match="test lists for"):
+        ref.run([(DOUBLE, "f")] * 2, [TESTS])
+
+
+def test_tests_that_do_not_fit_the_signature_need_the_fallback(ref: Pipeline) -> None:
+    mixed_types = [TestSpec((2,), 4), TestSpec(("ab",), "abab")]
+    report = ref.run(
+        [(DOUBLE, "f"), ("def f(x: int) -> int:\n    return 2 * x\n", "f"), (DOUBLE, "f")],
+        [mixed_types, mixed_types, [TestSpec(([],), [])]],
+    )
+    assert [r.verdict for r in report.results] == ["needs fallback"] * 3
+    assert "do not fit" in (report.results[0].diagnostic or "")
+    assert "first test" in (report.results[2].diagnostic or "")
+
+
+def test_results_do_not_depend_on_batch_order(ref: Pipeline) -> None:
+    candidates = mixed_candidates() * 3
+    baseline = outcome(ref.run(candidates, TESTS))
+    order = list(range(len(candidates)))
+    random.Random(7).shuffle(order)
+    shuffled = outcome(ref.run([candidates[i] for i in order], TESTS))
+    assert [shuffled[order.index(i)] for i in range(len(candidates))] == baseline
+
+
+def test_timings_present_and_non_negative(ref: Pipeline) -> None:
+    report = ref.run(mixed_candidates(), TESTS)
+    for stage in STAGES:
+        assert report.timings[stage] >= 0.0, stage
+    assert report.timings["total"] >= report.timings["compile"] + report.timings["build"]
+    assert report.candidates_per_s > 0 and report.steps > 0 and report.items == 7 * len(TESTS)
+    assert report.layout is not None and report.layout.items == report.items
+    assert "candidates on ref" in report.summary()
+    empty = ref.run([], TESTS)
+    assert empty.results == [] and empty.timings["total"] >= 0.0
+
+
+def test_adversarial_batch(ref: Pipeline) -> None:
+    sources = {
+        "instant": (DOUBLE, "passed", None),
+        "infinite loop": (
+            "def f(x):\n    n = 0\n    while n >= 0:\n        n = n + 1\n    return n\n",
+            "timed out",
+            "FuelExhausted",
+        ),
+        "deep recursion": (
+            "def f(x: int) -> int:\n    return f(x + 1) + 1\n",
+            "trapped",
+            "RecursionError",
+        ),
+        "allocation bomb": (
+            "def f(x):\n    a = [x] * 100000000\n    return len(a)\n",
+            "needs fallback",
+            "HeapExhausted",
+        ),
+        "out of range": (
+            "def f(x):\n    a = [1, 2, 3]\n    return a[x + 5]\n",
+            "trapped",
+            "IndexError",
+        ),
+        "instant too": ("def f(x):\n    return x + x\n", "passed", None),
+    }
+    names = list(sources) * 2
+    report = ref.run([Candidate(sources[n][0], "f") for n in names], TESTS)
+    for name, result in zip(names, report.results, strict=True):
+        assert (result.verdict, result.trap) == sources[name][1:], name
+
+
+def test_auto_backend_and_bad_backend() -> None:
+    assert Pipeline("auto", limits=LIMITS).backend in ("cpu", "cuda")
+    with pytest.raises(ValueError, match="unknown backend"):
+        Pipeline("tpu")
+
+
+def _cpu_verify_available() -> bool:
+    from vm import cpu
+
+    return hasattr(cpu, "verify_batch")
+
+
+@pytest.mark.skipif(not _cpu_verify_available(), reason="vm.cpu.verify_batch is not there yet")
+def test_cpu_backend_matches_ref(ref: Pipeline) -> None:
+    cpu = Pipeline("cpu", limits=LIMITS, threads=2)
+    candidates = mixed_candidates() * 4
+    report = cpu.run(candidates, TESTS)
+    check_mixed(BatchReport(report.results[: len(MIXED)], "cpu", report.timings, 0, 0))
+    assert outcome(report) == outcome(ref.run(candidates, TESTS))
+
+
+@pytest.mark.gpu
+def test_cuda_backend_matches_cpu() -> None:
+    candidates = mixed_candidates() * 40
+    cuda = Pipeline("cuda", limits=LIMITS).run(candidates, TESTS)
+    cpu = Pipeline("cpu", limits=LIMITS).run(candidates, TESTS)
+    assert outcome(cuda) == outcome(cpu)
+    for stage in STAGES:
+        assert cuda.timings[stage] >= 0.0

@@ -1,0 +1,369 @@
+"""The CUDA backend: the same C interpreter (`vm/kernels/interp.h`) on a GPU, through CuPy.
+
+`vm/kernels/cuda_kernel.cu` with its local headers inlined is compiled once per process by NVRTC
+(`cupy.RawModule`), cached by a SHA-256 of that text and the options, so an edit to any kernel
+source recompiles it. CuPy is imported lazily: this module imports, and `available()` answers,
+on a machine with no GPU (Invariant 6).
+
+    from vm import cuda
+    if cuda.available():
+        verdicts = cuda.verify_batch(batch, Limits())  # a vm.batch.VerifyBatch
+        results = cuda.run_batch([(program, "fib", [20])], Limits())
+
+A batch is uploaded once (programs, tests, items), run by one thread per work item over a bounded
+set of resident threads (their scratch slabs sized from the limits and a device-memory budget),
+reduced per candidate on the device, and only the per-candidate verdicts are downloaded
+(Invariant 7).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from vm import ExecResult
+from vm.batch import WRONG_ANSWER, VerifyBatch, VerifyResult, verdict_of_trap
+from vm.build import KERNELS, FlatProgram, flatten, verify_inputs
+from vm.isa import TRAPS
+from vm.limits import Limits
+
+MISSING = "backend cuda needs CuPy and a CUDA device: pip install -e '.[gpu]'"
+
+OPTIONS = ("--fmad=false", "--ftz=false", "--prec-div=true", "--prec-sqrt=true")
+"""NVRTC options: no fused multiply-add, denormals kept, IEEE division (float results must equal
+CPython's bit for bit; see the note on pow in cuda_kernel.cu). tests/test_ptx.py gives nvcc the
+same."""
+
+BLOCK = 128
+"""Threads per block: the interpreter is register-hungry, so blocks stay small."""
+
+FRAME_BYTES = 16  # sizeof(kiln_frame), asserted in cuda_kernel.cu
+WALK_BYTES = 56  # sizeof(kiln_walk)
+PROGRAM_WORDS = 16  # sizeof(kiln_program) / 8: pointers and int64 counts
+
+SCRATCH_FRACTION = 0.5
+"""Share of the device's free memory the resident threads' scratch slabs may take by default."""
+
+
+class CudaUnavailable(RuntimeError):
+    """CuPy is not installed or sees no CUDA device."""
+
+
+# ---- the device and the compiled module --------------------------------------------------------
+
+
+def _cupy() -> Any:
+    try:
+        import cupy
+    except ImportError:
+        raise CudaUnavailable(MISSING) from None
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as error:  # no driver, or a broken CUDA install
+        raise CudaUnavailable(f"{MISSING} (CuPy found no device: {error})") from None
+    if count < 1:
+        raise CudaUnavailable(f"{MISSING} (CuPy found no device)")
+    return cupy
+
+
+def available() -> bool:
+    """Whether CuPy is importable and sees a CUDA device."""
+    try:
+        _cupy()
+    except CudaUnavailable:
+        return False
+    return True
+
+
+_INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.MULTILINE)
+
+
+def source() -> str:
+    """cuda_kernel.cu with its local includes inlined (each header once): the exact text NVRTC
+    compiles, so its hash covers every kernel source."""
+    seen: set[str] = set()
+
+    def expand(name: str) -> str:
+        if name in seen:
+            return ""
+        seen.add(name)
+        text = (KERNELS / name).read_text()
+        return _INCLUDE.sub(lambda m: expand(m.group(1)), text)
+
+    return expand("cuda_kernel.cu")
+
+
+_modules: dict[str, Any] = {}
+_module_lock = threading.Lock()
+
+
+def module() -> Any:
+    """The compiled kernels (`cupy.RawModule`), built on first use in this process."""
+    cupy = _cupy()
+    text = source()
+    key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
+    with _module_lock:
+        if key not in _modules:
+            mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
+            mod.get_function("kiln_verify_items")  # compiles (NVRTC) and loads the module now
+            _modules[key] = mod
+        return _modules[key]
+
+
+# ---- uploading ----------------------------------------------------------------------------------
+
+
+class _Programs:
+    """Every program's flat arrays concatenated, uploaded once, and a table of kiln_program
+    structs (PROGRAM_WORDS words each) pointing into them."""
+
+    FIELDS = ("code", "consts", "image", "types", "type_skip", "type_off", "funcs", "params")
+
+    def __init__(self, cupy: Any, flat: list[FlatProgram]) -> None:
+        self.arrays: dict[str, Any] = {}
+        starts: dict[str, list[int]] = {}
+        for name in self.FIELDS:
+            parts = [getattr(f, name) for f in flat]
+            lengths = [len(p) for p in parts]
+            starts[name] = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64).tolist()
+            dtype = parts[0].dtype if parts else np.int64
+            joined = np.concatenate(parts) if parts and sum(lengths) else np.zeros(1, dtype=dtype)
+            self.arrays[name] = cupy.asarray(joined)
+        table = np.zeros((max(1, len(flat)), PROGRAM_WORDS), dtype=np.uint64)
+        for i, f in enumerate(flat):
+
+            def ptr(name: str, i: int = i) -> int:
+                array = self.arrays[name]
+                return int(array.data.ptr) + starts[name][i] * array.itemsize
+
+            table[i] = [
+                ptr("code"), f.n_code, ptr("consts"), f.n_consts, ptr("image"), f.n_image,
+                ptr("types"), ptr("type_skip"), f.n_types_words, ptr("type_off"), f.n_types,
+                ptr("funcs"), f.n_funcs, ptr("params"), f.n_params, f.max_type_depth,
+            ]  # fmt: skip
+        self.table = cupy.asarray(table)
+        self.count = len(flat)
+        self.walk_cap = max((f.max_type_depth for f in flat), default=0) + 1
+        self.ok = cupy.zeros(max(1, len(flat)), dtype=cupy.int32)
+        if flat:
+            blocks = (len(flat) + BLOCK - 1) // BLOCK
+            check = module().get_function("kiln_check_programs")
+            check((blocks,), (BLOCK,), (self.table, np.int64(len(flat)), self.ok))
+
+
+def scratch_bytes_per_thread(limits: Limits, walk_cap: int) -> int:
+    """Device memory one resident thread's scratch slabs take (stack, frames, heap, walk)."""
+    return (
+        8 * limits.stack_words + FRAME_BYTES * limits.max_call_depth
+        + 8 * limits.heap_words + WALK_BYTES * walk_cap
+    )  # fmt: skip
+
+
+def resident_threads(limits: Limits, walk_cap: int, n_items: int, budget: int | None = None) -> int:
+    """How many threads get scratch slabs: as many as `budget` bytes allow (default: half the free
+    device memory), at most one per item and what the device holds resident, a multiple of the
+    warp size from 32 up. MemoryError when not even one fits."""
+    cupy = _cupy()
+    per_thread = scratch_bytes_per_thread(limits, walk_cap)
+    if budget is None:
+        free, _ = cupy.cuda.runtime.memGetInfo()
+        budget = int(free * SCRATCH_FRACTION)
+    attributes = cupy.cuda.Device().attributes
+    resident = attributes["MultiProcessorCount"] * attributes["MaxThreadsPerMultiProcessor"]
+    n = min(budget // per_thread, resident, max(1, n_items))
+    if n < 1:
+        raise MemoryError(
+            f"one CUDA thread's scratch with {limits} takes {per_thread} bytes, more than the "
+            f"budget of {budget}: lower heap_words or stack_words"
+        )
+    return n - n % 32 if n >= 32 else n
+
+
+class _Scratch:
+    """Scratch slabs for `resident_threads` threads, which stride over the items."""
+
+    def __init__(
+        self, cupy: Any, limits: Limits, walk_cap: int, n_items: int, budget: int | None
+    ) -> None:
+        n = self.n_threads = resident_threads(limits, walk_cap, n_items, budget)
+        self.stacks = cupy.empty(n * limits.stack_words, dtype=cupy.int64)
+        self.frames = cupy.empty(n * limits.max_call_depth * FRAME_BYTES // 8, dtype=cupy.int64)
+        self.heaps = cupy.empty(n * limits.heap_words, dtype=cupy.int64)
+        self.walks = cupy.empty(n * walk_cap * WALK_BYTES // 8, dtype=cupy.int64)
+        self.walk_cap = walk_cap
+
+    @property
+    def grid(self) -> tuple[int]:
+        return ((self.n_threads + BLOCK - 1) // BLOCK,)
+
+    def args(self, limits: Limits) -> tuple[Any, ...]:
+        return (
+            np.int64(limits.fuel), np.int64(limits.stack_words), np.int64(limits.max_call_depth),
+            np.int64(limits.heap_words), np.int64(self.n_threads),
+            self.stacks, self.frames, self.heaps, self.walks, np.int64(self.walk_cap),
+        )  # fmt: skip
+
+
+def _reduce_grid(n: int) -> tuple[int]:
+    return (max(1, min((n + BLOCK - 1) // BLOCK, 4096)),)
+
+
+# ---- verification batches -----------------------------------------------------------------------
+
+
+def verify_batch(
+    batch: VerifyBatch, limits: Limits, *, scratch_bytes: int | None = None
+) -> VerifyResult:
+    """Run every item of `batch` on the device, compare where it ran, reduce per candidate on the
+    device and download only the verdicts. timings (seconds): "prepare" (verifying and flattening
+    programs on the host), "upload", "kernel" (CUDA events around the kernels), "download".
+    `scratch_bytes` bounds the scratch slabs (default: half the free device memory).
+    CudaUnavailable without CuPy or a device; VerifyError and ValueError as vm.batch.verify."""
+    cupy = _cupy()
+    started = time.perf_counter()
+    inputs = verify_inputs(batch)
+    n_items, n_cand = len(inputs.items), len(inputs.cand_program)
+    functions = module()
+    prepared = time.perf_counter()
+
+    programs = _Programs(cupy, inputs.flat)
+    up = {
+        name: cupy.asarray(getattr(inputs, name))
+        for name in ("cand_program", "cand_function", "cand_tests", "arg_words", "arg_offsets",
+                     "expected_words", "expected_offsets", "mode", "tolerance", "items")
+    }  # fmt: skip
+    trap_verdict = cupy.asarray(
+        np.array([0] + [verdict_of_trap(t.code) for t in TRAPS[1:]], dtype=np.int8)
+    )
+    scratch = _Scratch(cupy, limits, programs.walk_cap, n_items, scratch_bytes)
+    size = max(1, n_items)
+    status = cupy.zeros(size, dtype=cupy.int8)
+    trap = cupy.zeros(size, dtype=cupy.int8)
+    steps = cupy.zeros(size, dtype=cupy.int64)
+    first = cupy.full(max(1, n_cand), np.iinfo(np.int32).max, dtype=cupy.int32)
+    total = cupy.zeros(max(1, n_cand), dtype=cupy.uint64)
+    verdict = cupy.zeros(max(1, n_cand), dtype=cupy.int8)
+    fail_test = cupy.full(max(1, n_cand), -1, dtype=cupy.int32)
+    trap_out = cupy.zeros(max(1, n_cand), dtype=cupy.int8)
+    cupy.cuda.get_current_stream().synchronize()
+    uploaded = time.perf_counter()
+
+    begin, end = cupy.cuda.Event(), cupy.cuda.Event()
+    begin.record()
+    if n_items:
+        functions.get_function("kiln_verify_items")(
+            scratch.grid, (BLOCK,),
+            (
+                programs.table, np.int64(programs.count), programs.ok,
+                up["cand_program"], up["cand_function"], up["cand_tests"], np.int64(n_cand),
+                up["arg_words"], np.int64(inputs.n_arg_words), up["arg_offsets"],
+                up["expected_words"], np.int64(inputs.n_expected_words), up["expected_offsets"],
+                up["mode"], up["tolerance"], np.int64(len(inputs.mode)),
+                up["items"], np.int64(n_items),
+                *scratch.args(limits),
+                status, trap, steps,
+            ),
+        )  # fmt: skip
+        grid = _reduce_grid(n_items)
+        functions.get_function("kiln_reduce_first")(
+            grid, (BLOCK,),
+            (up["items"], np.int64(n_items), np.int64(n_cand), status, steps, first, total),
+        )  # fmt: skip
+        functions.get_function("kiln_reduce_verdicts")(
+            grid, (BLOCK,),
+            (
+                up["items"], np.int64(n_items), np.int64(n_cand), status, trap, first,
+                up["cand_tests"], trap_verdict, np.int32(len(TRAPS)), np.int32(WRONG_ANSWER),
+                verdict, fail_test, trap_out,
+            ),
+        )  # fmt: skip
+    end.record()
+    end.synchronize()
+    kernel = cupy.cuda.get_elapsed_time(begin, end) / 1000.0
+
+    downloaded_from = time.perf_counter()
+    result = VerifyResult(
+        cupy.asnumpy(verdict)[:n_cand],
+        cupy.asnumpy(fail_test)[:n_cand],
+        cupy.asnumpy(trap_out)[:n_cand],
+        cupy.asnumpy(total)[:n_cand].astype(np.int64),
+    )
+    done = time.perf_counter()
+    result.timings.update(
+        prepare=prepared - started, upload=uploaded - prepared, kernel=kernel,
+        download=done - downloaded_from,
+    )  # fmt: skip
+    return result
+
+
+# ---- plain runs (vm.execute_batch) ---------------------------------------------------------------
+
+OUT_WORDS = 64
+"""Result words per item on the first pass; larger results are run again with room for them."""
+
+
+def run_batch(
+    items: Sequence[tuple[Any, str | int, Sequence[Any]]],
+    limits: Limits,
+    *,
+    scratch_bytes: int | None = None,
+) -> list[ExecResult]:
+    """Run each `(program, function name or index, args)` on the device; one ExecResult per item,
+    in order: the same interface and checks as `vm.cpu.run_batch` (its marshalling is shared).
+    Results longer than OUT_WORDS words are run a second time with room for the longest."""
+    from vm import cpu
+
+    cupy = _cupy()
+    prepared = cpu.prepare_items(items)
+    n = len(items)
+    if not n:
+        return []
+    programs = _Programs(cupy, [flatten(p) for p in prepared.programs])
+    table = prepared.table
+    prog = cupy.asarray(np.ascontiguousarray(table["prog"]))
+    func = cupy.asarray(np.ascontiguousarray(table["func"]))
+    arg_off = cupy.asarray(np.ascontiguousarray(table["arg_off"]))
+    arg_len = cupy.asarray(np.ascontiguousarray(table["arg_len"]))
+    args = cupy.asarray(prepared.args)
+    traps = np.zeros(n, dtype=np.int32)
+    steps = np.zeros(n, dtype=np.int64)
+    words: list[list[int]] = [[] for _ in range(n)]  # each item's result words
+    todo = np.arange(n)
+    out_cap = OUT_WORDS
+    kernel = module().get_function("kiln_run_items")
+    while len(todo):
+        index = cupy.asarray(todo)
+        scratch = _Scratch(cupy, limits, programs.walk_cap, len(todo), scratch_bytes)
+        outs = cupy.zeros(len(todo) * out_cap, dtype=cupy.int64)
+        out_len = cupy.zeros(len(todo), dtype=cupy.int64)
+        d_traps = cupy.zeros(len(todo), dtype=cupy.int32)
+        d_steps = cupy.zeros(len(todo), dtype=cupy.int64)
+        kernel(
+            scratch.grid, (BLOCK,),
+            (
+                programs.table, np.int64(programs.count), programs.ok,
+                prog[index], func[index], arg_off[index], arg_len[index], args,
+                np.int64(prepared.n_args), np.int64(len(todo)),
+                *scratch.args(limits), outs, np.int64(out_cap), out_len, d_traps, d_steps,
+            ),
+        )  # fmt: skip
+        got_traps, got_steps = cupy.asnumpy(d_traps), cupy.asnumpy(d_steps)
+        got_len, got_outs = cupy.asnumpy(out_len), cupy.asnumpy(outs)
+        again = got_traps == -1
+        for j, k in enumerate(todo):
+            if not again[j]:
+                traps[k], steps[k] = got_traps[j], got_steps[j]
+                words[k] = got_outs[j * out_cap : j * out_cap + got_len[j]].tolist()
+        todo = todo[again]
+        if len(todo):
+            out_cap = int(got_len[again].max())
+    lengths = [len(w) for w in words]
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64).tolist()
+    flat = [word for w in words for word in w]
+    return prepared.results(traps.tolist(), steps.tolist(), flat, offsets, lengths)
