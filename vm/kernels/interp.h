@@ -421,6 +421,21 @@ KILN_FN int32_t kiln_first_item(const kiln_vm *vm, int32_t pos) {
 
 KILN_FN int kiln_is_container(int code) { return code == TY_LIST || code == TY_TUPLE; }
 
+/* A new walk level for the n items of the container whose type is at pos: 0 when the walk
+   stack is full. The caller points it at the items (pa, pb or dst). */
+KILN_FN kiln_walk *kiln_walk_level(kiln_vm *vm, int64_t *top, int32_t pos, int64_t n) {
+    kiln_walk *w;
+    if (*top >= vm->walk_cap) return 0;
+    w = &vm->walk[(*top)++];
+    w->pa = w->pb = 0;
+    w->dst = 0;
+    w->i = 0;
+    w->na = w->nb = n;
+    w->et = kiln_first_item(vm, pos);
+    w->tuple = vm->p->types[pos] == TY_TUPLE;
+    return w;
+}
+
 /* ---- comparison of values by type ------------------------------------------------------------ */
 
 /* Three-way comparison of the strings at a and b (eq: stop at a length difference). */
@@ -469,15 +484,10 @@ KILN_FN int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, in
         break;
     default: return TRAP_MemoryFault;
     }
-    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
-    w = &vm->walk[(*top)++];
+    if (!(w = kiln_walk_level(vm, top, pos, na))) return TRAP_MemoryFault;
     w->pa = ca;
     w->pb = cb;
-    w->i = 0;
-    w->na = na;
     w->nb = nb;
-    w->et = kiln_first_item(vm, pos);
-    w->tuple = code == TY_TUPLE;
     *res = KILN_PENDING;
     return TRAP_OK;
 }
@@ -555,13 +565,8 @@ KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t
     default: return TRAP_MemoryFault;
     }
     if (n == 0) return TRAP_OK;
-    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
-    w = &vm->walk[(*top)++];
+    if (!(w = kiln_walk_level(vm, top, pos, n))) return TRAP_MemoryFault;
     w->pa = items;
-    w->i = 0;
-    w->na = n;
-    w->et = kiln_first_item(vm, pos);
-    w->tuple = code == TY_TUPLE;
     return TRAP_OK;
 }
 
@@ -618,13 +623,8 @@ KILN_FN int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *in,
     *v = addr;
     for (i = 0; i < n; i++) items[i] = 0;
     if (n == 0) return TRAP_OK;
-    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
-    w = &vm->walk[(*top)++];
+    if (!(w = kiln_walk_level(vm, top, pos, n))) return TRAP_MemoryFault;
     w->dst = items;
-    w->i = 0;
-    w->na = n;
-    w->et = kiln_first_item(vm, pos);
-    w->tuple = code == TY_TUPLE;
     return TRAP_OK;
 }
 
@@ -1828,13 +1828,8 @@ KILN_FN int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, 
     }
     *eq = 1;
     if (n == 0) return TRAP_OK;
-    if (*top >= vm->walk_cap) return TRAP_MemoryFault;
-    lvl = &vm->walk[(*top)++];
+    if (!(lvl = kiln_walk_level(vm, top, pos, n))) return TRAP_MemoryFault;
     lvl->pa = items;
-    lvl->i = 0;
-    lvl->na = n;
-    lvl->et = kiln_first_item(vm, pos);
-    lvl->tuple = code == TY_TUPLE;
     *eq = KILN_PENDING;
     return TRAP_OK;
 }
