@@ -8,16 +8,16 @@ CompileError (kind "syntax error" or "unsupported") at the first construct outsi
 from __future__ import annotations
 
 import ast
+import copy
 
 from compiler.diagnostics import CompileError, Reporter
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
 _REJECTED: dict[type, tuple[str, str]] = {
-    ast.Dict: ("dict display", "dict is not in kiln Python yet"),
-    ast.DictComp: ("dict comprehension", "dict is not in kiln Python yet"),
-    ast.Set: ("set display", "set is not in kiln Python yet"),
-    ast.SetComp: ("set comprehension", "set is not in kiln Python yet"),
-    ast.GeneratorExp: ("generator expression", "use a list comprehension"),
+    ast.GeneratorExp: (
+        "generator expression",
+        "only as the argument of sum, min, max, sorted, list, all, any or str.join",
+    ),
     ast.Lambda: ("lambda", "functions must be defined with def at module level"),
     ast.ClassDef: ("class", "classes are not in kiln Python"),
     ast.Try: ("try statement", "exceptions cannot be caught in kiln Python"),
@@ -36,7 +36,7 @@ _REJECTED: dict[type, tuple[str, str]] = {
     ast.Starred: ("starred expression", "argument unpacking is not in kiln Python"),
     ast.Import: ("import", "only 'from typing import ...' is accepted"),
     ast.Match: ("match statement", "not in kiln Python"),
-    ast.Attribute: ("attribute access", "only the list methods append and pop are supported"),
+    ast.Attribute: ("attribute access", "only calls of kiln's str and list methods"),
 }
 if hasattr(ast, "TryStar"):
     _REJECTED[ast.TryStar] = ("try statement", "exceptions cannot be caught in kiln Python")
@@ -54,6 +54,8 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         raise CompileError(filename, 1, 1, "syntax error", str(e)) from None
     functions: list[ast.FunctionDef] = []
     names: set[str] = set()
+    math_imports: list[ast.stmt] = []
+    constants: dict[str, ast.expr] = {}
     for i, stmt in enumerate(module.body):
         if isinstance(stmt, ast.FunctionDef):
             if stmt.name in names:
@@ -61,10 +63,17 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
                     stmt, f"redefinition of {stmt.name}", "each function may be defined once"
                 )
             names.add(stmt.name)
-            _check_function(stmt, report)
-            functions.append(stmt)
+            for fn in [*_hoist_nested(stmt), stmt]:
+                _rewrite_generators(fn)
+                _rewrite_functionals(fn)
+                _check_function(fn, report)
+                functions.append(fn)
         elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing":
             continue
+        elif _is_math_import(stmt):
+            math_imports.append(stmt)
+        elif _constant_assignment(stmt) and stmt.targets[0].id not in constants:  # type: ignore[attr-defined]
+            constants[stmt.targets[0].id] = stmt.value  # type: ignore[attr-defined]
         elif i == 0 and _is_docstring(stmt):
             continue
         elif (
@@ -80,7 +89,48 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             raise report.unsupported(
                 stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why
             )
+    for fn in functions:
+        fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
+        _inline_constants(fn, constants)
     return functions
+
+
+def _constant_assignment(stmt: ast.stmt) -> bool:
+    """`NAME = <literal>` at module level, the literal immutable (int, float, str, bool, or a
+    tuple of those): reading it anywhere is reading the literal."""
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        return False
+    try:
+        value = ast.literal_eval(stmt.value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+    def immutable(v: object) -> bool:
+        if isinstance(v, tuple):
+            return all(immutable(x) for x in v)
+        return isinstance(v, (int, float, str, bool))
+
+    return immutable(value)
+
+
+def _inline_constants(fn: ast.FunctionDef, constants: dict[str, ast.expr]) -> None:
+    """Reads of a module constant in a function that does not bind the name become the literal
+    (a function that assigns the name has a local of that name, as in Python)."""
+    names = set(constants) - _bound_names(fn)
+    if not names:
+        return
+
+    class Inline(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in names and isinstance(node.ctx, ast.Load):
+                return ast.copy_location(copy.deepcopy(constants[node.id]), node)
+            return node
+
+    Inline().visit(fn)
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
@@ -130,8 +180,12 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             continue
         if isinstance(node, ast.FunctionDef):
             raise report.unsupported(node, "nested function", "define functions at module level")
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and _is_math_import(node):
+            continue
         if type(node) in _REJECTED:
             construct, why = _REJECTED[type(node)]
+            if isinstance(node, ast.GeneratorExp) and getattr(node, "kallowed", False):
+                continue
             if isinstance(node, ast.Attribute) and _is_supported_method_call(node, fn):
                 continue
             if isinstance(node, ast.Attribute):
@@ -145,27 +199,300 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             )
         if isinstance(node, ast.Call) and node.keywords:
             for kw in node.keywords:
-                ok = (
-                    isinstance(node.func, ast.Name)
-                    and node.func.id == "sorted"
-                    and kw.arg == "reverse"
+                ok = kw.arg == "reverse" and (
+                    (isinstance(node.func, ast.Name) and node.func.id == "sorted")
+                    or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
                 )
                 if not ok:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
-                        "only sorted(..., reverse=...) takes a keyword",
+                        "only sorted(..., reverse=...) and list.sort(reverse=...) take a keyword",
                     )
 
 
-_METHODS = frozenset({"append", "pop"})
+_METHODS = frozenset(
+    {
+        # set
+        "add",
+        # dict
+        "get",
+        "keys",
+        "values",
+        "items",
+        # list
+        "append",
+        "pop",
+        "sort",
+        "reverse",
+        "clear",
+        "extend",
+        "index",
+        "count",
+        "remove",
+        # str
+        "lower",
+        "upper",
+        "swapcase",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "isalpha",
+        "isdigit",
+        "isalnum",
+        "isspace",
+        "isupper",
+        "islower",
+        "find",
+        "startswith",
+        "endswith",
+        "replace",
+        "split",
+        "join",
+    }
+)
+
+
+MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil"})
+
+
+def _is_math_import(node: ast.AST) -> bool:
+    """`import math` or `from math import sqrt, floor, ceil` (no aliases)."""
+    if isinstance(node, ast.Import):
+        return all(a.name == "math" and a.asname is None for a in node.names)
+    if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
+        return all(a.name in MATH_FUNCTIONS and a.asname is None for a in node.names)
+    return False
 
 
 def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:
-    """`x.append(...)`, `x.pop(...)` as the callee of a call: checked for types later."""
-    if attr.attr not in _METHODS:
+    """`x.append(...)`, `s.split(...)`, `math.sqrt(...)` as the callee of a call: checked for
+    types later."""
+    is_math = isinstance(attr.value, ast.Name) and attr.value.id == "math"
+    if attr.attr not in (MATH_FUNCTIONS if is_math else _METHODS):
         return False
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and node.func is attr:
             return True
     return False
+
+
+# ---- rewrites that bring common forms into the subset ------------------------------------------
+
+# A generator expression as the only argument of these is a list comprehension: they consume
+# every item anyway, in order (an exception in an item is raised the same way).
+_CONSUMES_ALL = frozenset({"sum", "min", "max", "sorted", "list"})
+# These stop at the first item that decides: kept as generators, lowered as short-circuit loops.
+_SHORT_CIRCUIT = frozenset({"all", "any"})
+
+
+def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
+    return ast.copy_location(ast.ListComp(elt=gen.elt, generators=gen.generators), gen)
+
+
+def _rewrite_generators(fn: ast.FunctionDef) -> None:
+    """`sum(f(x) for x in xs)` -> `sum([f(x) for x in xs])` (and min, max, sorted, list,
+    `sep.join`); `all(g)` / `any(g)` keep their generator (marked allowed); `all(xs)` of a
+    sequence becomes `all($x for $x in xs)`."""
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call) or len(node.args) != 1:
+            continue
+        arg = node.args[0]
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else None
+        if isinstance(arg, ast.GeneratorExp) and (
+            name in _CONSUMES_ALL or (isinstance(func, ast.Attribute) and func.attr == "join")
+        ):
+            node.args[0] = _as_list_comp(arg)
+        elif (
+            name == "sorted"
+            and isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id == "list"
+            and len(arg.args) == 1
+            and not (
+                isinstance(arg.args[0], ast.Call)
+                and isinstance(arg.args[0].func, ast.Name)
+                and arg.args[0].func.id == "reversed"
+            )
+        ):  # sorted(list(x)) is sorted(x) (a set's order never shows)
+            node.args[0] = arg.args[0]
+        elif (
+            name == "sum"
+            and isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id == "range"
+        ):  # sum(range(...)) adds the same ints as sum(list(range(...)))
+            call = ast.Call(func=ast.Name(id="list", ctx=ast.Load()), args=[arg], keywords=[])
+            node.args[0] = ast.copy_location(call, arg)
+        elif name in _SHORT_CIRCUIT and not node.keywords:
+            if isinstance(arg, ast.GeneratorExp):
+                arg.kallowed = True  # type: ignore[attr-defined]
+            else:
+                var = f"${name}_item"
+                gen = ast.GeneratorExp(
+                    elt=ast.Name(id=var, ctx=ast.Load()),
+                    generators=[
+                        ast.comprehension(
+                            target=ast.Name(id=var, ctx=ast.Store()), iter=arg, ifs=[], is_async=0
+                        )
+                    ],
+                )
+                gen.kallowed = True  # type: ignore[attr-defined]
+                node.args[0] = ast.fix_missing_locations(ast.copy_location(gen, arg))
+
+
+def _bound_names(fn: ast.FunctionDef) -> set[str]:
+    """Names `fn` binds: parameters, assignment and loop targets, comprehension variables."""
+    names = {a.arg for a in fn.args.args}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _hoist_nested(outer: ast.FunctionDef) -> list[ast.FunctionDef]:
+    """Functions defined directly in `outer`'s body that read nothing of `outer` (no closure)
+    become module functions named `outer.inner`; `outer`'s calls are renamed. A nested function
+    that reads a variable of `outer`, or is used before its `def`, is left (and rejected)."""
+    outer_names = _bound_names(outer)
+    nested = [s for s in outer.body if isinstance(s, ast.FunctionDef)]
+    hoisted: list[ast.FunctionDef] = []
+    renames: dict[str, str] = {}
+    for inner in nested:
+        own = _bound_names(inner)
+        free = {
+            n.id
+            for n in ast.walk(inner)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in own
+        }
+        siblings = {f.name for f in nested}
+        if free & (outer_names - siblings) or inner.name in outer_names:
+            continue
+        uses = [
+            n
+            for n in ast.walk(outer)
+            if isinstance(n, ast.Name) and n.id == inner.name and n not in ast.walk(inner)
+        ]
+        if any((n.lineno, n.col_offset) < (inner.lineno, inner.col_offset) for n in uses):
+            continue
+        renames[inner.name] = f"{outer.name}.{inner.name}"
+        hoisted.append(inner)
+    if not hoisted:
+        return []
+    rest = [s for s in outer.body if not any(s is h for h in hoisted)]
+    outer.body = rest or [ast.copy_location(ast.Pass(), hoisted[-1])]
+    for fn in [outer, *hoisted]:
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Name) and node.id in renames:
+                node.id = renames[node.id]
+    for fn in hoisted:
+        fn.name = renames[fn.name]
+    return hoisted
+
+
+def _unary_function(node: ast.expr) -> tuple[str, ast.expr] | None:
+    """`lambda v: E` -> (v, E); a name `f` -> ("$arg", f($arg)); else None."""
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        if len(a.args) == 1 and not (
+            a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults
+        ):
+            return a.args[0].arg, node.body
+        return None
+    if isinstance(node, ast.Name):
+        var = f"${node.id}_arg"
+        call = ast.Call(func=ast.Name(id=node.id, ctx=ast.Load()), args=[_load(var)], keywords=[])
+        return var, ast.copy_location(call, node)
+    return None
+
+
+def _load(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def _store(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Store())
+
+
+def _comp(elt: ast.expr, target: ast.expr, it: ast.expr, ifs: list[ast.expr]) -> ast.ListComp:
+    return ast.ListComp(
+        elt=elt, generators=[ast.comprehension(target=target, iter=it, ifs=ifs, is_async=0)]
+    )
+
+
+class _Functionals(ast.NodeTransformer):
+    """`sorted(xs, key=f)`, `list(filter(f, xs))` and `list(map(f, xs))` with `f` a one-argument
+    lambda or a function name, as list comprehensions:
+
+        sorted(xs, key=f)      [$d[2] for $d in sorted([(f(v), $i, v) for $i, v in enumerate(xs)])]
+        sorted(.., reverse=True)  the same with -$i and reverse=True (equal keys keep their order)
+        list(filter(f, xs))    [v for v in xs if f(v)]
+        list(map(f, xs))       [f(v) for v in xs]
+
+    A sort by key compares only the keys, as Python's: the index decides between equal keys (it
+    is unique), so the items themselves are never compared."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if not isinstance(func, ast.Name):
+            return node
+        if func.id == "sorted" and len(node.args) == 1:
+            key = next((k for k in node.keywords if k.arg == "key"), None)
+            rest = [k for k in node.keywords if k.arg != "key"]
+            if key is None or any(
+                k.arg != "reverse"
+                or not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, bool))
+                for k in rest
+            ):
+                return node
+            fn = _unary_function(key.value)
+            if fn is None:
+                return node
+            var, body = fn
+            self.count += 1
+            idx, dec = f"$key_i{self.count}", f"$key_d{self.count}"
+            descending = any(
+                isinstance(k.value, ast.Constant) and k.value.value is True for k in rest
+            )
+            index: ast.expr = _load(idx)
+            if descending:
+                index = ast.UnaryOp(op=ast.USub(), operand=index)
+            decorated = _comp(
+                ast.Tuple(elts=[body, index, _load(var)], ctx=ast.Load()),
+                ast.Tuple(elts=[_store(idx), _store(var)], ctx=ast.Store()),
+                ast.Call(func=_load("enumerate"), args=[node.args[0]], keywords=[]),
+                [],
+            )
+            ordered = ast.Call(func=_load("sorted"), args=[decorated], keywords=rest)
+            item = ast.Subscript(value=_load(dec), slice=ast.Constant(value=2), ctx=ast.Load())
+            new = _comp(item, _store(dec), ordered, [])
+            return ast.fix_missing_locations(ast.copy_location(new, node))
+        inner = node.args[0] if len(node.args) == 1 else None
+        if (
+            func.id == "list"
+            and not node.keywords
+            and isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Name)
+            and inner.func.id in ("filter", "map")
+            and len(inner.args) == 2
+            and not inner.keywords
+        ):
+            fn = _unary_function(inner.args[0])
+            if fn is None:
+                return node
+            var, body = fn
+            if inner.func.id == "filter":
+                new = _comp(_load(var), _store(var), inner.args[1], [body])
+            else:
+                new = _comp(body, _store(var), inner.args[1], [])
+            return ast.fix_missing_locations(ast.copy_location(new, node))
+        return node
+
+
+def _rewrite_functionals(fn: ast.FunctionDef) -> None:
+    _Functionals().visit(fn)

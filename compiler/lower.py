@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from compiler.types import FunctionInfo, Var, _const_int
 from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, local2
-from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of
+from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of, runtime_type
 
 
 class Label:
@@ -73,6 +73,7 @@ class Pool:
         return self._strings[s]
 
     def type(self, t: Type) -> int:
+        t = runtime_type(t)  # a set is a sorted list at run time
         if t not in self._types:
             self._types[t] = len(self.types)
             self.types.append(t)
@@ -196,6 +197,11 @@ class FunctionLowerer:
     def s_Pass(self, s: ast.Pass) -> None:
         pass
 
+    def s_Import(self, s: ast.stmt) -> None:
+        pass
+
+    s_ImportFrom = s_Import
+
     def s_Expr(self, s: ast.Expr) -> None:
         if getattr(s, "kskip", False):
             return
@@ -217,7 +223,12 @@ class FunctionLowerer:
         if len(s.targets) == 1 and self.parallel_assign(s.targets[0], s.value):
             return
         target = s.targets[0]
-        if len(s.targets) == 1 and isinstance(target, ast.Subscript) and self.is_inert(s.value):
+        if (
+            len(s.targets) == 1
+            and isinstance(target, ast.Subscript)
+            and _ty(target.value).kind == "list"
+            and self.is_inert(s.value)
+        ):
             # the value cannot trap nor change anything: no need to evaluate it first
             self.expr(target.value)
             self.expr(target.slice)
@@ -280,6 +291,14 @@ class FunctionLowerer:
             assert isinstance(target, ast.Subscript)
             tmp = self.temp()
             self.emit("STORE", tmp)
+            if _ty(target.value).kind == "dict":
+                d, k = self.temp(), self.temp()
+                self.expr(target.value)
+                self.emit("STORE", d)
+                self.expr(target.slice)
+                self.emit("STORE", k)
+                self.dict_set(d, k, tmp, _ty(target.value))
+                return
             self.expr(target.value)
             self.expr(target.slice)
             self.emit("LOAD", tmp)
@@ -323,6 +342,21 @@ class FunctionLowerer:
             self.load_var(var, getattr(target, "kcheck", False))
             combine(var.type)  # type: ignore[arg-type]
             self.store_var(var)
+        elif isinstance(target, ast.Subscript) and _ty(target.value).kind == "dict":
+            dt = _ty(target.value)  # d[k] op= v: KeyError before v is evaluated
+            d, k = self.temp(), self.temp()
+            self.expr(target.value)
+            self.emit("STORE", d)
+            self.expr(target.slice)
+            self.emit("STORE", k)
+            i = self.dict_find(d, k, dt, missing="KeyError")
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", 1)
+            self.emit("LOAD", i)
+            self.emit("DUP2")
+            self.emit("LIST_INDEX")
+            combine(dt.args[1])
+            self.emit("LIST_STORE")
         else:
             assert isinstance(target, ast.Subscript)
             self.expr(target.value)
@@ -390,6 +424,14 @@ class FunctionLowerer:
         """One loop over `it` binding `target`; `body(continue_label, break_label)` emits the body."""
         kind, seq = node.kiter  # type: ignore[attr-defined]
         top, end = Label(), Label()
+        if kind == "zip":
+            assert isinstance(it, ast.Call)
+            self.zip_loop(it.args, seq.args, target, body, top, end)
+            return
+        if kind.startswith("dict_"):
+            source = it.func.value if isinstance(it, ast.Call) else it  # type: ignore[attr-defined]
+            self.dict_loop(kind.removeprefix("dict_"), source, target, body, top, end)
+            return
         if kind == "range":
             assert isinstance(it, ast.Call)
             self.range_loop(it.args, target, body, top, end)
@@ -466,6 +508,49 @@ class FunctionLowerer:
             self.emit("LOADI", 1)
             self.emit("ADD_I")
             self.emit("STORE", count)
+        body(top, end)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def zip_loop(
+        self,
+        sources: list[ast.expr],
+        seqs: tuple[Type, ...],
+        target: ast.expr,
+        body: Callable[[Label, Label], None],
+        top: Label,
+        end: Label,
+    ) -> None:
+        """`for target in zip(a, b, ...)`: the sequences are evaluated once, in order; each step
+        reads the lengths afresh (as list iterators do) and stops at the shortest."""
+        slots = []
+        for source in sources:
+            self.expr(source)
+            slots.append(self.temp())
+            self.emit("STORE", slots[-1])
+        i = self.temp()
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(top)
+        for slot, seq in zip(slots, seqs, strict=True):
+            self.emit("LOAD", i)
+            self.emit("LOAD", slot)
+            self.emit("STR_LEN" if seq.kind == "str" else "LIST_LEN")
+            self.emit("LT_I")
+            self.emit("JUMP_IF_FALSE", end)
+        for slot, seq in zip(slots, seqs, strict=True):
+            self.emit("LOAD", slot)
+            self.emit("LOAD", i)
+            self.emit("STR_INDEX" if seq.kind == "str" else "LIST_INDEX")
+        if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(slots):
+            self.store_names_reversed(target.elts)
+        else:
+            self.emit("TUPLE_NEW", len(slots))
+            self.store_target(target)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
         body(top, end)
         self.emit("JUMP", top)
         self.place(end)
@@ -652,7 +737,10 @@ class FunctionLowerer:
             self.emit("TRUTH_F")
         elif t.kind == "str":
             self.emit("STR_LEN")
-        elif t.kind == "list":
+        elif t.kind in ("list", "set"):
+            self.emit("LIST_LEN")
+        elif t.kind == "dict":
+            self.emit("TUPLE_GET", 0)
             self.emit("LIST_LEN")
         elif t.kind == "tuple":
             self.emit("POP")
@@ -780,6 +868,9 @@ class FunctionLowerer:
 
     def compare(self, op: ast.cmpop, plan: tuple[str, Type], lt: Type, rt: Type) -> None:
         how, t = plan
+        if how == "in" and t.kind == "dict":  # a key of the dict: in its keys list
+            self.emit("TUPLE_GET", 0)
+            t = list_of(t.args[0])
         if how == "in":
             self.emit("CONTAINS", self.type_index(t))
             if isinstance(op, ast.NotIn):
@@ -829,6 +920,18 @@ class FunctionLowerer:
 
     def e_Subscript(self, node: ast.Subscript) -> None:
         seq = _ty(node.value)
+        if seq.kind == "dict":
+            d, k = self.temp(), self.temp()
+            self.expr(node.value)
+            self.emit("STORE", d)
+            self.expr(node.slice)
+            self.emit("STORE", k)
+            i = self.dict_find(d, k, seq, missing="KeyError")
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", 1)
+            self.emit("LOAD", i)
+            self.emit("LIST_INDEX")
+            return
         self.expr(node.value)
         if isinstance(node.slice, ast.Slice):
             flags = 0
@@ -873,17 +976,190 @@ class FunctionLowerer:
                 self.expr(arg)
             self.emit("CALL", self.pool.function_index[node.kcallee])  # type: ignore[attr-defined]
         elif hasattr(node, "kmethod"):
-            if node.kmethod == "append":  # type: ignore[attr-defined]
+            method: str = node.kmethod  # type: ignore[attr-defined]
+            assert isinstance(node.func, ast.Attribute)
+            if method == "append":
                 self.append_call(node)
                 self.emit("LOADI", 0)
-            else:
-                assert isinstance(node.func, ast.Attribute)
+            elif method.startswith("str."):
+                self.str_method(node, method.removeprefix("str."))
+            elif method == "dict_get":
+                self.dict_get(node, node.func.value)
+            elif method == "set_add":
+                self.set_add(node, node.func.value)
+            elif method == "pop":
                 self.expr(node.func.value)
                 for arg in node.args:
                     self.expr(arg)
                 self.emit("LIST_POP_AT" if node.args else "LIST_POP")
+            else:
+                getattr(self, f"list_{method}")(node, node.func.value)
         else:
             getattr(self, f"b_{node.kbuiltin}")(node, node.args)  # type: ignore[attr-defined]
+
+    _STR_OPS = {
+        "lower": "STR_LOWER",
+        "upper": "STR_UPPER",
+        "swapcase": "STR_SWAPCASE",
+        "strip": "STR_STRIP",
+        "lstrip": "STR_LSTRIP",
+        "rstrip": "STR_RSTRIP",
+        "isalpha": "STR_ISALPHA",
+        "isdigit": "STR_ISDIGIT",
+        "isalnum": "STR_ISALNUM",
+        "isspace": "STR_ISSPACE",
+        "isupper": "STR_ISUPPER",
+        "islower": "STR_ISLOWER",
+        "find": "STR_FIND",
+        "index": "STR_FIND",
+        "count": "STR_COUNT",
+        "startswith": "STR_STARTSWITH",
+        "endswith": "STR_ENDSWITH",
+        "replace": "STR_REPLACE",
+        "join": "STR_JOIN",
+    }
+
+    def str_method(self, node: ast.Call, name: str) -> None:
+        assert isinstance(node.func, ast.Attribute)
+        self.expr(node.func.value)
+        for arg in node.args:
+            self.expr(arg)
+        if name == "split":
+            self.emit("STR_SPLIT" if node.args else "STR_SPLIT_WS")
+            return
+        self.emit(self._STR_OPS[name])
+        if name == "index":  # find, then ValueError for -1
+            found = Label()
+            self.emit("DUP")
+            self.emit("LOADI", -1)
+            self.emit("NE_I")
+            self.emit("JUMP_IF_TRUE", found)
+            self.raise_("ValueError")
+            self.place(found)
+
+    def copy_back(self, dst: int, src: int) -> None:
+        """dst[i] = src[i] for each i < len(src) (in place: aliases of dst see it)."""
+        i, top, end = self.temp(), Label(), Label()
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(top)
+        self.emit("LOAD", i)
+        self.emit("LOAD", src)
+        self.emit("LIST_LEN")
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", end)
+        self.emit("LOAD", dst)
+        self.emit("LOAD", i)
+        self.emit("LOAD", src)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("LIST_STORE")
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def list_sort(self, node: ast.Call, obj: ast.expr) -> None:
+        """xs.sort(): sorted(xs) written back into xs (a stable sort either way)."""
+        lst, result = self.temp(), self.temp()
+        self.expr(obj)
+        self.emit("DUP")
+        self.emit("STORE", lst)
+        t = self.type_index(_ty(obj))
+        self.emit("SORTED_DESC" if node.kreverse else "SORTED", t)  # type: ignore[attr-defined]
+        self.emit("STORE", result)
+        self.copy_back(lst, result)
+        self.emit("LOADI", 0)
+
+    def list_reverse(self, node: ast.Call, obj: ast.expr) -> None:
+        lst, result = self.temp(), self.temp()
+        self.expr(obj)
+        self.emit("DUP")
+        self.emit("STORE", lst)
+        self.emit("LIST_REVERSED")
+        self.emit("STORE", result)
+        self.copy_back(lst, result)
+        self.emit("LOADI", 0)
+
+    def list_clear(self, node: ast.Call, obj: ast.expr) -> None:
+        self.expr(obj)
+        self.emit("LOADI", 0)
+        self.emit("LIST_IREPEAT")
+        self.emit("POP")
+        self.emit("LOADI", 0)
+
+    def list_extend(self, node: ast.Call, obj: ast.expr) -> None:
+        self.expr(obj)
+        self.expr(node.args[0])
+        self.emit("LIST_EXTEND")
+        self.emit("POP")
+        self.emit("LOADI", 0)
+
+    def _list_search(self, node: ast.Call, obj: ast.expr, what: str) -> None:
+        """xs.index(v) / xs.count(v) / xs.remove(v): a scan comparing items with `==`."""
+        elem: Type = node.kelem  # type: ignore[attr-defined]
+        lst, value, i, n = self.temp(), self.temp(), self.temp(), self.temp()
+        top, step, end, done = Label(), Label(), Label(), Label()
+        self.expr(obj)
+        self.emit("STORE", lst)
+        self.expr(node.args[0])
+        self.emit("STORE", value)
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.emit("LOADI", 0)
+        self.emit("STORE", n)
+        self.place(top)
+        self.emit("LOAD", i)
+        self.emit("LOAD", lst)
+        self.emit("LIST_LEN")
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", end)
+        self.emit("LOAD", lst)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("LOAD", value)
+        if elem.kind in ("int", "bool"):
+            self.emit("EQ_I")
+        else:
+            self.emit("EQ", self.type_index(elem))
+        self.emit("JUMP_IF_FALSE", step)
+        if what == "count":
+            self.emit("LOAD", n)
+            self.emit("LOADI", 1)
+            self.emit("ADD_I")
+            self.emit("STORE", n)
+        elif what == "index":
+            self.emit("LOAD", i)
+            self.emit("STORE", n)
+            self.emit("JUMP", done)
+        else:
+            self.emit("LOAD", lst)
+            self.emit("LOAD", i)
+            self.emit("LIST_POP_AT")
+            self.emit("POP")
+            self.emit("JUMP", done)
+        self.place(step)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        self.emit("JUMP", top)
+        self.place(end)
+        if what != "count":
+            self.raise_("ValueError")
+        self.place(done)
+        self.emit("LOAD", n)  # remove: 0, None
+
+    def list_index(self, node: ast.Call, obj: ast.expr) -> None:
+        self._list_search(node, obj, "index")
+
+    def list_count(self, node: ast.Call, obj: ast.expr) -> None:
+        self._list_search(node, obj, "count")
+
+    def list_remove(self, node: ast.Call, obj: ast.expr) -> None:
+        self._list_search(node, obj, "remove")
 
     def append_call(self, node: ast.Call) -> None:
         assert isinstance(node.func, ast.Attribute)
@@ -907,6 +1183,9 @@ class FunctionLowerer:
         if t.kind == "tuple":
             self.emit("POP")
             self.emit("LOADI", len(t.args))
+        elif t.kind == "dict":
+            self.emit("TUPLE_GET", 0)
+            self.emit("LIST_LEN")
         else:
             self.emit("STR_LEN" if t.kind == "str" else "LIST_LEN")
 
@@ -991,6 +1270,272 @@ class FunctionLowerer:
         elif kind == "bool":
             self.emit("STR_OF_BOOL")
 
+    # -- dicts: (keys list, values list) in insertion order ------------------------------------
+    def dict_new(self) -> None:
+        self.emit("LIST_NEW", 0)
+        self.emit("LIST_NEW", 0)
+        self.emit("TUPLE_NEW", 2)
+
+    def dict_find(self, d: int, k: int, t: Type, missing: str | None = None) -> int:
+        """A slot holding the index of key slot `k` in dict slot `d` (-1 when absent, or the
+        exception `missing`)."""
+        i = self.temp()
+        self.emit("LOAD", d)
+        self.emit("TUPLE_GET", 0)
+        self.emit("LOAD", k)
+        self.emit("LIST_FIND", self.type_index(list_of(t.args[0])))
+        self.emit("STORE", i)
+        if missing is not None:
+            found = Label()
+            self.emit("LOAD", i)
+            self.emit("LOADI", 0)
+            self.emit("LT_I")
+            self.emit("JUMP_IF_FALSE", found)
+            self.raise_(missing)
+            self.place(found)
+        return i
+
+    def dict_set(self, d: int, k: int, v: int, t: Type) -> None:
+        """d[k] = v: a new key goes at the end; an old one keeps its place."""
+        i = self.dict_find(d, k, t)
+        update, done = Label(), Label()
+        self.emit("LOAD", i)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", update)
+        for part, slot in ((0, k), (1, v)):
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", part)
+            self.emit("LOAD", slot)
+            self.emit("LIST_APPEND")
+        self.emit("JUMP", done)
+        self.place(update)
+        self.emit("LOAD", d)
+        self.emit("TUPLE_GET", 1)
+        self.emit("LOAD", i)
+        self.emit("LOAD", v)
+        self.emit("LIST_STORE")
+        self.place(done)
+
+    def dict_get(self, node: ast.Call, obj: ast.expr) -> None:
+        t = _ty(obj)
+        d, k, default = self.temp(), self.temp(), self.temp()
+        for slot, e in ((d, obj), (k, node.args[0]), (default, node.args[1])):
+            self.expr(e)
+            self.emit("STORE", slot)
+        i = self.dict_find(d, k, t)
+        absent, done = Label(), Label()
+        self.emit("LOAD", i)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_TRUE", absent)
+        self.emit("LOAD", d)
+        self.emit("TUPLE_GET", 1)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("JUMP", done)
+        self.place(absent)
+        self.emit("LOAD", default)
+        self.place(done)
+
+    def e_Dict(self, node: ast.Dict) -> None:
+        t = _ty(node)
+        d, k, v = self.temp(), self.temp(), self.temp()
+        self.dict_new()
+        self.emit("STORE", d)
+        for key, value in zip(node.keys, node.values, strict=True):
+            assert key is not None
+            self.expr(key)
+            self.emit("STORE", k)
+            self.expr(value)
+            self.emit("STORE", v)
+            self.dict_set(d, k, v, t)
+        self.emit("LOAD", d)
+
+    def e_DictComp(self, node: ast.DictComp) -> None:
+        t = _ty(node)
+        d, k, v = self.slots[node.kresult], self.temp(), self.temp()  # type: ignore[attr-defined]
+        self.dict_new()
+        self.emit("STORE", d)
+
+        def generate(level: int, cont: Label, brk: Label) -> None:
+            if level == len(node.generators):
+                self.expr(node.key)
+                self.emit("STORE", k)
+                self.expr(node.value)
+                self.emit("STORE", v)
+                self.dict_set(d, k, v, t)
+                return
+            gen = node.generators[level]
+
+            def body(inner_cont: Label, inner_brk: Label) -> None:
+                for cond in gen.ifs:
+                    self.branch(cond, False, inner_cont)
+                generate(level + 1, inner_cont, inner_brk)
+
+            self.iterate(gen, gen.iter, gen.target, body)
+
+        generate(0, Label(), Label())
+        self.emit("LOAD", d)
+
+    def b_dict(self, node: ast.Call, args: list[ast.expr]) -> None:
+        t = _ty(node)
+        self.dict_new()
+        if node.kdict == "empty":  # type: ignore[attr-defined]
+            return
+        d, pairs, i, k, v = (self.temp() for _ in range(5))
+        top, end = Label(), Label()
+        self.emit("STORE", d)
+        self.expr(args[0])
+        self.emit("STORE", pairs)
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(top)
+        self.emit("LOAD", i)
+        self.emit("LOAD", pairs)
+        self.emit("LIST_LEN")
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", end)
+        self.emit("LOAD", pairs)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("UNPACK_TUPLE", 2)
+        self.emit("STORE", v)
+        self.emit("STORE", k)
+        self.dict_set(d, k, v, t)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        self.emit("JUMP", top)
+        self.place(end)
+        self.emit("LOAD", d)
+
+    def dict_loop(
+        self,
+        how: str,
+        source: ast.expr,
+        target: ast.expr,
+        body: Callable[[Label, Label], None],
+        top: Label,
+        end: Label,
+    ) -> None:
+        """`for target in d` / `d.keys()` / `d.values()` / `d.items()`: insertion order; a step
+        after the dict changed size is RuntimeError, as CPython's dict iterators say."""
+        d, n, i = self.temp(), self.temp(), self.temp()
+        same = Label()
+        self.expr(source)
+        self.emit("STORE", d)
+        self.emit("LOAD", d)
+        self.emit("TUPLE_GET", 0)
+        self.emit("LIST_LEN")
+        self.emit("STORE", n)
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(top)
+        self.emit("LOAD", d)
+        self.emit("TUPLE_GET", 0)
+        self.emit("LIST_LEN")
+        self.emit("LOAD", n)
+        self.emit("EQ_I")
+        self.emit("JUMP_IF_TRUE", same)
+        self.raise_("RuntimeError")
+        self.place(same)
+        self.emit("LOAD", i)
+        self.emit("LOAD", n)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", end)
+        parts = {"keys": [0], "values": [1], "items": [0, 1]}[how]
+        for part in parts:
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", part)
+            self.emit("LOAD", i)
+            self.emit("LIST_INDEX")
+        if len(parts) == 2:
+            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
+                self.store_names_reversed(target.elts)
+            else:
+                self.emit("TUPLE_NEW", 2)
+                self.store_target(target)
+        else:
+            self.store_target(target)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        body(top, end)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def b_set(self, node: ast.Call, args: list[ast.expr]) -> None:
+        how = node.kset  # type: ignore[attr-defined]
+        if how == "empty":
+            self.emit("LIST_NEW", 0)
+            return
+        self.expr(args[0])
+        if how.kind == "str":
+            self.emit("LIST_OF_STR")
+        self.emit("SORTED_UNIQUE", self.type_index(_ty(node)))
+
+    def e_Set(self, node: ast.Set) -> None:
+        for e in node.elts:
+            self.expr(e)
+        self.emit("LIST_NEW", len(node.elts))
+        self.emit("SORTED_UNIQUE", self.type_index(_ty(node)))
+
+    def e_SetComp(self, node: ast.SetComp) -> None:
+        self.e_ListComp(node)  # type: ignore[arg-type]
+        self.emit("SORTED_UNIQUE", self.type_index(_ty(node)))
+
+    def set_add(self, node: ast.Call, obj: ast.expr) -> None:
+        """s.add(x): unless x is in s, append it and sort s again in place (aliases see it)."""
+        s, x, tmp, done = self.temp(), self.temp(), self.temp(), Label()
+        t = self.type_index(_ty(obj))
+        self.expr(obj)
+        self.emit("STORE", s)
+        self.expr(node.args[0])
+        self.emit("STORE", x)
+        self.emit("LOAD", x)
+        self.emit("LOAD", s)
+        self.emit("CONTAINS", t)
+        self.emit("JUMP_IF_TRUE", done)
+        self.emit("LOAD", s)
+        self.emit("LOAD", x)
+        self.emit("LIST_APPEND")
+        self.emit("LOAD", s)
+        self.emit("SORTED", t)
+        self.emit("STORE", tmp)
+        self.copy_back(s, tmp)
+        self.place(done)
+        self.emit("LOADI", 0)
+
+    def b_bin(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        self.emit("STR_BIN")
+
+    def _float_to_int(self, arg: ast.expr, op: str) -> None:
+        """math.floor / math.ceil / round of a number: an int stays itself; a float goes through
+        `op` and F2I (ValueError for NaN, OverflowError for an infinity, Overflow past 64 bits)."""
+        self.expr(arg)
+        if _ty(arg).kind == "float":
+            self.emit(op)
+            self.emit("F2I")
+
+    def b_round(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self._float_to_int(args[0], "ROUND_F")
+
+    def b_math_floor(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self._float_to_int(args[0], "FLOOR_F")
+
+    def b_math_ceil(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self._float_to_int(args[0], "CEIL_F")
+
+    def b_math_sqrt(self, node: ast.Call, args: list[ast.expr]) -> None:
+        self.expr(args[0])
+        if _ty(args[0]).kind != "float":
+            self.emit("I2F")
+        self.emit("SQRT_F")
+
     def b_ord(self, node: ast.Call, args: list[ast.expr]) -> None:
         self.expr(args[0])
         self.emit("ORD")
@@ -1003,10 +1548,52 @@ class FunctionLowerer:
         self.expr(args[0])
         if _ty(args[0]).kind == "str":
             self.emit("LIST_OF_STR")
-        self.emit(
-            "SORTED_DESC" if getattr(node, "kreverse", False) else "SORTED",
-            self.type_index(_ty(node)),
-        )
+        reverse = getattr(node, "kreverse", False)
+        t = self.type_index(_ty(node))
+        if isinstance(reverse, ast.expr):  # sorted(xs, reverse=<int expression>)
+            ascending, done = Label(), Label()
+            self.branch(reverse, False, ascending)
+            self.emit("SORTED_DESC", t)
+            self.emit("JUMP", done)
+            self.place(ascending)
+            self.emit("SORTED", t)
+            self.place(done)
+        else:
+            self.emit("SORTED_DESC" if reverse else "SORTED", t)
+
+    def _all_any(self, gen: ast.GeneratorExp, is_all: bool) -> None:
+        """all(g) / any(g): loops that stop at the first item that decides, as CPython's."""
+        result, done = self.temp(), Label()
+        self.emit("LOADI", 1 if is_all else 0)
+        self.emit("STORE", result)
+
+        def generate(level: int, cont: Label, brk: Label) -> None:
+            if level == len(gen.generators):
+                self.branch(gen.elt, is_all, cont)  # not decided by this item: next one
+                self.emit("LOADI", 0 if is_all else 1)
+                self.emit("STORE", result)
+                self.emit("JUMP", done)
+                return
+            comp = gen.generators[level]
+
+            def body(inner_cont: Label, inner_brk: Label) -> None:
+                for cond in comp.ifs:
+                    self.branch(cond, False, inner_cont)
+                generate(level + 1, inner_cont, inner_brk)
+
+            self.iterate(comp, comp.iter, comp.target, body)
+
+        generate(0, Label(), Label())
+        self.place(done)
+        self.emit("LOAD", result)
+
+    def b_all(self, node: ast.Call, args: list[ast.expr]) -> None:
+        assert isinstance(args[0], ast.GeneratorExp)
+        self._all_any(args[0], True)
+
+    def b_any(self, node: ast.Call, args: list[ast.expr]) -> None:
+        assert isinstance(args[0], ast.GeneratorExp)
+        self._all_any(args[0], False)
 
     def b_list(self, node: ast.Call, args: list[ast.expr]) -> None:
         how = node.klist  # type: ignore[attr-defined]

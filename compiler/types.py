@@ -20,8 +20,22 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
+from compiler.frontend import MATH_FUNCTIONS
 from vm.isa import RAISABLE
-from vm.values import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, NONE, STR, Type, list_of, tuple_of
+from vm.values import (
+    BOOL,
+    FLOAT,
+    INT,
+    INT64_MAX,
+    INT64_MIN,
+    NONE,
+    STR,
+    Type,
+    dict_of,
+    list_of,
+    set_of,
+    tuple_of,
+)
 
 
 class TVar:
@@ -59,8 +73,10 @@ def show(t: KType) -> str:
     t = resolve(t)
     if isinstance(t, TVar):
         return "?"
-    if t.kind == "list":
-        return f"list[{show(t.args[0])}]"
+    if t.kind in ("list", "set"):
+        return f"{t.kind}[{show(t.args[0])}]"
+    if t.kind == "dict":
+        return f"dict[{show(t.args[0])}, {show(t.args[1])}]"
     if t.kind == "tuple":
         return f"tuple[{', '.join(show(a) for a in t.args)}]"
     return t.kind
@@ -136,9 +152,17 @@ BUILTINS = frozenset(
         "list",
         "ord",
         "chr",
+        "all",
+        "any",
+        "bin",
+        "round",
+        "zip",
+        "set",
+        "dict",
     }
 )
 _ITER_ONLY = {
+    "zip": "for loops and comprehensions",
     "range": "for loops and list()",
     "enumerate": "for loops",
     "reversed": "for loops and list()",
@@ -175,8 +199,8 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
         simple = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "None": NONE}
         if node.id in simple:
             return simple[node.id]
-        if node.id in ("list", "List"):
-            raise report.type_error(node, "list annotation needs an element type: list[int]")
+        if node.id in ("list", "List"):  # the element type comes from the arguments
+            return list_of(TVar(f"element of {node.id} annotation"))  # type: ignore[arg-type]
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         base = node.value.id
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -184,6 +208,12 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
             elem = annotation_type(args[0], report)
             assert elem is not None
             return list_of(elem)  # type: ignore[arg-type]
+        if base in ("set", "Set") and len(args) == 1:
+            return set_of(annotation_type(args[0], report))  # type: ignore[arg-type]
+        if base in ("dict", "Dict") and len(args) == 2:
+            key, value = (annotation_type(a, report) for a in args)
+            assert key is not None and value is not None
+            return dict_of(key, value)  # type: ignore[arg-type]
         if base in ("tuple", "Tuple"):
             if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
                 raise report.unsupported(
@@ -195,7 +225,7 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
     raise report.unsupported(
         node,
         f"type annotation {ast.unparse(node)}",
-        "kiln Python has int, float, bool, str, list[T], tuple[...] and None",
+        "kiln Python has int, float, bool, str, list[T], tuple[...], set[T], dict[K, V] and None",
     )
 
 
@@ -209,6 +239,13 @@ class Checker:
         arg_types: Mapping[str, Sequence[Type]],
     ) -> None:
         self.report = report
+        self.math_names = {
+            a.name
+            for fn in functions
+            for node in [*getattr(fn, "kmodule_imports", []), *ast.walk(fn)]
+            if isinstance(node, ast.ImportFrom) and node.module == "math"
+            for a in node.names
+        }
         self.infos: dict[str, FunctionInfo] = {}
         self.pending: list[FunctionInfo] = []
         self.checkers: list[FunctionChecker] = []
@@ -346,6 +383,7 @@ class FunctionChecker:
 
     # -- function --------------------------------------------------------------------------------
     def check(self) -> None:
+        self.top_level = {id(s) for s in self.info.node.body}
         self.block(self.info.node.body)
         if not self.info.returns_value and isinstance(resolve(self.info.ret), TVar):
             unify(self.info.ret, NONE)  # no `return value` and no annotation: returns None
@@ -373,6 +411,16 @@ class FunctionChecker:
             if not is_concrete(var.type):
                 raise self.err(self.info.node, f"cannot infer the type of {var.name}: annotate it")
             var.type = resolve(var.type)
+        for node in self.nodes:
+            _check_sets(node.kty, node, self.report)  # type: ignore[attr-defined]
+        for t in [self.info.ret, *(p.type for p in self.info.params)]:
+            if "set[" in show(t) or "dict[" in show(t):
+                what = "set" if "set[" in show(t) else "dict"
+                raise self.report.unsupported(
+                    self.info.node,
+                    f"{what} as a parameter or result of {self.info.name}",
+                    "kiln's sets and dicts live inside one function",
+                )
         for node in ast.walk(self.info.node):  # types recorded in plans before they were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
@@ -397,6 +445,12 @@ class FunctionChecker:
     def s_Pass(self, s: ast.Pass) -> None:
         pass
 
+    def s_Import(self, s: ast.Import) -> None:
+        pass  # `import math`: the front end admits nothing else
+
+    def s_ImportFrom(self, s: ast.ImportFrom) -> None:
+        pass  # `from math import ...`
+
     def s_Expr(self, s: ast.Expr) -> None:
         if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
             s.kskip = True  # type: ignore[attr-defined]  # a docstring-like comment
@@ -420,8 +474,30 @@ class FunctionChecker:
 
     def s_Assign(self, s: ast.Assign) -> None:
         t = self.expr(s.value)
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            self.maybe_rebind(s, s.targets[0], t)
         for target in s.targets:
             self.assign_target(target, t, s.value)
+
+    def maybe_rebind(self, s: ast.stmt, target: ast.Name, t: KType) -> None:
+        """`n = [int(c) for c in str(n)]` where n was an int: at the top level of the function
+        (run once, after everything before it and before everything after it), a value of
+        another type starts a new variable of the same name; earlier reads keep the old one."""
+        var = self.info.variables.get(target.id)
+        if (
+            id(s) not in self.top_level
+            or self.scopes
+            or var is None
+            or var.hidden
+            or not (is_concrete(var.type) and is_concrete(t))
+            or resolve(var.type) == resolve(t)
+        ):
+            return
+        k = 1
+        while f"{target.id}${k}" in self.info.variables:
+            k += 1
+        self.info.variables[f"{target.id}${k}"] = var  # the old one keeps its slot
+        self.info.variables[target.id] = Var(target.id, t)
 
     def s_AnnAssign(self, s: ast.AnnAssign) -> None:
         if not isinstance(s.target, ast.Name):
@@ -469,6 +545,11 @@ class FunctionChecker:
             if isinstance(target.slice, ast.Slice):
                 raise self.report.unsupported(target, "slice assignment", "not in kiln Python yet")
             seq = self.need(target.value, self.expr(target.value), "the indexed value")
+            if seq.kind == "dict":
+                self.dict_key(target.slice, seq)
+                if not unify(seq.args[1], t):
+                    raise self.err(value, f"cannot store {show(t)} into {show(seq)}")
+                return
             if seq.kind != "list":
                 raise self.err(target, f"'{show(seq)}' object does not support item assignment")
             self.index(target.slice)
@@ -488,10 +569,14 @@ class FunctionChecker:
             current = var.type
         elif isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
             seq = self.need(target.value, self.expr(target.value), "the indexed value")
-            if seq.kind != "list":
+            if seq.kind == "dict":
+                self.dict_key(target.slice, seq)
+                current = seq.args[1]
+            elif seq.kind != "list":
                 raise self.err(target, f"'{show(seq)}' object does not support item assignment")
-            self.index(target.slice)
-            current = seq.args[0]
+            else:
+                self.index(target.slice)
+                current = seq.args[0]
         else:
             raise self.report.unsupported(
                 target, "augmented assignment target", "use a name or a list item"
@@ -571,10 +656,17 @@ class FunctionChecker:
         if (
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
-            and it.func.id in ("range", "enumerate", "reversed")
+            and it.func.id in ("range", "enumerate", "reversed", "zip")
             and self.lookup(it.func.id) is None
         ):
             name = it.func.id
+            if name == "zip" and self.lookup("zip") is None:
+                if len(it.args) < 1 or it.keywords:
+                    raise self.err(it, "zip() takes one or more sequences")
+                seqs = [self.sequence(a) for a in it.args]
+                node.kiter = ("zip", tuple_of(*seqs))  # type: ignore[attr-defined]
+                bind_target(target, tuple_of(*(_elem(q) for q in seqs)))
+                return
             if name == "range":
                 self.range_args(it)
                 node.kiter = ("range", None)  # type: ignore[attr-defined]
@@ -595,12 +687,27 @@ class FunctionChecker:
             node.kiter = ("reversed", seq)  # type: ignore[attr-defined]
             bind_target(target, _elem(seq))
             return
+        view = _dict_view(it)
+        var = self.lookup(it.id) if isinstance(it, ast.Name) else None
+        if view is not None or (var is not None and _kind(var.type) == "dict"):
+            source = view[0] if view is not None else it
+            d = self.need(source, self.expr(source), "the iterated value")
+            if d.kind != "dict":
+                raise self.err(it, f"'{show(d)}' object has no attribute '{view[1]}'")  # type: ignore[index]
+            how = view[1] if view is not None else "keys"
+            if view is not None and (view[2].args or view[2].keywords):
+                raise self.err(it, f"{how}() takes no arguments")
+            node.kiter = ("dict_" + how, d)  # type: ignore[attr-defined]
+            k, v = d.args
+            bind_target(target, {"keys": k, "values": v, "items": tuple_of(k, v)}[how])
+            return
         seq = self.sequence(it)
         node.kiter = ("seq", seq)  # type: ignore[attr-defined]
         bind_target(target, _elem(seq))
 
-    def sequence(self, node: ast.expr) -> Type:
-        """A list or str operand; `range(...)` here is materialised as a list[int]."""
+    def sequence(self, node: ast.expr, allow_set: bool = False) -> Type:
+        """A list or str operand; `range(...)` here is materialised as a list[int]. With
+        `allow_set` (sorted, min, max: order-free uses) a set is its sorted list."""
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -613,6 +720,14 @@ class FunctionChecker:
             self.nodes.append(node)
             return list_of(INT)
         t = self.need(node, self.expr(node), "the iterated value")
+        if t.kind == "set":
+            if allow_set:
+                return list_of(t.args[0])
+            raise self.report.unsupported(
+                node,
+                "iteration over a set",
+                "CPython's order depends on hashing: iterate sorted(s)",
+            )
         if t.kind not in ("list", "str"):
             raise self.err(
                 node,
@@ -804,6 +919,18 @@ class FunctionChecker:
                         f"cannot look for {show(lt)} in {show(container)} (kiln compares values of one type)",
                     )
                 return ("in", container)
+            if container.kind in ("set", "dict"):
+                if not unify(container.args[0], lt):
+                    raise self.err(node, f"cannot look for {show(lt)} in {show(container)}")
+                return ("in", container)
+            if container.kind == "tuple":  # each item compared as the needle's type: one type
+                if not all(unify(item, lt) for item in container.args):
+                    raise self.err(
+                        node,
+                        f"cannot look for {show(lt)} in {show(container)}"
+                        " (kiln compares values of one type)",
+                    )
+                return ("in", container)
             raise self.err(node, f"argument of type '{show(container)}' is not iterable")
         if _numeric(lt) and _numeric(rt):
             return ("num", FLOAT if "float" in (_kind(lt), _kind(rt)) else INT)
@@ -815,6 +942,10 @@ class FunctionChecker:
         t = self.need(node, lt, "the compared values")
         if t.kind == "none":
             raise self.err(node, "cannot compare None values")
+        if t.kind == "set" and not isinstance(op, (ast.Eq, ast.NotEq)):
+            raise self.report.unsupported(node, "set ordering", "subset tests are not in kiln")
+        if "dict[" in show(t):
+            raise self.report.unsupported(node, "comparison of dicts", "not in kiln yet")
         return ("value", t)
 
     def e_IfExp(self, node: ast.IfExp) -> KType:
@@ -840,6 +971,9 @@ class FunctionChecker:
 
     def e_Subscript(self, node: ast.Subscript) -> KType:
         seq = self.need(node.value, self.expr(node.value), "the indexed value")
+        if seq.kind == "dict":
+            self.dict_key(node.slice, seq)
+            return seq.args[1]
         if isinstance(node.slice, ast.Slice):
             if seq.kind not in ("str", "list"):
                 raise self.err(node, f"cannot slice a {show(seq)}")
@@ -863,6 +997,44 @@ class FunctionChecker:
             raise self.err(node, f"'{show(seq)}' object is not subscriptable")
         self.index(node.slice)
         return STR if seq.kind == "str" else seq.args[0]
+
+    def e_Dict(self, node: ast.Dict) -> KType:
+        kt: KType = TVar("dict key")
+        vt: KType = TVar("dict value")
+        for k, v in zip(node.keys, node.values, strict=True):
+            if k is None:
+                raise self.report.unsupported(v, "dict unpacking (**)", "not in kiln")
+            for t, e in ((kt, k), (vt, v)):
+                et = self.expr(e)
+                if not unify(t, et):
+                    raise self.err(e, f"dict items of different types: {show(t)} and {show(et)}")
+        return dict_of(kt, vt)  # type: ignore[arg-type]
+
+    def e_DictComp(self, node: ast.DictComp) -> KType:
+        self.scopes.append({})
+        for gen in node.generators:
+            if gen.is_async:
+                raise self.report.unsupported(gen, "async comprehension", "not in kiln Python")
+            self.iteration(gen, gen.target, gen.iter, self.bind_comp_target)
+            for cond in gen.ifs:
+                self.truth(cond)
+        kt, vt = self.expr(node.key), self.expr(node.value)
+        d = dict_of(kt, vt)  # type: ignore[arg-type]
+        node.kresult = self.hidden(d, "dcomp")  # type: ignore[attr-defined]
+        self.scopes.pop()
+        return d
+
+    def e_Set(self, node: ast.Set) -> KType:
+        t: KType = TVar("set item")
+        for e in node.elts:
+            et = self.expr(e)
+            if not unify(t, et):
+                raise self.err(e, f"set items of different types: {show(t)} and {show(et)}")
+        return set_of(t)  # type: ignore[arg-type]
+
+    def e_SetComp(self, node: ast.SetComp) -> KType:
+        elem = self.e_ListComp(node)  # type: ignore[arg-type]
+        return set_of(resolve(elem).args[0])  # type: ignore[union-attr]
 
     def e_ListComp(self, node: ast.ListComp) -> KType:
         self.scopes.append({})
@@ -891,6 +1063,21 @@ class FunctionChecker:
     # -- calls -----------------------------------------------------------------------------------------
     def e_Call(self, node: ast.Call) -> KType:
         func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "math"
+            and self.lookup("math") is None
+        ):
+            return self.math_call(node, func.attr)
+        if (
+            isinstance(func, ast.Name)
+            and func.id in MATH_FUNCTIONS
+            and func.id in self.module.math_names
+            and self.lookup(func.id) is None
+            and func.id not in self.module.infos
+        ):
+            return self.math_call(node, func.id)
         if isinstance(func, ast.Attribute):
             return self.method_call(node, func)
         if not isinstance(func, ast.Name):
@@ -928,13 +1115,45 @@ class FunctionChecker:
 
     def method_call(self, node: ast.Call, func: ast.Attribute) -> KType:
         obj = self.need(func.value, self.expr(func.value), "the object")
+        if obj.kind == "str":
+            return self.str_method(node, func)
+        if obj.kind == "dict":
+            if func.attr != "get":
+                raise self.report.unsupported(
+                    func,
+                    f"dict.{func.attr}() here",
+                    "kiln has d.get(k, default), and keys/values/items in for loops",
+                )
+            if len(node.args) != 2 or node.keywords:
+                raise self.report.unsupported(
+                    node, "dict.get without a default", "write d.get(k, default)"
+                )
+            self.dict_key(node.args[0], obj)
+            t = self.expr(node.args[1])
+            if not unify(obj.args[1], t):
+                raise self.err(node.args[1], f"default {show(t)} for {show(obj)}")
+            node.kmethod = "dict_get"  # type: ignore[attr-defined]
+            return obj.args[1]
+        if obj.kind == "set":
+            if func.attr != "add" or len(node.args) != 1 or node.keywords:
+                raise self.report.unsupported(
+                    func, f"method set.{func.attr}", "kiln's sets have add(x)"
+                )
+            t = self.expr(node.args[0])
+            if not unify(obj.args[0], t):
+                raise self.err(node.args[0], f"cannot add {show(t)} to {show(obj)}")
+            node.kmethod = "set_add"  # type: ignore[attr-defined]
+            return NONE
         if obj.kind != "list":
             raise self.report.unsupported(
                 func,
                 f"method {show(obj)}.{func.attr}",
-                "only the list methods append and pop are supported",
+                "kiln has methods of str and list only",
             )
         node.kmethod = func.attr  # type: ignore[attr-defined]
+        elem = obj.args[0]
+        if func.attr != "sort" and node.keywords:
+            raise self.report.unsupported(node, f"keyword argument of {func.attr}", "not in kiln")
         if func.attr == "append":
             if len(node.args) != 1:
                 raise self.err(
@@ -950,9 +1169,80 @@ class FunctionChecker:
             for arg in node.args:
                 self.index(arg)
             return obj.args[0]
-        raise self.report.unsupported(
-            func, f"method list.{func.attr}", "only append and pop are supported"
-        )
+        if func.attr in ("sort", "reverse", "clear") and obj.kind == "list":
+            if node.args:
+                raise self.err(node, f"{func.attr}() takes no positional arguments")
+            node.kreverse = False  # type: ignore[attr-defined]
+            for kw in node.keywords:
+                if kw.arg != "reverse" or not (
+                    isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool)
+                ):
+                    raise self.report.unsupported(
+                        kw, f"sort({kw.arg}=...)", "kiln sorts with reverse=True or False only"
+                    )
+                node.kreverse = kw.value.value  # type: ignore[attr-defined]
+            return NONE
+        if func.attr == "extend":
+            if len(node.args) != 1:
+                raise self.err(node, "extend() takes exactly one argument")
+            t = self.expr(node.args[0])
+            if not unify(obj, t):
+                raise self.err(node.args[0], f"cannot extend {show(obj)} with {show(t)}")
+            return NONE
+        if func.attr in ("index", "count", "remove"):
+            if len(node.args) != 1:
+                raise self.err(node, f"{func.attr}() takes exactly one argument")
+            t = self.expr(node.args[0])
+            if not unify(elem, t):
+                raise self.err(node.args[0], f"{func.attr}() of {show(t)} in {show(obj)}")
+            if self.need(node, elem, "the items").has_float:
+                raise self.report.unsupported(
+                    func,
+                    f"list.{func.attr} of floats",
+                    "CPython compares items by identity first (NaN)",
+                )
+            node.kelem = elem  # type: ignore[attr-defined]
+            return NONE if func.attr == "remove" else INT
+        raise self.report.unsupported(func, f"method list.{func.attr}", "not in kiln Python yet")
+
+    def math_call(self, node: ast.Call, name: str) -> KType:
+        """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself)."""
+        if len(node.args) != 1 or node.keywords:
+            raise self.err(node, f"math.{name}() takes exactly one argument")
+        t = self.expr(node.args[0])
+        if not _numeric(t):
+            raise self.err(node.args[0], f"must be real number, not {show(t)}")
+        node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
+        return FLOAT if name == "sqrt" else INT
+
+    def dict_key(self, key: ast.expr, d: Type) -> None:
+        t = self.expr(key)
+        if not unify(d.args[0], t):
+            raise self.err(key, f"key {show(t)} for {show(d)}")
+
+    def str_method(self, node: ast.Call, func: ast.Attribute) -> KType:
+        sig = _STR_METHODS.get(func.attr)
+        if sig is None:
+            raise self.report.unsupported(func, f"method str.{func.attr}", "not in kiln Python yet")
+        if node.keywords:
+            raise self.report.unsupported(
+                node, f"keyword argument of str.{func.attr}", "not in kiln"
+            )
+        arities, result = sig
+        if len(node.args) not in arities:
+            counts = " or ".join(map(str, arities))
+            raise self.err(node, f"str.{func.attr}() takes {counts} argument(s)")
+        if func.attr in ("strip", "lstrip", "rstrip") and node.args:
+            raise self.report.unsupported(
+                node, f"str.{func.attr}(chars)", "kiln strips whitespace only"
+            )
+        for arg in node.args:
+            want = list_of(STR) if func.attr == "join" else STR
+            t = self.expr(arg)
+            if not unify(t, want):
+                raise self.err(arg, f"str.{func.attr}() takes {show(want)}, not {show(t)}")
+        node.kmethod = f"str.{func.attr}"  # type: ignore[attr-defined]
+        return result
 
     def builtin_call(self, node: ast.Call, name: str) -> KType:
         args = node.args
@@ -962,24 +1252,60 @@ class FunctionChecker:
             )
         if name == "list":
             return self.list_call(node)
+        if name == "dict":
+            if node.keywords or len(args) > 1:
+                raise self.err(node, "kiln's dict() takes a list of pairs, or nothing")
+            if not args:
+                node.kdict = "empty"  # type: ignore[attr-defined]
+                return dict_of(TVar("key of dict()"), TVar("value of dict()"))  # type: ignore[arg-type]
+            pairs = self.need(args[0], self.expr(args[0]), "the argument of dict()")
+            item = pairs.args[0] if pairs.kind == "list" else pairs
+            if item.kind != "tuple" or len(item.args) != 2:
+                raise self.report.unsupported(
+                    node, f"dict({show(pairs)})", "kiln's dict() takes a list of pairs"
+                )
+            node.kdict = "pairs"  # type: ignore[attr-defined]
+            return dict_of(*pairs.args[0].args)
+        if name == "set":
+            if node.keywords or len(args) > 1:
+                raise self.err(node, "set expected at most 1 argument")
+            if not args:
+                node.kset = "empty"  # type: ignore[attr-defined]
+                return set_of(TVar("element of set()"))  # type: ignore[arg-type]
+            seq = self.sequence(args[0], allow_set=True)
+            node.kset = seq  # type: ignore[attr-defined]
+            return set_of(_elem(seq))
+        if name in ("all", "any"):
+            gen = args[0] if len(args) == 1 else None
+            if not isinstance(gen, ast.GeneratorExp):
+                raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
+            self.scopes.append({})
+            for comp in gen.generators:
+                self.iteration(comp, comp.target, comp.iter, self.bind_comp_target)
+                for cond in comp.ifs:
+                    self.truth(cond)
+            self.truth(gen.elt)
+            self.scopes.pop()
+            return BOOL
         if name in ("sorted",):
             if len(args) != 1:
                 raise self.err(node, "sorted() takes one sequence")
+            seq = self.sequence(args[0], allow_set=True)
             for kw in node.keywords:
-                if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool)):
+                if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
+                    node.kreverse = kw.value.value  # type: ignore[attr-defined]
+                    continue
+                if not _intlike(self.expr(kw.value)):  # CPython takes an int (or bool) here
                     raise self.report.unsupported(
-                        kw.value,
-                        "sorted(reverse=<expression>)",
-                        "write reverse=True or reverse=False",
+                        kw.value, "sorted(reverse=<not an int>)", "CPython raises TypeError"
                     )
-                node.kreverse = kw.value.value  # type: ignore[attr-defined]
-            seq = self.sequence(args[0])
+                node.kreverse = kw.value  # type: ignore[attr-defined]  # decided at run time
             return list_of(STR) if seq.kind == "str" else seq
         if name in ("min", "max"):
             if len(args) == 0:
                 raise self.err(node, f"{name} expected at least 1 argument, got 0")
             if len(args) == 1:
-                seq = self.sequence(args[0])
+                seq = self.sequence(args[0], allow_set=True)
                 return STR if seq.kind == "str" else seq.args[0]
             types = [self.expr(a) for a in args]
             for a, t in zip(args[1:], types[1:]):
@@ -992,6 +1318,10 @@ class FunctionChecker:
             if t0.kind == "none":
                 raise self.err(node, f"{name}() of None values")
             return t0
+        if name == "round" and len(args) == 2:
+            raise self.report.unsupported(
+                node, "round(x, ndigits)", "decimal rounding of floats is not in kiln yet"
+            )
         if len(args) != 1 and name not in ("int", "float", "bool", "str"):
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
         if name in ("int", "float", "bool", "str") and len(args) > 1:
@@ -1003,7 +1333,7 @@ class FunctionChecker:
         t = self.need(args[0], self.expr(args[0]), f"the argument of {name}()")
         k = t.kind
         if name == "len":
-            if k not in ("str", "list", "tuple"):
+            if k not in ("str", "list", "tuple", "set", "dict"):
                 raise self.err(node, f"object of type '{k}' has no len()")
             return INT
         if name == "abs":
@@ -1042,6 +1372,14 @@ class FunctionChecker:
                     node, f"str() of {show(t)}", "kiln converts int, bool and str"
                 )
             return STR
+        if name == "bin":
+            if k not in ("int", "bool"):
+                raise self.err(node, f"'{show(t)}' object cannot be interpreted as an integer")
+            return STR
+        if name == "round":
+            if k not in ("int", "bool", "float"):
+                raise self.err(node, f"type {show(t)} doesn't define __round__ method")
+            return INT
         if name == "ord":
             if k != "str":
                 raise self.err(node, f"ord() expected string of length 1, but {show(t)} found")
@@ -1077,6 +1415,45 @@ class FunctionChecker:
         seq = self.sequence(arg)
         node.klist = "copy"  # type: ignore[attr-defined]
         return list_of(STR) if seq.kind == "str" else seq
+
+
+# str methods: the argument counts they take (all arguments are str; join's is a list[str]) and
+# their result type
+_STR_METHODS: dict[str, tuple[tuple[int, ...], Type]] = {
+    **{m: ((0,), STR) for m in ("lower", "upper", "swapcase", "strip", "lstrip", "rstrip")},
+    **{m: ((0,), BOOL) for m in ("isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower")},
+    **{m: ((1,), INT) for m in ("find", "index", "count")},
+    **{m: ((1,), BOOL) for m in ("startswith", "endswith")},
+    "replace": ((2,), STR),
+    "split": ((0, 1), list_of(STR)),
+    "join": ((1,), STR),
+}
+
+
+def _dict_view(it: ast.expr) -> tuple[ast.expr, str, ast.Call] | None:
+    """`d.keys()`, `d.values()`, `d.items()` -> (d, name, call); else None."""
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Attribute)
+        and it.func.attr in ("keys", "values", "items")
+    ):
+        return it.func.value, it.func.attr, it
+    return None
+
+
+def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) -> None:
+    """Sets hold ints, bools or strs (a sorted list without repeats represents them exactly) and
+    are not items of other containers (their order, as items, would be CPython's hash order or
+    subset order)."""
+    if t.kind in ("set", "dict"):
+        if nested:
+            raise report.unsupported(node, f"{show(t)} inside a container", "not in kiln yet")
+        if t.args[0].kind not in ("int", "bool", "str"):
+            raise report.unsupported(
+                node, f"{show(t)}", f"kiln's {t.kind} keys are ints, bools or strs"
+            )
+    for arg in t.args:
+        _check_sets(arg, node, report, True)
 
 
 def _default_unknown(t: KType) -> None:

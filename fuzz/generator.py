@@ -118,11 +118,11 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "augassign_subscript", "append", "pop", "pop_index", "list_concat", "list_repeat",
         "list_inplace", "list_compare", "list_in", "for_list", "enumerate", "reversed",
         "listcomp", "listcomp_if", "listcomp_nested", "len", "sum", "min_max_list", "sorted",
-        "sorted_reverse", "list_conv", "typing_alias",
+        "sorted_reverse", "list_conv", "typing_alias", "all_any", "set_ops", "dict_ops",
     })),
     ("strings", frozenset({
         "str", "list[str]", "str_index", "str_slice", "str_concat", "str_repeat", "str_compare",
-        "str_in", "for_str", "ord", "chr", "str_conv", "int_of_str",
+        "str_in", "for_str", "ord", "chr", "str_conv", "int_of_str", "str_method",
     })),
     ("functions", frozenset({
         "call", "none_return", "recursion", "mutual_recursion", "forward_call", "tuple",
@@ -140,7 +140,9 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "augassign": "arith", "recursion": "call if compare arith",
     "mutual_recursion": "recursion forward_call", "none_return": "call", "forward_call": "call",
     "tuple_return": "tuple", "sorted_reverse": "sorted", "pop_index": "pop",
-    "int_of_str": "str", "ord": "str", "chr": "str", "str_conv": "str", "str_index": "str",
+    "int_of_str": "str", "str_method": "str", "all_any": "list[bool]", "set_ops": "list[int]",
+    "dict_ops": "int",
+    "ord": "str", "chr": "str", "str_conv": "str", "str_index": "str",
     "str_slice": "str", "str_concat": "str", "str_repeat": "str", "str_compare": "str",
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
@@ -695,6 +697,9 @@ class _Generator:
              lambda: self.element(LIST_INT, e)),
             (0.3 if self.pop_target(INT) else 0, ("pop",), lambda: self.pop_expr(INT, e)),
             (self.has(STR, 0.6), ("ord", "str"), lambda: _call("ord", self.char(e))),
+            (self.has(STR, 0.5), ("str_method",), lambda: self.str_method(INT, e, False)),
+            (0.4, ("set_ops",), lambda: _call("len", self.set_of(e))),
+            (0.4, ("dict_ops",), lambda: self.dict_lookup(e)),
             (max(self.has(t, 0.6) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, INT, e)),
             (2 if self.callees(INT) else 0, ("call",), lambda: self.call(INT, e)),
@@ -868,6 +873,9 @@ class _Generator:
                                                         range(rng.choice([2, 2, 3]))])),
             (1, ("not",), lambda: ast.UnaryOp(op=ast.Not(), operand=self.cond(e))),
             (1 if self.list_types else 0, ("list_in",), lambda: self.membership(e)),
+            (0.6, ("str_method",), lambda: self.str_method(BOOL, e, False)),
+            (0.5 if self.list_types else 0, ("all_any",), lambda: self.all_any(e)),
+            (0.4, ("set_ops",), lambda: self.set_test(e)),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
                                                     [rng.choice([ast.In, ast.NotIn])()],
                                                     [self.expr(STR, e)])),
@@ -1114,6 +1122,7 @@ class _Generator:
             (0.5, ("min_max",), lambda: _call(rng.choice(["min", "max"]),
                                               self.expr(STR, e, small), self.expr(STR, e, small))),
             (self.has(STR, 0.4), ("min_max_list",), lambda: self.extreme(STR, e)),
+            (0.8, ("str_method",), lambda: self.str_method(STR, e, small)),
             (max(self.has(t, 0.5) for t in tuples) if tuples and not small else 0,
              ("tuple_index",),
              lambda: self.tuple_item(tuples, STR, e)),
@@ -1123,6 +1132,75 @@ class _Generator:
              lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
                                 values=[self.expr(STR, e), self.expr(STR, e)])),
         ])
+
+    def str_method(self, t: str, d: int, small: bool) -> ast.expr:
+        """A str method call giving ``t``. String results are never longer than the operand
+        (`replace` puts at most one character for a non-empty one), so loops cannot blow up."""
+        rng = self.rng
+        s = self.expr(STR, d, small=True)
+        if t == INT:
+            return _method(s, rng.choice(["find", "count"]), self.expr(STR, d, small=True))
+        if t == BOOL:
+            if self.chance(0.3):
+                return _method(s, rng.choice(["startswith", "endswith"]),
+                               self.expr(STR, d, small=True))
+            return _method(s, rng.choice(["isalpha", "isdigit", "isalnum", "isspace", "isupper",
+                                          "islower"]))
+        kind = rng.choice(["case", "case", "strip", "replace", "split_join"])
+        if kind == "case":
+            return _method(s, rng.choice(["lower", "upper", "swapcase"]))
+        if kind == "strip":
+            return _method(s, rng.choice(["strip", "lstrip", "rstrip"]))
+        if kind == "replace":
+            return _method(s, "replace", _const(rng.choice("ab ")), _const(rng.choice(["", "x"])))
+        pieces = _method(s, "split", *([] if self.chance(0.5) else [_const(rng.choice("a -"))]))
+        return _method(_const(rng.choice(["", "-"])), "join", pieces)
+
+    def set_of(self, d: int, elem: str | None = None) -> ast.expr:
+        """A set of ints or strs: a display, or set() of a list (or of a string's characters)."""
+        rng = self.rng
+        elem = elem or self.set_item_type()
+        if self.chance(0.3):
+            return ast.Set(elts=[self.expr(elem, d, small=True) for _ in range(rng.randint(1, 3))])
+        if elem == STR and (self.chance(0.5) or not self.ok("list[str]")):
+            return _call("set", self.expr(STR, d, small=True))
+        return _call("set", self.expr(LIST_INT if elem == INT else LIST_STR, d, small=True))
+
+    def set_item_type(self) -> str:
+        return self.rng.choice([INT, INT, STR] if self.ok("str") else [INT])
+
+    def set_sorted(self, t: str, d: int) -> ast.expr:
+        """``sorted(set(...))``: a set's items in an order CPython shows too."""
+        source = self.set_of(d, ELEMENT[t])
+        if self.chance(0.3):
+            reverse = ast.keyword(arg="reverse", value=_const(True))
+            return _call("sorted", source, keywords=[reverse])
+        return _call("sorted", source)
+
+    def set_test(self, d: int) -> ast.expr:
+        elem = self.set_item_type()
+        if self.chance(0.5):
+            return _compare(self.set_of(d, elem), [self.rng.choice([ast.Eq, ast.NotEq])()],
+                            [self.set_of(d, elem)])
+        return _compare(self.expr(elem, d, small=True), [self.rng.choice([ast.In, ast.NotIn])()],
+                        [self.set_of(d, elem)])
+
+    def dict_lookup(self, d: int) -> ast.expr:
+        """``{k: v, ...}[k0]`` or ``.get(k, default)``: repeated keys keep the last value."""
+        rng = self.rng
+        keys = [self.expr(INT, d, small=True) for _ in range(rng.randint(1, 3))]
+        display = ast.Dict(keys=keys, values=[self.expr(INT, d, small=True) for _ in keys])
+        if self.chance(0.5):
+            return _index(display, copy.deepcopy(rng.choice(keys)))
+        return _method(display, "get", self.expr(INT, d, small=True), self.expr(INT, d, small=True))
+
+    def all_any(self, d: int) -> ast.expr:
+        """``all(<bool> for v in source)`` or ``any(...)``: a generator, stopping early."""
+        comp = self.bool_list(d)
+        arg: ast.expr = comp
+        if isinstance(comp, ast.ListComp) and self.chance(0.8):
+            arg = ast.GeneratorExp(elt=comp.elt, generators=comp.generators)
+        return _call(self.rng.choice(["all", "any"]), arg)
 
     def chr_expr(self, d: int) -> ast.expr:
         rng = self.rng
@@ -1181,6 +1259,7 @@ class _Generator:
                                                  self.bounded(4, e))),
             (1, ("sorted",), sort),
             (0.8, ("list_conv",), conversion),
+            (0.6 if t in (LIST_INT, LIST_STR) else 0, ("set_ops",), lambda: self.set_sorted(t, e)),
             (2.5 if not small else 0, ("listcomp",), lambda: self.comprehension(t, e)),
             (self.has(GRID, 1) if t == LIST_INT and not small else 0, ("nested_list",),
              lambda: self.element(GRID, e)),

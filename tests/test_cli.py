@@ -51,9 +51,9 @@ def test_compile_then_disassemble_and_run_bytecode(capsys: pytest.CaptureFixture
 
 def test_errors_say_what_and_where_with_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("def f() -> int:\n    d = {1: 2}\n    return 1\n")
+    bad.write_text("def f() -> int:\n    d = lambda: 2\n    return 1\n")
     code, _, err = kiln(capsys, "run", str(bad), "--call", "f()")
-    assert code == 2 and f"{bad}:2:9: unsupported: dict display" in err
+    assert code == 2 and f"{bad}:2:9: unsupported: lambda" in err
     broken = tmp_path / "broken.kbc"
     broken.write_bytes((ROOT / "examples/fib.py").read_bytes()[:40])
     code, _, err = kiln(capsys, "run", str(broken), "--call", "fib(3)")

@@ -390,6 +390,29 @@ EXTREMES = {
     for t in [*SEQ_TYPES, S]
 }
 
+# str methods: (opcode, Python method) taking s, taking (s, x), and the rest
+STR_UNARY = {
+    op: one([S], BOOL if op.startswith("STR_IS") else S, [(L, 0), op, "RET"])
+    for op in (
+        "STR_LOWER", "STR_UPPER", "STR_SWAPCASE", "STR_STRIP", "STR_LSTRIP", "STR_RSTRIP",
+        "STR_ISALPHA", "STR_ISDIGIT", "STR_ISALNUM", "STR_ISSPACE", "STR_ISUPPER", "STR_ISLOWER",
+    )
+}  # fmt: skip
+STR_BINARY = {
+    op: one([S, S], INT if op in ("STR_FIND", "STR_COUNT") else BOOL, [(L, 0), (L, 1), op, "RET"])
+    for op in ("STR_FIND", "STR_COUNT", "STR_STARTSWITH", "STR_ENDSWITH")
+}
+STR_REPLACE = one([S, S, S], S, [(L, 0), (L, 1), (L, 2), "STR_REPLACE", "RET"])
+STR_SPLIT = one([S, S], LS, [(L, 0), (L, 1), "STR_SPLIT", "RET"])
+STR_SPLIT_WS = one([S], LS, [(L, 0), "STR_SPLIT_WS", "RET"])
+STR_JOIN = one([S, LS], S, [(L, 0), (L, 1), "STR_JOIN", "RET"])
+STR_BIN = one([INT], S, [(L, 0), "STR_BIN", "RET"])
+UNIQUE = {t: one([t], t, [(L, 0), ("SORTED_UNIQUE", t), "RET"]) for t in (LI, LS, list_of(BOOL))}
+FIND = {
+    t: one([t, t.args[0]], INT, [(L, 0), (L, 1), ("LIST_FIND", t), "RET"])
+    for t in (LI, LS, list_of(FLOAT), list_of(tuple_of(INT, STR)))
+}
+
 
 # one run of each hand-assembled program (the switch-dispatch test replays them)
 SAMPLE_RUNS = [
@@ -413,6 +436,11 @@ SAMPLE_RUNS = [
     *((p, [["b", "a"]]) for (op, t), p in EXTREMES.items() if t == LS),
     *((p, [[1, 2], [1, 3]]) for (op, t), p in COMPARE.items() if t == LI),
     (CONTAINS[LS], ["a", ["b", "a"]]), (CONTAINS[S], ["bc", "abcd"]),
+    *((p, [" Ab1 "]) for p in STR_UNARY.values()),
+    *((p, ["abab", "ab"]) for p in STR_BINARY.values()),
+    (STR_REPLACE, ["abab", "b", "xy"]), (STR_SPLIT, ["a,b", ","]), (STR_SPLIT_WS, [" a  b "]),
+    (STR_JOIN, ["-", ["a", "b"]]), (STR_BIN, [-5]), (UNIQUE[LI], [[3, 1, 3]]),
+    (FIND[LI], [[3, 1, 3], 1]),
 ]  # fmt: skip
 
 
@@ -427,6 +455,86 @@ def test_in_place_extend_and_repeat():
     args_words = (3 + 1) * 2
     assert run(EXTEND_REPEAT, [[1], [2], 3], limits=Limits(heap_words=args_words + 4 + 8)).trap is None
     assert run(EXTEND_REPEAT, [[1], [2], 3], limits=Limits(heap_words=args_words + 4 + 7)).trap == "HeapExhausted"
+
+
+_METHOD_OF = {op: op.removeprefix("STR_").lower() for op in [*STR_UNARY, *STR_BINARY]}
+_TEXT = st.text(alphabet=st.sampled_from(list("ab AB1_\t\n\x0b\x1c\x1f\xa0\xe9")), max_size=10)
+
+
+@given(_TEXT, _TEXT, _TEXT)
+@settings(max_examples=150, deadline=None)
+def test_str_methods_match_python(s: str, x: str, y: str) -> None:
+    """Each str-method opcode is Python's method on ASCII text (case, classes, whitespace beyond
+    ASCII are Unsupported), on the C VM and the reference VM alike (`run` checks both)."""
+    for op, program in STR_UNARY.items():
+        want = getattr(s, _METHOD_OF[op])()
+        assert (value(program, s) == want) if s.isascii() else trap(program, s) == "Unsupported"
+    for op, program in STR_BINARY.items():
+        assert value(program, s, x) == getattr(s, _METHOD_OF[op])(x)
+    assert value(STR_REPLACE, s, x, y) == s.replace(x, y)
+    assert (value(STR_SPLIT, s, x) == s.split(x)) if x else trap(STR_SPLIT, s, x) == "ValueError"
+    if s.isascii():
+        assert value(STR_SPLIT_WS, s) == s.split()
+    else:
+        assert trap(STR_SPLIT_WS, s) == "Unsupported"
+    assert value(STR_JOIN, x, [s, y, s]) == x.join([s, y, s])
+    assert value(STR_JOIN, x, []) == ""
+
+
+@given(st.integers(INT64_MIN, INT64_MAX))
+@settings(max_examples=100, deadline=None)
+def test_bin_matches_python(a: int) -> None:
+    assert value(STR_BIN, a) == bin(a)
+
+
+@given(st.lists(st.integers(-3, 3)), st.lists(st.sampled_from(["", "a", "b", "ab"])))
+@settings(max_examples=100, deadline=None)
+def test_sorted_unique_is_sorted_set(xs: list[int], ss: list[str]) -> None:
+    assert value(UNIQUE[LI], xs) == sorted(set(xs))
+    assert value(UNIQUE[LS], ss) == sorted(set(ss))
+    assert value(UNIQUE[list_of(BOOL)], [x > 0 for x in xs]) == sorted({x > 0 for x in xs})
+
+
+@given(st.lists(st.integers(-2, 2)), st.integers(-2, 2), st.lists(st.sampled_from(["", "a"])))
+@settings(max_examples=100, deadline=None)
+def test_list_find(xs: list[int], x: int, ss: list[str]) -> None:
+    assert value(FIND[LI], xs, x) == (xs.index(x) if x in xs else -1)
+    assert value(FIND[LS], ss, "a") == (ss.index("a") if "a" in ss else -1)
+    pairs = [(v, "k") for v in xs]
+    want = xs.index(x) if x in xs else -1
+    assert value(FIND[list_of(tuple_of(INT, STR))], pairs, (x, "k")) == want
+
+
+def test_list_find_nan_is_unsupported() -> None:
+    nan = float("nan")
+    assert trap(FIND[list_of(FLOAT)], [1.0, nan], 2.0) == "Unsupported"
+    assert value(FIND[list_of(FLOAT)], [1.0, nan], 1.0) == 0  # stops at the first equal item
+
+
+def test_sorted_unique_heap() -> None:
+    """Needs 3 + 2n words free, as SORTED; keeps 3 + n (the capacity stays n)."""
+    args = 3 + 4  # the argument list
+    assert trap(UNIQUE[LI], [2, 2, 1, 2], limits=Limits(heap_words=args + 11)) is None
+    assert trap(UNIQUE[LI], [2, 2, 1, 2], limits=Limits(heap_words=args + 10)) == "HeapExhausted"
+
+
+def test_bin_edges() -> None:
+    for a in (0, 1, -1, 2, INT64_MAX, INT64_MIN, INT64_MIN + 1):
+        assert value(STR_BIN, a) == bin(a)
+
+
+def test_str_methods_heap_accounting() -> None:
+    """Results are charged as new strings (1 + n) and lists (3 + n, then each piece)."""
+    args = 1 + 4 + 1 + 1 + 1 + 2  # "abab", "b", "xy" marshalled
+    assert trap(STR_REPLACE, "abab", "b", "xy", limits=Limits(heap_words=args + 7)) is None
+    tight = Limits(heap_words=args + 6)
+    assert trap(STR_REPLACE, "abab", "b", "xy", limits=tight) == "HeapExhausted"
+    args = 1 + 3 + 1 + 1  # "a,b", ","
+    assert trap(STR_SPLIT, "a,b", ",", limits=Limits(heap_words=args + 5 + 2 + 2)) is None
+    tight = Limits(heap_words=args + 5 + 2 + 1)
+    assert trap(STR_SPLIT, "a,b", ",", limits=tight) == "HeapExhausted"
+    huge = Limits(heap_words=64)
+    assert trap(STR_REPLACE, "a" * 8, "", "b" * 40, limits=huge) == "HeapExhausted"
 
 
 def test_every_opcode_is_exercised():

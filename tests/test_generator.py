@@ -32,7 +32,7 @@ RUNTIME_ERRORS = {"ZeroDivisionError", "IndexError", "ValueError", "AssertionErr
 RAISABLE = {"Exception", "ValueError", "TypeError", "RuntimeError", "IndexError", "KeyError",
             "ZeroDivisionError", "AssertionError", "NotImplementedError"}
 BUILTINS = {"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
-            "reversed", "enumerate", "list", "ord", "chr"}
+            "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set"}
 
 
 def _varied(seed: int) -> dict[str, typing.Any]:
@@ -162,7 +162,13 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
           ast.Break, ast.Continue, ast.Assert, ast.Raise, ast.ImportFrom, ast.alias, ast.BoolOp,
           ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Call, ast.keyword, ast.Constant,
           ast.Attribute, ast.Subscript, ast.Slice, ast.Name, ast.List, ast.Tuple, ast.ListComp,
-          ast.comprehension, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+          ast.comprehension, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
+          ast.GeneratorExp, ast.Set, ast.Dict)
+# the str, list and dict methods the generator calls (str_method, append, pop, dict_ops)
+METHODS = {"append", "pop", "get", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
+           "replace",
+           "split", "join", "find", "count", "startswith", "endswith", "isalpha", "isdigit",
+           "isalnum", "isspace", "isupper", "islower"}
 
 
 def _empty_lists_are_typed(body: list[ast.stmt]) -> int:
@@ -203,7 +209,7 @@ def _check_subset(program: GeneratedProgram) -> None:
             assert not any(isinstance(n, ast.FunctionDef) for n in ast.walk(node) if n is not node)
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
-                assert node.func.attr in ("append", "pop")
+                assert node.func.attr in METHODS, node.func.attr
             else:
                 assert isinstance(node.func, ast.Name)
                 assert node.func.id in BUILTINS | functions | RAISABLE, node.func.id

@@ -63,6 +63,9 @@ class VerifyBatch:
     mode: np.ndarray  # int8 [n_tests]: EXACT, CLOSE or NEVER
     tolerance: np.ndarray  # float64 [n_tests, 2]: (rel_tol, abs_tol) for CLOSE
     items: np.ndarray  # int32 [n_items, 2]: (candidate, test) in run order
+    # int64 [n_tests]: each test's fuel (instructions one run may execute); 0 (or no array) means
+    # the limits' fuel
+    fuel: np.ndarray | None = None
 
     @property
     def n_candidates(self) -> int:
@@ -83,6 +86,8 @@ class VerifyBatch:
             or len(self.tolerance) != n_tests
         ):
             raise ValueError("test arrays differ in length")
+        if self.fuel is not None and (len(self.fuel) != n_tests or (self.fuel < 0).any()):
+            raise ValueError("the fuel array needs one non-negative budget per test")
         if n_cand and (
             self.cand_program.min() < 0 or self.cand_program.max() >= len(self.programs)
         ):
@@ -119,6 +124,7 @@ class TestSpec:
     expected: Any
     rel_tol: float | None = None
     abs_tol: float | None = None
+    fuel: int | None = None  # instructions this test may execute; None: the run's limits
 
 
 def marshal_expected(expected: Any, ty: Type) -> list[int] | None:
@@ -164,6 +170,7 @@ class BatchBuilder:
     _expected: list[list[int]] = field(default_factory=list)
     _mode: list[int] = field(default_factory=list)
     _tol: list[tuple[float, float]] = field(default_factory=list)
+    _fuel: list[int] = field(default_factory=list)
     _test_ranges: dict[tuple[int, int, int], tuple[int, int]] = field(default_factory=dict)
 
     def add_tests(
@@ -192,6 +199,9 @@ class BatchBuilder:
                 NEVER if expected is None else CLOSE if close and ret.kind == "float" else EXACT
             )
             self._tol.append((test.rel_tol or 0.0, test.abs_tol or 0.0))
+            if test.fuel is not None and test.fuel < 1:
+                raise ValueError(f"test {i}: fuel must be at least 1, got {test.fuel}")
+            self._fuel.append(test.fuel or 0)
         return start, len(self._mode)
 
     def add_candidate(self, program: Program, function: int, tests: tuple[int, int]) -> int:
@@ -226,6 +236,7 @@ class BatchBuilder:
             np.array(self._mode, dtype=np.int8),
             np.array(self._tol, dtype=np.float64).reshape(-1, 2),
             items.astype(np.int32).reshape(-1, 2),
+            np.array(self._fuel, dtype=np.int64) if any(self._fuel) else None,
         )
         batch.validate()
         return batch
@@ -315,7 +326,8 @@ def verify(
                 size = _marshalled_size(words, pos, ty)
                 args.append(unmarshal(words[pos : pos + size], ty))
                 pos += size
-            result = ref.run(program, fn, args, limits)
+            fuel = int(batch.fuel[t]) if batch.fuel is not None else 0
+            result = ref.run(program, fn, args, limits.replace(fuel=fuel) if fuel else limits)
             steps[k] = result.steps
             if result.trap is not None:
                 status[k], traps[k] = 2, TRAP_BY_NAME[result.trap].code

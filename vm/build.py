@@ -238,6 +238,7 @@ class VerifyInputs:
     mode: np.ndarray  # int8 [n_tests]
     tolerance: np.ndarray  # float64 [n_tests, 2]
     items: np.ndarray  # int32 [n_items, 2]
+    fuel: np.ndarray  # int64 [n_tests]: each test's fuel, 0 for the limits' fuel
     n_arg_words: int
     n_expected_words: int
 
@@ -285,6 +286,11 @@ def verify_inputs(batch: VerifyBatch) -> VerifyInputs:
         mode=np.ascontiguousarray(batch.mode, dtype=np.int8),
         tolerance=tolerance,
         items=items,
+        fuel=(
+            np.ascontiguousarray(batch.fuel, dtype=np.int64)
+            if batch.fuel is not None
+            else np.zeros(max(1, n_tests), dtype=np.int64)
+        ),
         n_arg_words=len(batch.arg_words),
         n_expected_words=len(batch.expected_words),
     )

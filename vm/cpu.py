@@ -101,7 +101,7 @@ def library(computed_goto: bool = True) -> ctypes.CDLL:
                 p, p, p, i64,  # candidates: program, function, test range
                 p, i64, p,  # argument words, their count, offsets
                 p, i64, p,  # expected words, their count, offsets
-                p, p, i64,  # mode, tolerance, tests
+                p, p, p, i64,  # mode, tolerance, fuel, tests
                 p, i64,  # items
                 ctypes.POINTER(_CLimits), ctypes.c_int32,  # limits, threads
                 p, p, p,  # per item: status, trap, steps
@@ -379,7 +379,7 @@ def verify_batch(batch: VerifyBatch, limits: Limits, threads: int | None = None)
         len(inputs.cand_program),
         _ptr(inputs.arg_words), inputs.n_arg_words, _ptr(inputs.arg_offsets),
         _ptr(inputs.expected_words), inputs.n_expected_words, _ptr(inputs.expected_offsets),
-        _ptr(inputs.mode), _ptr(inputs.tolerance), len(inputs.mode),
+        _ptr(inputs.mode), _ptr(inputs.tolerance), _ptr(inputs.fuel), len(inputs.mode),
         _ptr(inputs.items), n_items,
         ctypes.byref(c_limits), threads,
         _ptr(status), _ptr(trap), _ptr(steps),

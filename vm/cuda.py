@@ -236,7 +236,7 @@ def verify_batch(
     up = {
         name: cupy.asarray(getattr(inputs, name))
         for name in ("cand_program", "cand_function", "cand_tests", "arg_words", "arg_offsets",
-                     "expected_words", "expected_offsets", "mode", "tolerance", "items")
+                     "expected_words", "expected_offsets", "mode", "tolerance", "fuel", "items")
     }  # fmt: skip
     trap_verdict = cupy.asarray(
         np.array([0] + [verdict_of_trap(t.code) for t in TRAPS[1:]], dtype=np.int8)
@@ -264,7 +264,7 @@ def verify_batch(
                 up["cand_program"], up["cand_function"], up["cand_tests"], np.int64(n_cand),
                 up["arg_words"], np.int64(inputs.n_arg_words), up["arg_offsets"],
                 up["expected_words"], np.int64(inputs.n_expected_words), up["expected_offsets"],
-                up["mode"], up["tolerance"], np.int64(len(inputs.mode)),
+                up["mode"], up["tolerance"], up["fuel"], np.int64(len(inputs.mode)),
                 up["items"], np.int64(n_items),
                 *scratch.args(limits),
                 status, trap, steps,

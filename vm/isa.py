@@ -281,6 +281,67 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     ("TUPLE_GET", "count", 1, 1, "t -- t[k]"),
     ("UNPACK_TUPLE", "count", 1, "n", "t -- t[0] .. t[n-1]"),
     ("UNPACK_LIST", "count", 1, "n", "l -- l[0] .. l[n-1] : ValueError unless len(l) == n"),
+    # -- str methods (case and character classes are ASCII-only: Unsupported otherwise)
+    ("STR_LOWER", "none", 1, 1, "s -- s.lower() : Unsupported for a non-ASCII s"),
+    ("STR_UPPER", "none", 1, 1, "s -- s.upper() : Unsupported for a non-ASCII s"),
+    ("STR_SWAPCASE", "none", 1, 1, "s -- s.swapcase() : Unsupported for a non-ASCII s"),
+    ("STR_ISALPHA", "none", 1, 1, "s -- s.isalpha() : Unsupported for a non-ASCII s"),
+    ("STR_ISDIGIT", "none", 1, 1, "s -- s.isdigit() : Unsupported for a non-ASCII s"),
+    ("STR_ISALNUM", "none", 1, 1, "s -- s.isalnum() : Unsupported for a non-ASCII s"),
+    ("STR_ISSPACE", "none", 1, 1, "s -- s.isspace() : Unsupported for a non-ASCII s"),
+    ("STR_ISUPPER", "none", 1, 1, "s -- s.isupper() : Unsupported for a non-ASCII s"),
+    ("STR_ISLOWER", "none", 1, 1, "s -- s.islower() : Unsupported for a non-ASCII s"),
+    ("STR_STRIP", "none", 1, 1, "s -- s.strip() : whitespace; Unsupported for a non-ASCII s"),
+    ("STR_LSTRIP", "none", 1, 1, "s -- s.lstrip() : Unsupported for a non-ASCII s"),
+    ("STR_RSTRIP", "none", 1, 1, "s -- s.rstrip() : Unsupported for a non-ASCII s"),
+    ("STR_FIND", "none", 2, 1, "s sub -- s.find(sub) : -1 when absent"),
+    ("STR_COUNT", "none", 2, 1, "s sub -- s.count(sub) : non-overlapping; len(s)+1 for ''"),
+    ("STR_STARTSWITH", "none", 2, 1, "s p -- s.startswith(p)"),
+    ("STR_ENDSWITH", "none", 2, 1, "s p -- s.endswith(p)"),
+    ("STR_REPLACE", "none", 3, 1, "s old new -- s.replace(old, new)"),
+    (
+        "STR_SPLIT",
+        "none",
+        2,
+        1,
+        "s sep -- s.split(sep) : a new list, then each piece; ValueError for an empty sep",
+    ),
+    (
+        "STR_SPLIT_WS",
+        "none",
+        1,
+        1,
+        "s -- s.split() : at runs of whitespace; Unsupported for a non-ASCII s",
+    ),
+    ("STR_JOIN", "none", 2, 1, "sep l -- sep.join(l) : l a list[str]"),
+    ("STR_BIN", "none", 1, 1, "a -- bin(a) : '0b101', '-0b101'"),
+    # -- math (results are floats; F2I makes math.floor, math.ceil and round ints)
+    ("SQRT_F", "none", 1, 1, "x -- math.sqrt(x) : ValueError for x < 0"),
+    ("FLOOR_F", "none", 1, 1, "x -- floor(x) : a float (C's floor)"),
+    ("CEIL_F", "none", 1, 1, "x -- ceil(x) : a float (C's ceil)"),
+    (
+        "ROUND_F",
+        "none",
+        1,
+        1,
+        "x -- round(x) : a float, halves to even (CPython's float.__round__)",
+    ),
+    # -- sets (a set is a sorted list without repeats: its items are ints, bools or strs)
+    (
+        "SORTED_UNIQUE",
+        "type",
+        1,
+        1,
+        "l -- sorted(set(l)) : a new list (cap = len(l)), sorted, repeats dropped; t: list type",
+    ),
+    # -- dicts (a dict is a tuple of a keys list and a values list, in insertion order)
+    (
+        "LIST_FIND",
+        "type",
+        2,
+        1,
+        "l x -- i : the first index with l[i] == x, or -1; t is the list type (NaN: Unsupported)",
+    ),
 ]
 
 # Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.

@@ -178,6 +178,35 @@ def sort(items: list[Any], elem: Type, descending: bool) -> list[Any]:
 INT_MAX_STR_DIGITS = 4300  # CPython 3.11's default sys.int_max_str_digits
 
 
+_STR_METHOD = {
+    "STR_LOWER": "lower",
+    "STR_UPPER": "upper",
+    "STR_SWAPCASE": "swapcase",
+    "STR_STRIP": "strip",
+    "STR_LSTRIP": "lstrip",
+    "STR_RSTRIP": "rstrip",
+    "STR_ISALPHA": "isalpha",
+    "STR_ISDIGIT": "isdigit",
+    "STR_ISALNUM": "isalnum",
+    "STR_ISSPACE": "isspace",
+    "STR_ISUPPER": "isupper",
+    "STR_ISLOWER": "islower",
+    "STR_FIND": "find",
+    "STR_COUNT": "count",
+    "STR_STARTSWITH": "startswith",
+    "STR_ENDSWITH": "endswith",
+}
+
+
+def _ascii(s: str) -> str:
+    """`s` itself when it is ASCII; else Unsupported (case and character classes beyond ASCII
+    are Unicode's tables, which the C VM does not carry). On ASCII, Python's own str methods
+    are the specification."""
+    if not s.isascii():
+        raise Trap("Unsupported")
+    return s
+
+
 def int_of_str(s: str) -> int:
     r"""`int(s)` as CPython 3.11 parses a str in base 10 (README.md's rules, two corrections).
 
@@ -495,6 +524,21 @@ class _Machine:
                 self.require(3 + 2 * len(items))  # the result and a merge buffer of n
                 self.alloc(3 + len(items))  # the buffer is given back
                 push(KList(sort(items, types[n].args[0], descending=name == "SORTED_DESC")))
+            case "LIST_FIND":
+                x, items = pop(), pop().items
+                elem = types[n].args[0]
+                push(next((i for i, v in enumerate(items) if compare("==", v, x, elem, True)), -1))
+            case "SORTED_UNIQUE":
+                items = pop().items
+                self.require(3 + 2 * len(items))  # as SORTED
+                self.alloc(3 + len(items))
+                unique: list[Any] = []
+                for item in sort(items, types[n].args[0], descending=False):
+                    if not unique or not compare("==", unique[-1], item, types[n].args[0], True):
+                        unique.append(item)
+                result = KList(unique)
+                result.cap = len(items)
+                push(result)
             case "MIN" | "MAX":
                 seq = pop()
                 best = extreme(_items(seq), types[n], want_max=name == "MAX")
@@ -512,6 +556,48 @@ class _Machine:
                 for item in items:
                     total_f += bits_float(item)
                 push(float_bits(total_f))
+            # -- str methods
+            case (
+                "STR_LOWER"
+                | "STR_UPPER"
+                | "STR_SWAPCASE"
+                | "STR_STRIP"
+                | "STR_LSTRIP"
+                | "STR_RSTRIP"
+            ):
+                push(self.new_str(getattr(_ascii(pop()), _STR_METHOD[name])()))
+            case (
+                "STR_ISALPHA"
+                | "STR_ISDIGIT"
+                | "STR_ISALNUM"
+                | "STR_ISSPACE"
+                | "STR_ISUPPER"
+                | "STR_ISLOWER"
+            ):
+                push(int(getattr(_ascii(pop()), _STR_METHOD[name])()))
+            case "STR_FIND" | "STR_COUNT" | "STR_STARTSWITH" | "STR_ENDSWITH":
+                sub = pop()
+                push(int(getattr(pop(), _STR_METHOD[name])(sub)))
+            case "STR_REPLACE":
+                new, old, s = pop(), pop(), pop()
+                occurrences = len(s) + 1 if not old else s.count(old)
+                self.alloc(1 + len(s) + occurrences * (len(new) - len(old)))  # before building it
+                push(s.replace(old, new))
+            case "STR_SPLIT" | "STR_SPLIT_WS":
+                sep = pop() if name == "STR_SPLIT" else None
+                s = pop()
+                if sep == "":
+                    raise Trap("ValueError")
+                parts = s.split(sep) if sep is not None else _ascii(s).split()
+                result = self.new_list(parts)
+                for part in parts:
+                    self.new_str(part)
+                push(result)
+            case "STR_BIN":
+                push(self.new_str(bin(pop())))
+            case "STR_JOIN":
+                items = pop().items
+                push(self.new_str(pop().join(items)))
             # -- tuple
             case "TUPLE_NEW":
                 self.alloc(1 + n)

@@ -116,6 +116,36 @@ def f2i(x: float) -> int:
     return checked(int(x))
 
 
+def sqrt_f(x: float) -> float:
+    if x < 0:
+        raise Trap("ValueError")
+    return math.sqrt(x)
+
+
+def floor_f(x: float) -> float:
+    """C's floor: infinities, NaN and zeros are themselves."""
+    if not math.isfinite(x) or x == 0:
+        return x
+    return float(math.floor(x))
+
+
+def ceil_f(x: float) -> float:
+    """C's ceil: a result of zero from a negative x is -0.0."""
+    if not math.isfinite(x) or x == 0:
+        return x
+    r = float(math.ceil(x))
+    return -0.0 if r == 0 and x < 0 else r
+
+
+def round_f(x: float) -> float:
+    """CPython's float.__round__(None) before the int conversion: round half to even, the sign
+    of a zero result taken from x (as C's round gives it)."""
+    if not math.isfinite(x):
+        return x
+    r = float(round(x))
+    return math.copysign(0.0, x) if r == 0 else r
+
+
 INT_BINARY: dict[str, Callable[[int, int], int | float]] = {
     "ADD_I": lambda a, b: checked(a + b),
     "SUB_I": lambda a, b: checked(a - b),
@@ -164,7 +194,18 @@ FLOAT_UNARY: dict[str, Callable[[float], float | int]] = {
     "ABS_F": abs,
     "TRUTH_F": lambda x: int(x != 0.0),
     "F2I": f2i,
+    "SQRT_F": sqrt_f,
+    "FLOOR_F": floor_f,
+    "CEIL_F": ceil_f,
+    "ROUND_F": round_f,
 }
-RESULT_IS_FLOAT = {"DIV_I", "I2F", "I2F_EXACT", "NEG_F", "ABS_F"} | {
-    k for k in FLOAT_BINARY if k[:2] not in ("LT", "LE", "GT", "GE", "EQ", "NE")
-}
+RESULT_IS_FLOAT = (
+    {"DIV_I", "I2F", "I2F_EXACT", "NEG_F", "ABS_F"}
+    | {
+        "SQRT_F",
+        "FLOOR_F",
+        "CEIL_F",
+        "ROUND_F",
+    }
+    | {k for k in FLOAT_BINARY if k[:2] not in ("LT", "LE", "GT", "GE", "EQ", "NE")}
+)

@@ -34,8 +34,10 @@ class Type:
     args: tuple[Type, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind == "list":
-            return f"list[{self.args[0]}]"
+        if self.kind in ("list", "set"):
+            return f"{self.kind}[{self.args[0]}]"
+        if self.kind == "dict":
+            return f"dict[{self.args[0]}, {self.args[1]}]"
         if self.kind == "tuple":
             return f"tuple[{', '.join(map(str, self.args))}]"
         return self.kind
@@ -67,6 +69,27 @@ NONE = Type("none")
 
 def list_of(elem: Type) -> Type:
     return Type("list", (elem,))
+
+
+def set_of(elem: Type) -> Type:
+    """A compiler-only type: at run time a set is a sorted list without repeats (a list type in
+    the program's type table); it never crosses the marshalling boundary."""
+    return Type("set", (elem,))
+
+
+def dict_of(key: Type, value: Type) -> Type:
+    """A compiler-only type: at run time a dict is a tuple (keys list, values list), in
+    insertion order; it never crosses the marshalling boundary."""
+    return Type("dict", (key, value))
+
+
+def runtime_type(t: Type) -> Type:
+    """`t` with every set[T] as list[T] and every dict[K, V] as tuple[list[K], list[V]]: what
+    the VM's type table holds."""
+    args = tuple(runtime_type(a) for a in t.args)
+    if t.kind == "dict":
+        return tuple_of(list_of(args[0]), list_of(args[1]))
+    return Type("list" if t.kind == "set" else t.kind, args)
 
 
 def tuple_of(*elems: Type) -> Type:

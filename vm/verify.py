@@ -37,6 +37,8 @@ _TYPE_OPERAND_KINDS: dict[str, tuple[str, ...]] = {
     "CONTAINS": ("str", "list", "tuple"),
     "SORTED": ("list",),
     "SORTED_DESC": ("list",),
+    "SORTED_UNIQUE": ("list",),
+    "LIST_FIND": ("list",),
     "MIN": ("list", "str"),
     "MAX": ("list", "str"),
 }

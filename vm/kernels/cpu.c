@@ -247,10 +247,10 @@ cleanup:
  *
  *   kiln_verify_batch(progs, n_progs, cand_program, cand_function, cand_tests, n_cand,
  *                     arg_words, n_arg_words, arg_offsets, expected_words, n_expected_words,
- *                     expected_offsets, mode, tolerance, n_tests, items, n_items, limits, threads,
- *                     status, trap, steps)
+ *                     expected_offsets, mode, tolerance, fuel, n_tests, items, n_items, limits,
+ *                     threads, status, trap, steps)
  *
- * The arrays are interp.h's kiln_vbatch. Each item is run and compared by kiln_verify_at and only
+ * The arrays are interp.h's kiln_vbatch; fuel[t] (> 0) replaces the limits' fuel for test t. Each item is run and compared by kiln_verify_at and only
  * status[k] (0 equal, 1 unequal, 2 trapped), trap[k] and steps[k] are written: no result words.
  * Returns 0, or -1 when the scratch memory could not be allocated.
  */
@@ -260,12 +260,14 @@ typedef struct {
     int64_t chunk;
     int8_t *status, *trap;
     int64_t *steps;
+    const int64_t *fuel;
     atomic_llong next;
     atomic_int failed;
 } kiln_vjob;
 
 static void *kiln_verify_work(void *arg) {
     kiln_vjob *job = (kiln_vjob *)arg;
+    kiln_vbatch b = job->b; /* this thread's copy: its lim.fuel is set per item */
     kiln_scratch mem;
     if (kiln_scratch_alloc(&mem, &job->b.lim, job->walk_cap) != 0) {
         atomic_store(&job->failed, 1);
@@ -276,7 +278,9 @@ static void *kiln_verify_work(void *arg) {
             end = start + job->chunk < job->b.n_items ? start + job->chunk : job->b.n_items;
             for (k = start; k < end; k++) {
                 int status, trap;
-                kiln_verify_at(&job->b, &mem, k, &status, &trap, &job->steps[k]);
+                int32_t t = b.items[2 * k + 1];
+                b.lim.fuel = t >= 0 && t < b.n_tests && job->fuel[t] > 0 ? job->fuel[t] : job->b.lim.fuel;
+                kiln_verify_at(&b, &mem, k, &status, &trap, &job->steps[k]);
                 job->status[k] = (int8_t)status;
                 job->trap[k] = (int8_t)trap;
             }
@@ -290,7 +294,8 @@ int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t 
                       const int32_t *cand_function, const int32_t *cand_tests, int64_t n_cand,
                       const int64_t *arg_words, int64_t n_arg_words, const int64_t *arg_offsets,
                       const int64_t *expected_words, int64_t n_expected_words, const int64_t *expected_offsets,
-                      const int8_t *mode, const double *tolerance, int64_t n_tests, const int32_t *items,
+                      const int8_t *mode, const double *tolerance, const int64_t *fuel, int64_t n_tests,
+                      const int32_t *items,
                       int64_t n_items, const kiln_limits *lim, int32_t threads, int8_t *status, int8_t *trap,
                       int64_t *steps) {
     kiln_vjob job;
@@ -331,6 +336,7 @@ int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t 
     job.status = status;
     job.trap = trap;
     job.steps = steps;
+    job.fuel = fuel;
     atomic_init(&job.next, 0);
     atomic_init(&job.failed, 0);
 

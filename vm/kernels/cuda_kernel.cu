@@ -60,8 +60,8 @@ extern "C" __global__ void kiln_verify_items(
     const int32_t *cand_program, const int32_t *cand_function, const int32_t *cand_tests, int64_t n_cand,
     const int64_t *arg_words, int64_t n_arg_words, const int64_t *arg_offsets,
     const int64_t *expected_words, int64_t n_expected_words, const int64_t *expected_offsets,
-    const int8_t *mode, const double *tolerance, int64_t n_tests, const int32_t *items, int64_t n_items,
-    int64_t fuel, int64_t stack_words, int64_t max_call_depth, int64_t heap_words, int64_t n_threads,
+    const int8_t *mode, const double *tolerance, const int64_t *test_fuel, int64_t n_tests, const int32_t *items,
+    int64_t n_items, int64_t fuel, int64_t stack_words, int64_t max_call_depth, int64_t heap_words, int64_t n_threads,
     int64_t *stacks, kiln_frame *frames, int64_t *heaps, kiln_walk *walks, int64_t walk_cap,
     int8_t *status, int8_t *trap, int64_t *steps) {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, k;
@@ -93,6 +93,9 @@ extern "C" __global__ void kiln_verify_items(
     mem = kiln_slab(t, &b.lim, stacks, frames, heaps, walks, walk_cap);
     for (k = t; k < n_items; k += n_threads) {
         int s, tr;
+        int32_t test = items[2 * k + 1];
+        /* test_fuel[test] > 0 replaces the limits' fuel for that test */
+        b.lim.fuel = test >= 0 && test < n_tests && test_fuel[test] > 0 ? test_fuel[test] : fuel;
         kiln_verify_at(&b, &mem, k, &s, &tr, &steps[k]);
         status[k] = (int8_t)s;
         trap[k] = (int8_t)tr;

@@ -405,6 +405,39 @@ KILN_FN int kiln_new_str(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **cp) {
     return TRAP_OK;
 }
 
+/* ---- str methods ---------------------------------------------------------------------------- */
+
+/* Python's whitespace among the ASCII code points (str.isspace, strip, split). */
+KILN_FN int kiln_ws(int64_t c) { return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31); }
+
+/* Unsupported unless every code point is ASCII: case and character classes beyond ASCII are
+   Unicode's tables, which kiln does not carry. */
+KILN_FN int kiln_ascii(const int64_t *cp, int64_t n) {
+    int64_t k;
+    for (k = 0; k < n; k++)
+        if (cp[k] < 0 || cp[k] > 127) return TRAP_Unsupported;
+    return TRAP_OK;
+}
+
+/* First index >= from where p[0..m) occurs in s[0..n), or -1. */
+KILN_FN int64_t kiln_find(const int64_t *s, int64_t n, const int64_t *p, int64_t m, int64_t from) {
+    int64_t k, j;
+    for (k = from; k >= 0 && m <= n - k; k++) {
+        for (j = 0; j < m && s[k + j] == p[j]; j++) {}
+        if (j == m) return k;
+    }
+    return -1;
+}
+
+/* A new string holding cp[0..n). */
+KILN_FN int kiln_substr(kiln_vm *vm, const int64_t *cp, int64_t n, int64_t *addr) {
+    int64_t *d;
+    int t = kiln_new_str(vm, n, addr, &d);
+    if (t) return t;
+    kiln_copy(d, cp, n);
+    return TRAP_OK;
+}
+
 /* ---- types ---------------------------------------------------------------------------------- */
 
 KILN_FN int kiln_tcode(const kiln_vm *vm, int32_t pos) { return vm->p->types[pos]; }
@@ -1017,7 +1050,34 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [OP_SUM_F] = &&L_OP_SUM_F,
         [OP_TUPLE_GET] = &&L_OP_TUPLE_GET,
         [OP_UNPACK_TUPLE] = &&L_OP_UNPACK_TUPLE,
-        [OP_UNPACK_LIST] = &&L_OP_UNPACK_LIST
+        [OP_UNPACK_LIST] = &&L_OP_UNPACK_LIST,
+        [OP_STR_LOWER] = &&L_OP_STR_LOWER,
+        [OP_STR_UPPER] = &&L_OP_STR_UPPER,
+        [OP_STR_SWAPCASE] = &&L_OP_STR_SWAPCASE,
+        [OP_STR_ISALPHA] = &&L_OP_STR_ISALPHA,
+        [OP_STR_ISDIGIT] = &&L_OP_STR_ISDIGIT,
+        [OP_STR_ISALNUM] = &&L_OP_STR_ISALNUM,
+        [OP_STR_ISSPACE] = &&L_OP_STR_ISSPACE,
+        [OP_STR_ISUPPER] = &&L_OP_STR_ISUPPER,
+        [OP_STR_ISLOWER] = &&L_OP_STR_ISLOWER,
+        [OP_STR_STRIP] = &&L_OP_STR_STRIP,
+        [OP_STR_LSTRIP] = &&L_OP_STR_LSTRIP,
+        [OP_STR_RSTRIP] = &&L_OP_STR_RSTRIP,
+        [OP_STR_FIND] = &&L_OP_STR_FIND,
+        [OP_STR_COUNT] = &&L_OP_STR_COUNT,
+        [OP_STR_STARTSWITH] = &&L_OP_STR_STARTSWITH,
+        [OP_STR_ENDSWITH] = &&L_OP_STR_ENDSWITH,
+        [OP_STR_REPLACE] = &&L_OP_STR_REPLACE,
+        [OP_STR_SPLIT] = &&L_OP_STR_SPLIT,
+        [OP_STR_SPLIT_WS] = &&L_OP_STR_SPLIT_WS,
+        [OP_STR_JOIN] = &&L_OP_STR_JOIN,
+        [OP_STR_BIN] = &&L_OP_STR_BIN,
+        [OP_SQRT_F] = &&L_OP_SQRT_F,
+        [OP_FLOOR_F] = &&L_OP_FLOOR_F,
+        [OP_CEIL_F] = &&L_OP_CEIL_F,
+        [OP_ROUND_F] = &&L_OP_ROUND_F,
+        [OP_SORTED_UNIQUE] = &&L_OP_SORTED_UNIQUE,
+        [OP_LIST_FIND] = &&L_OP_LIST_FIND
     };
 #pragma GCC diagnostic pop
 #else
@@ -1639,6 +1699,45 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             sp[-1] = addr;
             NEXT;
         }
+        CASE(OP_LIST_FIND): {
+            int32_t pos = kiln_tpos(prog, arg), et;
+            int64_t n, x, r = -1, *h, *items;
+            NEED(2);
+            if (pos < 0 || prog->types[pos] != TY_LIST) TRAP(TRAP_MemoryFault);
+            if (kiln_list(&vm, sp[-2], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            x = sp[-1];
+            et = pos + 1;
+            for (i = 0; r < 0 && i < n; i++) {
+                int c;
+                if (prog->types[et] == TY_INT || prog->types[et] == TY_BOOL) c = items[i] != x;
+                else CHECK(kiln_cmp(&vm, et, items[i], x, 1, &c));
+                if (c == 0) r = i;
+            }
+            sp[-2] = r;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_SORTED_UNIQUE): {
+            int32_t pos = kiln_tpos(prog, arg);
+            int64_t n, m = 0, addr, *h, *items, *d, *nh;
+            NEED(1);
+            if (pos < 0 || prog->types[pos] != TY_LIST) TRAP(TRAP_MemoryFault);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (kiln_sz_add(3, kiln_sz_mul(2, n)) > vm.heap_words - vm.used) TRAP(TRAP_HeapExhausted);
+            CHECK(kiln_new_list(&vm, n, &addr, &d));
+            kiln_copy(d, items, n);
+            CHECK(kiln_sort(&vm, pos + 1, d, vm.heap + vm.used, n, 0));
+            for (i = 0; i < n; i++) {
+                int c = 1;
+                if (m > 0) CHECK(kiln_cmp(&vm, pos + 1, d[m - 1], d[i], 1, &c));
+                if (c != 0) d[m++] = d[i];
+            }
+            nh = kiln_rw(&vm, addr, 3);
+            if (!nh) TRAP(TRAP_MemoryFault);
+            nh[0] = m; /* the capacity stays n */
+            sp[-1] = addr;
+            NEXT;
+        }
         CASE(OP_MIN):
         CASE(OP_MAX): {
             int32_t pos = kiln_tpos(prog, arg), et;
@@ -1696,6 +1795,230 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (n == 0) TRAP(TRAP_Unsupported);
             for (i = 0; i < n; i++) s = kiln_add(s, kiln_f(items[i]));
             sp[-1] = kiln_w(s);
+            NEXT;
+        }
+
+        /* -- str methods */
+        CASE(OP_STR_LOWER):
+        CASE(OP_STR_UPPER):
+        CASE(OP_STR_SWAPCASE): {
+            int op = (int)(word & 0xff);
+            int64_t n, addr, *d;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_ascii(cp, n));
+            CHECK(kiln_new_str(&vm, n, &addr, &d));
+            for (i = 0; i < n; i++) {
+                int64_t c = cp[i];
+                if (c >= 'a' && c <= 'z' && op != OP_STR_LOWER) c -= 32;
+                else if (c >= 'A' && c <= 'Z' && op != OP_STR_UPPER) c += 32;
+                d[i] = c;
+            }
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_STR_ISALPHA):
+        CASE(OP_STR_ISDIGIT):
+        CASE(OP_STR_ISALNUM):
+        CASE(OP_STR_ISSPACE):
+        CASE(OP_STR_ISUPPER):
+        CASE(OP_STR_ISLOWER): {
+            int op = (int)(word & 0xff);
+            int64_t n, r, cased = 0;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_ascii(cp, n));
+            r = n > 0;
+            for (i = 0; i < n; i++) {
+                int64_t c = cp[i];
+                int up = c >= 'A' && c <= 'Z', low = c >= 'a' && c <= 'z', dig = c >= '0' && c <= '9';
+                switch (op) {
+                case OP_STR_ISALPHA: if (!up && !low) r = 0; break;
+                case OP_STR_ISDIGIT: if (!dig) r = 0; break;
+                case OP_STR_ISALNUM: if (!up && !low && !dig) r = 0; break;
+                case OP_STR_ISSPACE: if (!kiln_ws(c)) r = 0; break;
+                case OP_STR_ISUPPER: if (low) r = 0; cased |= up; break;
+                default: if (up) r = 0; cased |= low; break;
+                }
+            }
+            if (op == OP_STR_ISUPPER || op == OP_STR_ISLOWER) r = r && cased;
+            sp[-1] = r;
+            NEXT;
+        }
+        CASE(OP_STR_STRIP):
+        CASE(OP_STR_LSTRIP):
+        CASE(OP_STR_RSTRIP): {
+            int op = (int)(word & 0xff);
+            int64_t n, a = 0, b, addr;
+            const int64_t *cp;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_ascii(cp, n));
+            b = n;
+            if (op != OP_STR_RSTRIP) while (a < b && kiln_ws(cp[a])) a++;
+            if (op != OP_STR_LSTRIP) while (b > a && kiln_ws(cp[b - 1])) b--;
+            CHECK(kiln_substr(&vm, cp + a, b - a, &addr));
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_STR_FIND):
+        CASE(OP_STR_COUNT):
+        CASE(OP_STR_STARTSWITH):
+        CASE(OP_STR_ENDSWITH): {
+            int op = (int)(word & 0xff);
+            int64_t n, m, k, r = 0;
+            const int64_t *cs, *cp;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &n, &cs) || kiln_str(&vm, sp[-1], &m, &cp)) TRAP(TRAP_MemoryFault);
+            switch (op) {
+            case OP_STR_FIND: r = kiln_find(cs, n, cp, m, 0); break;
+            case OP_STR_COUNT:
+                if (m == 0) r = n + 1;
+                else for (k = kiln_find(cs, n, cp, m, 0); k >= 0; k = kiln_find(cs, n, cp, m, k + m)) r++;
+                break;
+            case OP_STR_STARTSWITH: r = m <= n && kiln_find(cs, m, cp, m, 0) == 0; break;
+            default: r = m <= n && kiln_find(cs + (n - m), m, cp, m, 0) == 0; break;
+            }
+            sp[-2] = r;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_STR_REPLACE): {
+            int64_t n, m, q, k, cnt = 0, last = 0, o = 0, addr, *d;
+            const int64_t *cs, *co, *cn;
+            NEED(3);
+            if (kiln_str(&vm, sp[-3], &n, &cs) || kiln_str(&vm, sp[-2], &m, &co) || kiln_str(&vm, sp[-1], &q, &cn))
+                TRAP(TRAP_MemoryFault);
+            if (m == 0) cnt = n + 1;
+            else for (k = kiln_find(cs, n, co, m, 0); k >= 0; k = kiln_find(cs, n, co, m, k + m)) cnt++;
+            CHECK(kiln_new_str(&vm, kiln_sz_add(n - (m ? cnt * m : 0), kiln_sz_mul(cnt, q)), &addr, &d));
+            if (m == 0) {
+                for (k = 0; k < n; k++) {
+                    kiln_copy(d + o, cn, q);
+                    o += q;
+                    d[o++] = cs[k];
+                }
+                kiln_copy(d + o, cn, q);
+            } else {
+                for (k = kiln_find(cs, n, co, m, 0); k >= 0; k = kiln_find(cs, n, co, m, k + m)) {
+                    kiln_copy(d + o, cs + last, k - last);
+                    o += k - last;
+                    kiln_copy(d + o, cn, q);
+                    o += q;
+                    last = k + m;
+                }
+                kiln_copy(d + o, cs + last, n - last);
+            }
+            sp -= 2;
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_STR_SPLIT): {
+            int64_t n, m, k, cnt = 1, last = 0, j = 0, addr, *d;
+            const int64_t *cs, *cp;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &n, &cs) || kiln_str(&vm, sp[-1], &m, &cp)) TRAP(TRAP_MemoryFault);
+            if (m == 0) TRAP(TRAP_ValueError);
+            for (k = kiln_find(cs, n, cp, m, 0); k >= 0; k = kiln_find(cs, n, cp, m, k + m)) cnt++;
+            CHECK(kiln_new_list(&vm, cnt, &addr, &d));
+            for (j = 0; j < cnt; j++) d[j] = 0;
+            j = 0;
+            for (k = kiln_find(cs, n, cp, m, 0);; k = kiln_find(cs, n, cp, m, k + m)) {
+                int64_t end = k >= 0 ? k : n;
+                if (j >= cnt) TRAP(TRAP_MemoryFault);
+                CHECK(kiln_substr(&vm, cs + last, end - last, &d[j++]));
+                if (k < 0) break;
+                last = k + m;
+            }
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+        CASE(OP_STR_SPLIT_WS): {
+            int64_t n, k, start, cnt = 0, j, addr, *d;
+            const int64_t *cs;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cs)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_ascii(cs, n));
+            for (k = 0; k < n;) {
+                while (k < n && kiln_ws(cs[k])) k++;
+                if (k == n) break;
+                cnt++;
+                while (k < n && !kiln_ws(cs[k])) k++;
+            }
+            CHECK(kiln_new_list(&vm, cnt, &addr, &d));
+            for (j = 0; j < cnt; j++) d[j] = 0;
+            for (k = 0, j = 0; k < n && j < cnt;) {
+                while (k < n && kiln_ws(cs[k])) k++;
+                if (k == n) break;
+                start = k;
+                while (k < n && !kiln_ws(cs[k])) k++;
+                CHECK(kiln_substr(&vm, cs + start, k - start, &d[j++]));
+            }
+            sp[-1] = addr;
+            NEXT;
+        }
+        CASE(OP_STR_JOIN): {
+            int64_t m, n, len, total = 0, o = 0, addr, *h, *items, *d;
+            const int64_t *sep, *cp;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &m, &sep) || kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            for (i = 0; i < n; i++) {
+                if (kiln_str(&vm, items[i], &len, &cp)) TRAP(TRAP_MemoryFault);
+                total = kiln_sz_add(total, len);
+            }
+            if (n > 1) total = kiln_sz_add(total, kiln_sz_mul(n - 1, m));
+            CHECK(kiln_new_str(&vm, total, &addr, &d));
+            for (i = 0; i < n; i++) {
+                if (i > 0) {
+                    kiln_copy(d + o, sep, m);
+                    o += m;
+                }
+                if (kiln_str(&vm, items[i], &len, &cp)) TRAP(TRAP_MemoryFault);
+                kiln_copy(d + o, cp, len);
+                o += len;
+            }
+            sp[-2] = addr;
+            sp--;
+            NEXT;
+        }
+
+        CASE(OP_STR_BIN): {
+            int64_t a, addr, *d, nd = 1, k, o = 0;
+            uint64_t m;
+            NEED(1);
+            a = sp[-1];
+            m = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
+            while (nd < 64 && (m >> nd) != 0) nd++;
+            CHECK(kiln_new_str(&vm, (a < 0) + 2 + nd, &addr, &d));
+            if (a < 0) d[o++] = '-';
+            d[o++] = '0';
+            d[o++] = 'b';
+            for (k = nd - 1; k >= 0; k--) d[o++] = (int64_t)((m >> k) & 1) + '0';
+            sp[-1] = addr;
+            NEXT;
+        }
+
+        /* -- math */
+        CASE(OP_SQRT_F): {
+            double x;
+            NEED(1);
+            x = kiln_f(sp[-1]);
+            if (x < 0) TRAP(TRAP_ValueError);
+            sp[-1] = kiln_w(sqrt(x));
+            NEXT;
+        }
+        CASE(OP_FLOOR_F): NEED(1); sp[-1] = kiln_w(floor(kiln_f(sp[-1]))); NEXT;
+        CASE(OP_CEIL_F): NEED(1); sp[-1] = kiln_w(ceil(kiln_f(sp[-1]))); NEXT;
+        CASE(OP_ROUND_F): {
+            double x, r;
+            NEED(1);
+            x = kiln_f(sp[-1]);
+            r = round(x); /* CPython's float.__round__: half away from zero, then halves to even */
+            if (fabs(x - r) == 0.5) r = 2.0 * round(x / 2.0);
+            sp[-1] = kiln_w(r);
             NEXT;
         }
 

@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0x9c3f6f4eu
+#define KILN_ISA_HASH 0xe070a445u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -113,7 +113,34 @@ enum kiln_op {
     OP_TUPLE_GET = 104,  /* t -- t[k] */
     OP_UNPACK_TUPLE = 105,  /* t -- t[0] .. t[n-1] */
     OP_UNPACK_LIST = 106,  /* l -- l[0] .. l[n-1] : ValueError unless len(l) == n */
-    KILN_N_OPS = 107
+    OP_STR_LOWER = 107,  /* s -- s.lower() : Unsupported for a non-ASCII s */
+    OP_STR_UPPER = 108,  /* s -- s.upper() : Unsupported for a non-ASCII s */
+    OP_STR_SWAPCASE = 109,  /* s -- s.swapcase() : Unsupported for a non-ASCII s */
+    OP_STR_ISALPHA = 110,  /* s -- s.isalpha() : Unsupported for a non-ASCII s */
+    OP_STR_ISDIGIT = 111,  /* s -- s.isdigit() : Unsupported for a non-ASCII s */
+    OP_STR_ISALNUM = 112,  /* s -- s.isalnum() : Unsupported for a non-ASCII s */
+    OP_STR_ISSPACE = 113,  /* s -- s.isspace() : Unsupported for a non-ASCII s */
+    OP_STR_ISUPPER = 114,  /* s -- s.isupper() : Unsupported for a non-ASCII s */
+    OP_STR_ISLOWER = 115,  /* s -- s.islower() : Unsupported for a non-ASCII s */
+    OP_STR_STRIP = 116,  /* s -- s.strip() : whitespace; Unsupported for a non-ASCII s */
+    OP_STR_LSTRIP = 117,  /* s -- s.lstrip() : Unsupported for a non-ASCII s */
+    OP_STR_RSTRIP = 118,  /* s -- s.rstrip() : Unsupported for a non-ASCII s */
+    OP_STR_FIND = 119,  /* s sub -- s.find(sub) : -1 when absent */
+    OP_STR_COUNT = 120,  /* s sub -- s.count(sub) : non-overlapping; len(s)+1 for '' */
+    OP_STR_STARTSWITH = 121,  /* s p -- s.startswith(p) */
+    OP_STR_ENDSWITH = 122,  /* s p -- s.endswith(p) */
+    OP_STR_REPLACE = 123,  /* s old new -- s.replace(old, new) */
+    OP_STR_SPLIT = 124,  /* s sep -- s.split(sep) : a new list, then each piece; ValueError for an empty sep */
+    OP_STR_SPLIT_WS = 125,  /* s -- s.split() : at runs of whitespace; Unsupported for a non-ASCII s */
+    OP_STR_JOIN = 126,  /* sep l -- sep.join(l) : l a list[str] */
+    OP_STR_BIN = 127,  /* a -- bin(a) : '0b101', '-0b101' */
+    OP_SQRT_F = 128,  /* x -- math.sqrt(x) : ValueError for x < 0 */
+    OP_FLOOR_F = 129,  /* x -- floor(x) : a float (C's floor) */
+    OP_CEIL_F = 130,  /* x -- ceil(x) : a float (C's ceil) */
+    OP_ROUND_F = 131,  /* x -- round(x) : a float, halves to even (CPython's float.__round__) */
+    OP_SORTED_UNIQUE = 132,  /* l -- sorted(set(l)) : a new list (cap = len(l)), sorted, repeats dropped; t: list type */
+    OP_LIST_FIND = 133,  /* l x -- i : the first index with l[i] == x, or -1; t is the list type (NaN: Unsupported) */
+    KILN_N_OPS = 134
 };
 
 enum kiln_trap {

@@ -1,5 +1,5 @@
 # expect error: unsupported
-from math import sqrt
+from math import gcd
 
 
 def main() -> int:

@@ -1,6 +1,7 @@
 # expect error: unsupported
-LIMIT = 10
+LIMITS = [10, 20]
 
 
 def main() -> int:
-    return 1
+    """A module-level list is mutable state shared by every call: not in kiln Python."""
+    return LIMITS[0]

@@ -1,6 +1,9 @@
 # expect error: unsupported
 def main() -> int:
-    """Functions are defined at module level only."""
+    """A nested function that reads a variable of its enclosing function (a closure)."""
+    n = 3
+
     def inner(x: int) -> int:
-        return x + 1
-    return 1
+        return x + n
+
+    return inner(1)

@@ -1,5 +1,5 @@
 # expect error: unsupported
 def main() -> str:
-    """str methods are outside the subset."""
+    """str.title is outside the subset."""
     s = "kiln"
-    return s.upper()
+    return s.title()

@@ -1,5 +1,5 @@
 # expect error: unsupported
 def main() -> list[int]:
     xs = [3, 1, 2]
-    xs.sort()
+    xs.insert(0, 5)
     return xs

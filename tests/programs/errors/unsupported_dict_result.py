@@ -1,0 +1,4 @@
+# expect error: unsupported
+def main():
+    d = {"a": 1}
+    return d

@@ -1,0 +1,3 @@
+# expect error: unsupported
+def main() -> float:
+    return round(2.675, 2)

@@ -1,0 +1,3 @@
+# expect error: unsupported
+def main():
+    return {1, 2}

@@ -1,0 +1,3 @@
+# expect error: unsupported
+def main() -> str:
+    return "xxkilnxx".strip("x")

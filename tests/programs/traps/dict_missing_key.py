@@ -1,0 +1,4 @@
+# expect trap: KeyError
+def main() -> int:
+    d = {"a": 1}
+    return d["b"]

@@ -1,0 +1,4 @@
+# expect trap: ValueError
+def main() -> list[str]:
+    sep = ""
+    return "a b".split(sep)

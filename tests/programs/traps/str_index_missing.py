@@ -1,0 +1,3 @@
+# expect trap: ValueError
+def main() -> int:
+    return "kiln".index("z")
