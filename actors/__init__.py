@@ -8,6 +8,7 @@
   docs/PIPELINE.md describes its verdicts and timings.
 - `actors.layout`: the run order of a batch, lanes of a warp on one program, small candidates
   packed so warps stay full; and a measure of a layout (occupancy, programs per warp).
-- the Ray actor (next issue): a thin wrapper that pins one GPU (or CPU cores where there is
-  none) and holds one `Pipeline`, with code and tests uploaded once per batch.
+- `actors.worker.PipelineWorker`, the Ray actor: a thin wrapper that pins one GPU (or CPU cores
+  where there is none), warms up, holds one `Pipeline` and reports its device and health; the
+  farm (`cluster/`) starts and feeds it.
 """

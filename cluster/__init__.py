@@ -1,14 +1,49 @@
 """The farm's cluster layer: the Ray runtime, the scheduler and the launch configurations.
 
-What it will hold (built by the later issue that brings up the Ray farm; empty until then):
+- `cluster.runtime`: the Ray runtime: an embedded local cluster by default, or `--address` /
+  `KILN_RAY_ADDRESS` of an existing one; one worker actor (`actors.worker`) per GPU, CPU actors
+  where there is none, replaced when they die, added when nodes join;
+- `cluster.scheduler`: deduplicates candidates, shards them into batches sized by a cost model,
+  dispatches them with backpressure (a cap on batches in flight per actor), notices dead actors
+  and runs their batches again, and streams verdicts back as they arrive;
+- `cluster.farm`: `Farm`, both behind one object; `cluster.commands`: `kiln farm`;
+- the launch configurations for multi-GPU and multi-node clusters live in `configs/cluster/`
+  (docs/DEPLOY.md).
 
-- the Ray runtime: an embedded local cluster by default, or `--address` of an existing one;
-- the scheduler: deduplicates candidates by source hash, shards (candidate x test) work into
-  batches sized by a cost model, dispatches them to the actors of `actors/` with backpressure
-  (a cap on work in flight), notices dead actors and retries their batches, and streams
-  verdicts back as they arrive;
-- the launch configurations for multi-GPU and multi-node clusters (their YAMLs live in
-  `configs/`).
+    from cluster import Farm
+    with Farm.start() as farm:
+        results = farm.submit(candidates, tests).results()
 
-Ray is imported lazily, where it is needed: kiln imports and runs without it.
+Ray is imported lazily, when one of these names is first used: `import cluster` stays cheap and
+kiln runs without Ray installed until a farm is started.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from actors.worker import WorkerInfo
+    from cluster.farm import Farm
+    from cluster.runtime import FarmError
+    from cluster.scheduler import FarmJob, JobCancelled, JobFailed, JobStats
+
+__all__ = ["Farm", "FarmError", "FarmJob", "JobCancelled", "JobFailed", "JobStats", "WorkerInfo"]
+
+_HOMES = {
+    "Farm": "cluster.farm",
+    "FarmError": "cluster.runtime",
+    "FarmJob": "cluster.scheduler",
+    "JobCancelled": "cluster.scheduler",
+    "JobFailed": "cluster.scheduler",
+    "JobStats": "cluster.scheduler",
+    "WorkerInfo": "actors.worker",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'cluster' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(_HOMES[name]), name)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TypeGuard
 
@@ -36,6 +36,10 @@ AUTO = "auto"
 
 LIMIT_NAMES = tuple(f.name for f in fields(Limits))
 RUNTIME_KEYS = ("cache_dir", "cpu_threads")
+API_VARIABLE_PREFIX = "KILN_API_"
+RAY_ADDRESS_VARIABLE = "KILN_RAY_ADDRESS"
+FARM_VARIABLE_PREFIX = "KILN_FARM_"
+FARM_KEYS = ("ray_address", "workers", "batch_size", "in_flight")
 
 
 class SettingsError(ValueError):
@@ -51,6 +55,84 @@ def all_cores() -> int:
 
 
 @dataclass(frozen=True)
+class ApiSettings:
+    """The REST service (api/): its job store, tokens and limits. Table [api]; KILN_API_<KEY>."""
+
+    database: str = "~/.cache/kiln/jobs.sqlite"
+    """A SQLite file, or a SQLAlchemy URL (postgresql+psycopg://...) shared by several replicas."""
+    tokens: tuple[str, ...] = ()
+    """Bearer tokens accepted (KILN_API_TOKENS: comma-separated); `kiln serve` makes one if none."""
+    max_jobs_in_flight: int = 8
+    """Unfinished jobs one token may have (429 past it)."""
+    max_candidates_per_job: int = 10_000
+    max_candidates_in_flight: int = 100_000
+    """Candidates of one token's unfinished jobs, this one included (429 past it)."""
+    max_tests: int = 1_000
+    max_source_bytes: int = 65_536
+    max_body_bytes: int = 16 * 1024 * 1024
+    max_fuel: int = 1_000_000_000
+    """The largest fuel a request may ask for (per job, per test, or for /v1/run)."""
+    retention_s: int = 7 * 24 * 3600
+    """How long a finished job and its results are kept before they are pruned."""
+    lease_s: int = 30
+    """How long a replica's claim on a running job lasts unrenewed; then another resumes it."""
+    executor: str = "farm"
+    """What runs jobs: "farm" (the Ray farm of cluster/) or "thread" (a Pipeline, no Ray)."""
+    farm_workers: int = 0
+    """Workers of the embedded farm; 0: the farm's own default ([farm] workers)."""
+
+    def __post_init__(self) -> None:
+        for name in API_INT_KEYS:
+            value = getattr(self, name)
+            if not _is_int(value) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if self.executor not in API_EXECUTORS:
+            known = ", ".join(API_EXECUTORS)
+            raise ValueError(f"executor must be one of {known}, got {self.executor!r}")
+        if not _is_int(self.farm_workers) or self.farm_workers < 0:
+            raise ValueError(f"farm_workers must be 0 or more, got {self.farm_workers!r}")
+
+
+API_INT_KEYS = (
+    "max_jobs_in_flight",
+    "max_candidates_per_job",
+    "max_candidates_in_flight",
+    "max_tests",
+    "max_source_bytes",
+    "max_body_bytes",
+    "max_fuel",
+    "retention_s",
+    "lease_s",
+)
+API_EXECUTORS = ("farm", "thread")
+API_KEYS = ("database", "tokens", *API_INT_KEYS, "executor", "farm_workers")
+
+
+@dataclass(frozen=True)
+class FarmSettings:
+    """The Ray farm (cluster/). Table [farm]; KILN_RAY_ADDRESS and KILN_FARM_<KEY>."""
+
+    ray_address: str = ""
+    """The Ray cluster to join ("auto", "host:6379", "ray://host:10001"); empty: kiln starts an
+    embedded local cluster."""
+    workers: int | None = None
+    """CPU worker actors where the cluster has no GPU; None ("auto"): one per core. With GPUs
+    there is always one actor per GPU."""
+    batch_size: int | None = None
+    """Candidates per batch; None ("auto"): sized by the scheduler's cost model."""
+    in_flight: int = 2
+    """Batches sent to one worker and not yet back (backpressure)."""
+
+    def __post_init__(self) -> None:
+        for name in ("workers", "batch_size"):
+            value = getattr(self, name)
+            if value is not None and (not _is_int(value) or value < 1):
+                raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+        if not _is_int(self.in_flight) or self.in_flight < 1:
+            raise ValueError(f"in_flight must be a positive integer, got {self.in_flight!r}")
+
+
+@dataclass(frozen=True)
 class Settings:
     vm: Limits = field(default_factory=Limits)
     """Limits of one execution, the same on every backend."""
@@ -58,6 +140,10 @@ class Settings:
     """Where the CPU backend caches the C libraries it compiles."""
     cpu_threads: int = field(default_factory=all_cores)
     """Threads the CPU backend may use."""
+    api: ApiSettings = field(default_factory=ApiSettings)
+    """The REST service."""
+    farm: FarmSettings = field(default_factory=FarmSettings)
+    """The Ray farm."""
 
     def __post_init__(self) -> None:
         if not _is_int(self.cpu_threads) or self.cpu_threads < 1:
@@ -93,7 +179,7 @@ def _apply_file(settings: Settings, path: Path) -> Settings:
     except OSError as error:
         raise SettingsError(f"{path}: cannot read the settings file: {error.strerror}") from None
 
-    known_tables = {"vm": LIMIT_NAMES, "runtime": RUNTIME_KEYS}
+    known_tables = {"vm": LIMIT_NAMES, "runtime": RUNTIME_KEYS, "api": API_KEYS, "farm": FARM_KEYS}
     for table, entries in data.items():
         if table not in known_tables:
             known = ", ".join(f"[{name}]" for name in known_tables)
@@ -121,7 +207,13 @@ def _apply_file(settings: Settings, path: Path) -> Settings:
     if "cpu_threads" in runtime:
         value = runtime["cpu_threads"]
         cpu_threads = _cpu_threads(value, f"{path}: [runtime] cpu_threads = {value!r}")
-    return Settings(vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads)
+    api = _api_settings(
+        settings.api, data.get("api", {}), lambda key, value: f"{path}: [api] {key} = {value!r}"
+    )
+    farm = _farm_settings(
+        settings.farm, data.get("farm", {}), lambda k, v: f"{path}: [farm] {k} = {v!r}"
+    )
+    return Settings(vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, api=api, farm=farm)
 
 
 def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
@@ -148,7 +240,99 @@ def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
         where = f"{CPU_THREADS_VARIABLE}={raw!r}"
         value = AUTO if raw.strip() == AUTO else _parse_int(raw, where)
         cpu_threads = _cpu_threads(value, where)
-    return Settings(vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads)
+    api_variables = {API_VARIABLE_PREFIX + key.upper(): key for key in API_KEYS}
+    for name in sorted(env):
+        if name.startswith(API_VARIABLE_PREFIX) and name not in api_variables:
+            raise SettingsError(f"{name}: unknown variable (kiln reads {', '.join(api_variables)})")
+    api_values: dict[str, object] = {}
+    for name, key in api_variables.items():
+        raw = env.get(name, "")
+        if raw:
+            if key == "tokens":
+                api_values[key] = [t.strip() for t in raw.split(",") if t.strip()]
+            elif key in (*API_INT_KEYS, "farm_workers"):
+                api_values[key] = _parse_int(raw, f"{name}={raw!r}")
+            else:
+                api_values[key] = raw
+    api = _api_settings(
+        settings.api, api_values, lambda key, value: f"{API_VARIABLE_PREFIX}{key.upper()}={value!r}"
+    )
+    farm = _farm_settings(settings.farm, *_farm_variables(env))
+    return Settings(vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, api=api, farm=farm)
+
+
+def farm_variable(key: str) -> str:
+    """The environment variable of one [farm] key: ray_address -> KILN_RAY_ADDRESS,
+    workers -> KILN_FARM_WORKERS."""
+    return RAY_ADDRESS_VARIABLE if key == "ray_address" else FARM_VARIABLE_PREFIX + key.upper()
+
+
+def _farm_variables(
+    env: Mapping[str, str],
+) -> tuple[dict[str, object], Callable[[str, object], str]]:
+    variables = {farm_variable(key): key for key in FARM_KEYS}
+    for name in sorted(env):
+        if name.startswith(FARM_VARIABLE_PREFIX) and name not in variables:
+            raise SettingsError(f"{name}: unknown variable (kiln reads {', '.join(variables)})")
+    values: dict[str, object] = {}
+    for name, key in variables.items():
+        raw = env.get(name, "")
+        if not raw.strip():
+            continue
+        if key == "ray_address":
+            values[key] = raw.strip()
+        elif raw.strip() == AUTO and key != "in_flight":
+            values[key] = AUTO
+        else:
+            values[key] = _parse_int(raw, f"{name}={raw!r}")
+    return values, lambda key, value: f"{farm_variable(key)}={value!r}"
+
+
+def _farm_settings(
+    farm: FarmSettings, values: Mapping[str, object], where: Callable[[str, object], str]
+) -> FarmSettings:
+    changes: dict[str, object] = {}
+    for key, value in values.items():
+        if key == "ray_address":
+            if not isinstance(value, str):
+                raise SettingsError(f"{where(key, value)}: not a string")
+            changes[key] = value.strip()
+        elif key in ("workers", "batch_size") and value == AUTO:
+            changes[key] = None
+        elif not _is_int(value) or value < 1:
+            auto = "" if key == "in_flight" else f' or "{AUTO}"'
+            raise SettingsError(f"{where(key, value)}: not a positive integer{auto}")
+        else:
+            changes[key] = value
+    return replace(farm, **changes) if changes else farm  # type: ignore[arg-type]
+
+
+def _api_settings(
+    api: ApiSettings, values: Mapping[str, object], where: Callable[[str, object], str]
+) -> ApiSettings:
+    changes: dict[str, object] = {}
+    for key, value in values.items():
+        if key == "tokens":
+            if not isinstance(value, list) or not all(isinstance(t, str) and t for t in value):
+                raise SettingsError(f"{where(key, value)}: not a list of non-empty strings")
+            changes[key] = tuple(value)
+        elif key == "database":
+            if not isinstance(value, str) or not value.strip():
+                raise SettingsError(f"{where(key, value)}: not a path or URL (a non-empty string)")
+            changes[key] = value
+        elif key == "executor":
+            if value not in API_EXECUTORS:
+                raise SettingsError(f"{where(key, value)}: not one of {', '.join(API_EXECUTORS)}")
+            changes[key] = value
+        elif key == "farm_workers":
+            if not _is_int(value) or value < 0:
+                raise SettingsError(f"{where(key, value)}: not an integer of 0 or more")
+            changes[key] = value
+        else:
+            if not _is_int(value) or value < 1:
+                raise SettingsError(f"{where(key, value)}: not a positive integer")
+            changes[key] = value
+    return replace(api, **changes) if changes else api  # type: ignore[arg-type]
 
 
 def _variable_path(env: Mapping[str, str], name: str) -> Path | None:

@@ -161,7 +161,7 @@ def test_bad_variable_is_named(env: dict[str, str], message: str) -> None:
     [
         ("[vm]\nfule = 1\n", "unknown key [vm] fule (known: fuel, stack_words,"),
         ("[runtime]\nthreads = 1\n", "unknown key [runtime] threads (known: cache_dir,"),
-        ("[gpu]\nblocks = 1\n", "unknown table [gpu] (known: [vm], [runtime])"),
+        ("[gpu]\nblocks = 1\n", "unknown table [gpu] (known: [vm], [runtime]"),
         ("vm = 3\n", "vm must be a table [vm], got 3"),
         ('[vm]\nfuel = "abc"\n', "[vm] fuel = 'abc': not an integer"),
         ("[vm]\nfuel = true\n", "[vm] fuel = True: not an integer"),

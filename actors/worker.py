@@ -1,0 +1,226 @@
+"""`PipelineWorker`: the Ray actor that hosts one `Pipeline` on one device.
+
+A thin wrapper: the farm's runtime (`cluster.runtime`) makes it a Ray actor with the resources it
+needs, `num_gpus=1` for a GPU worker (Ray then pins the device: `ray.get_gpu_ids()` names it and
+`CUDA_VISIBLE_DEVICES` shows only it) or `num_cpus` for a CPU worker where the cluster has no GPU.
+
+At start it warms up: one tiny candidate is compiled, run and verified, which builds (or loads
+from the cache) the C interpreter, or compiles the CUDA kernel with NVRTC, once per process. A
+worker whose warm-up fails stays up but reports itself unhealthy, with the reason, so the farm
+sends it no work instead of restarting it in a loop.
+
+The CUDA backend is chosen only where it really works here (`actors.pipeline.cuda_available()`);
+a worker given a GPU that CUDA cannot use (a test cluster declares GPUs that do not exist) runs
+the CPU backend and still reports the Ray GPU id it was given.
+
+The class knows Ray only through `ray.get_runtime_context()` and `ray.get_gpu_ids()`; outside
+Ray it works as a plain object, which is how its tests use it. It is a plain (not threaded)
+actor on purpose: Ray runs its calls one at a time in the order they were sent, which the
+scheduler relies on to tell which batch was running when a worker died; so `info` is answered
+between batches.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import ray
+
+from actors.pipeline import (
+    BatchReport,
+    Candidate,
+    CandidateLike,
+    CandidateResult,
+    Pipeline,
+    Tests,
+    cuda_available,
+)
+from vm.batch import TestSpec
+from vm.isa import isa_hash
+from vm.limits import Limits
+
+WORKER_CRASHED = "worker crashed"
+"""The verdict of a candidate whose batches killed their worker twice (cluster.scheduler)."""
+
+
+MAX_ITEMS = 1 << 22
+"""Items per batch on a CPU worker (the batch arrays take tens of bytes per item)."""
+BYTES_PER_ITEM = 64
+"""Device memory one (candidate, test) item takes beyond the tests themselves (run order,
+status, trap, steps, reduction)."""
+ITEM_MEMORY_FRACTION = 0.25
+"""Share of a GPU's free memory the items of one batch may take (scratch takes half)."""
+
+_WARMUP = Candidate("def warm(x: int) -> int:\n    return x * 2 + 1\n", "warm")
+_WARMUP_TESTS = [TestSpec((20,), 41), TestSpec((-3,), -5)]
+
+
+@dataclass(frozen=True)
+class WorkerInfo:
+    """What a worker reports about itself."""
+
+    id: str  # the Ray actor id ("local" outside Ray)
+    node: str  # the Ray node id it runs on
+    device: str  # in words: "GPU 1 (NVIDIA H100 80GB HBM3)", "CPU, 1 thread (Ray GPU 0 ...)"
+    backend: str  # the Pipeline's backend: "cuda" or "cpu" (or "ref")
+    healthy: bool  # the warm-up passed
+    gpu_ids: tuple[str, ...] = ()  # the GPU ids Ray gave it (empty for a CPU worker)
+    threads: int = 1  # CPU threads of its CPU backend
+    pid: int = 0
+    warmup_s: float = 0.0  # seconds the warm-up took (kernel or C library build included)
+    error: str | None = None  # why it is unhealthy
+    batches: int = 0  # batches it has run
+    address: str = ""  # the node's IP address
+    items_to_fill: int = 1  # (candidate, test) items that occupy every thread of its device
+    max_items: int = MAX_ITEMS  # the most items one batch may hold in its device memory
+    isa: int = 0  # the hash of its kiln's instruction set (vm.isa.isa_hash)
+
+
+@dataclass
+class BatchOutcome:
+    """One batch's verdicts and what it cost, as the worker sends them back."""
+
+    results: list[CandidateResult]
+    items: int  # (candidate, test) pairs run
+    steps: int  # bytecode instructions over all of them
+    seconds: float  # time inside Pipeline.run
+    worker: str  # the worker's id
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _ray_context() -> tuple[str, str, str, tuple[str, ...]]:
+    """(actor id, node id, node IP, GPU ids) under Ray; placeholders outside it."""
+    if not ray.is_initialized():
+        return "local", "local", "127.0.0.1", ()
+    context = ray.get_runtime_context()
+    actor_id = context.get_actor_id() or "driver"
+    return (
+        actor_id,
+        context.get_node_id(),
+        ray.util.get_node_ip_address(),
+        tuple(str(g) for g in ray.get_gpu_ids()),
+    )
+
+
+def _cuda_device_name() -> str:
+    try:
+        import cupy
+
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        return name.decode() if isinstance(name, bytes) else str(name)
+    except Exception:  # the name is decoration: a driver that will not say is not an error
+        return "CUDA device"
+
+
+class PipelineWorker:
+    """One Pipeline on one device (module docstring)."""
+
+    def __init__(
+        self, backend: str = "auto", limits: Limits | None = None, threads: int | None = None
+    ) -> None:
+        self._id, self._node, self._address, self._gpu_ids = _ray_context()
+        if backend == "auto":
+            backend = "cuda" if self._gpu_ids and cuda_available() else "cpu"
+        self._threads = threads or 1
+        self._batches = 0
+        self._lock = threading.Lock()
+        self._error: str | None = None
+        started = time.perf_counter()
+        self._pipeline: Pipeline | None = None
+        try:
+            self._pipeline = Pipeline(backend, limits=limits, threads=self._threads)
+            report = self._pipeline.run([_WARMUP], _WARMUP_TESTS)
+            if not report.results[0].passed:
+                self._error = f"warm-up candidate did not pass: {report.results[0]}"
+        except Exception as error:  # reported as unhealthy: the farm sends it no work
+            self._error = f"warm-up failed: {type(error).__name__}: {error}"
+        self._warmup_s = time.perf_counter() - started
+        self._backend = backend
+        self._device = self._describe()
+        self._items_to_fill, self._max_items = self._capacity()
+
+    def _capacity(self) -> tuple[int, int]:
+        """(items that fill the device, items its memory holds per batch)."""
+        if self._backend != "cuda" or self._pipeline is None:
+            return 32 * self._threads, MAX_ITEMS
+        try:
+            import cupy
+
+            from vm import cuda
+
+            free, _ = cupy.cuda.runtime.memGetInfo()
+            fill = cuda.resident_threads(self._pipeline.limits, 4, 1 << 40)
+            return fill, max(fill, int(free * ITEM_MEMORY_FRACTION) // BYTES_PER_ITEM)
+        except Exception:  # the device will not say: the CPU's sizes still give correct batches
+            return 32 * self._threads, MAX_ITEMS
+
+    def _describe(self) -> str:
+        gpus = ", ".join(self._gpu_ids)
+        if self._backend == "cuda":
+            return f"GPU {gpus} ({_cuda_device_name()})"
+        plural = "s" if self._threads != 1 else ""
+        cpu = f"CPU, {self._threads} thread{plural}"
+        return f"{cpu} (Ray GPU {gpus}: CUDA not usable here)" if self._gpu_ids else cpu
+
+    def info(self) -> WorkerInfo:
+        return WorkerInfo(
+            id=self._id,
+            node=self._node,
+            device=self._device,
+            backend=self._backend,
+            healthy=self._error is None,
+            gpu_ids=self._gpu_ids,
+            threads=self._threads,
+            pid=os.getpid(),
+            warmup_s=self._warmup_s,
+            error=self._error,
+            batches=self._batches,
+            address=self._address,
+            items_to_fill=self._items_to_fill,
+            max_items=self._max_items,
+            isa=isa_hash(),
+        )
+
+    def run(self, candidates: Sequence[CandidateLike], tests: Tests) -> BatchOutcome:
+        """Verify one batch (the arguments of `Pipeline.run`)."""
+        if self._pipeline is None or self._error is not None:
+            raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
+        with self._lock:
+            started = time.perf_counter()
+            report: BatchReport = self._pipeline.run(candidates, tests)
+            seconds = time.perf_counter() - started
+            self._batches += 1
+        return BatchOutcome(
+            results=report.results,
+            items=report.items,
+            steps=report.steps,
+            seconds=seconds,
+            worker=self._id,
+            timings=dict(report.timings),
+        )
+
+
+def crashed_result(deaths: int) -> CandidateResult:
+    """The verdict of a candidate that killed `deaths` workers."""
+    why = f"the worker running this candidate died {deaths} times (process crash or kill)"
+    return CandidateResult(WORKER_CRASHED, diagnostic=why, path="farm")
+
+
+def copy_result(result: CandidateResult) -> CandidateResult:
+    """A copy for a duplicate candidate: candidates sharing a verdict share no object."""
+    return replace(result)
+
+
+def remote_class(worker_class: type[PipelineWorker] = PipelineWorker) -> Any:
+    """`worker_class` as a Ray actor class (start it with ACTOR_OPTIONS)."""
+    return ray.remote(worker_class)
+
+
+ACTOR_OPTIONS: dict[str, Any] = {"max_restarts": 0, "max_task_retries": 0}
+"""Ray actor options every worker starts with: Ray never restarts a worker nor retries its
+batches; the farm's scheduler replaces dead workers and re-runs their batches itself."""

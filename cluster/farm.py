@@ -1,0 +1,144 @@
+"""`Farm`: the Ray runtime and the scheduler behind one object.
+
+    from cluster import Farm
+
+    with Farm.start() as farm:                  # an embedded local Ray cluster of this machine
+        print(farm.workers())                   # one WorkerInfo per actor: device, backend, health
+        job = farm.submit(candidates, tests)    # the arguments of Pipeline.run; returns at once
+        for index, result in job:               # verdicts as batches finish, each index once
+            ...
+        job.results()                           # all of them, in candidate order
+
+`Farm.start(address=...)` (or `KILN_RAY_ADDRESS`, or `[farm] ray_address`) joins an existing
+cluster instead. Jobs may be submitted from several threads at once and run side by side,
+taking turns on the workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+from actors.pipeline import CandidateLike, Tests
+from actors.worker import PipelineWorker, WorkerInfo
+from cluster.runtime import FarmError, Runtime
+from cluster.scheduler import FarmJob, Scheduler
+from vm.limits import Limits
+
+START_TIMEOUT_S = 120.0
+"""How long `Farm.start` waits for the first workers to warm up."""
+
+
+class Farm:
+    """A running farm (module docstring). Make one with `Farm.start`."""
+
+    def __init__(self, runtime: Runtime, scheduler: Scheduler, batch_size: int | None) -> None:
+        self.runtime = runtime
+        self.scheduler = scheduler
+        self.batch_size = batch_size
+        self._closed = False
+
+    @classmethod
+    def start(
+        cls,
+        address: str | None = None,
+        workers: int | None = None,
+        backend: str = "auto",
+        limits: Limits | None = None,
+        *,
+        threads: int | None = None,
+        in_flight: int | None = None,
+        batch_size: int | None = None,
+        worker_class: type[PipelineWorker] = PipelineWorker,
+        ray_options: dict[str, Any] | None = None,
+        wait: bool = True,
+    ) -> Farm:
+        """Connect (or start Ray), start the workers and the scheduler.
+
+        address: a Ray address; None -> `[farm] ray_address` / KILN_RAY_ADDRESS, else an embedded
+            local cluster (shut down again on close, as Ray is only if kiln started it).
+        workers: CPU actors where the cluster has no GPU (default `[farm] workers`: one per
+            core); with GPUs there is one per GPU.
+        backend: "auto" (CUDA on GPU workers where it works, else the CPU backend), or "cpu",
+            "cuda", "ref" for every worker.
+        limits: VM limits for every worker (default: the settings', read here, so every node
+            runs with the same fuel).
+        threads: CPU threads per CPU actor (default: the cores divided among the actors).
+        in_flight, batch_size: defaults for the scheduler (`[farm]` settings).
+        worker_class: a subclass of PipelineWorker to host instead (tests inject faults so).
+        ray_options: extra keyword arguments of `ray.init`.
+        wait: block until the first workers have warmed up (at most START_TIMEOUT_S).
+        """
+        from configs.settings import load_settings
+
+        settings = load_settings()
+        if address is None:
+            address = settings.farm.ray_address or None
+        if workers is None:
+            workers = settings.farm.workers
+        runtime = Runtime(
+            address=address,
+            workers=workers,
+            backend=backend,
+            limits=limits if limits is not None else settings.vm,
+            threads=threads,
+            worker_class=worker_class,
+            init_options=ray_options,
+        )
+        runtime.connect()
+        try:
+            if wait:
+                runtime.wait_started(START_TIMEOUT_S)
+                if not runtime.ready_workers():
+                    raise FarmError(
+                        f"no worker became ready in {START_TIMEOUT_S:.0f} s: "
+                        f"{runtime.last_error or 'none was placed (check the cluster resources)'}"
+                    )
+            scheduler = Scheduler(runtime, in_flight or settings.farm.in_flight)
+            scheduler.start()
+        except BaseException:
+            runtime.shutdown()
+            raise
+        return cls(runtime, scheduler, batch_size or settings.farm.batch_size)
+
+    def workers(self, refresh: bool = True) -> list[WorkerInfo]:
+        """Every worker that is up, as it reports itself (`refresh`: ask the idle ones now; one
+        found dead is listed unhealthy, a busy one as it last reported)."""
+        return self.runtime.infos(refresh=refresh)
+
+    def submit(
+        self,
+        candidates: Sequence[CandidateLike],
+        tests: Tests,
+        batch_size: int | None = None,
+    ) -> FarmJob:
+        """Queue a job (the arguments of `Pipeline.run`) and return it at once."""
+        if self._closed:
+            raise FarmError("the farm is shut down")
+        return self.scheduler.submit(candidates, tests, batch_size or self.batch_size)
+
+    def batches_in_flight(self) -> int:
+        """Batches sent to workers and not yet back, over every job."""
+        return self.scheduler.batches_in_flight()
+
+    def shutdown(self) -> None:
+        """Stop the scheduler (unfinished jobs fail), the workers, and Ray if kiln started it."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.scheduler.stop()
+        finally:
+            self.runtime.shutdown()
+
+    def __enter__(self) -> Farm:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.shutdown()
