@@ -26,10 +26,10 @@ $(LINT_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $@
 
-# The main job. For now: two example programs, on the default backend and on the C VM.
+# The main job: evaluate the bundled HumanEval samples on the embedded local farm (no GPU needed);
+# results go to examples/humaneval_samples.jsonl_results.jsonl, plots to build/eval-report/.
 run: venv
-	$(BIN)/kiln run examples/fib.py --call "fib(25)"
-	$(BIN)/kiln run examples/primes.py --call "count_primes(20000)" --backend cpu
+	$(BIN)/kiln eval examples/humaneval_samples.jsonl --k 1,2 --report
 
 test: venv
 	$(BIN)/pytest -n 2 -q

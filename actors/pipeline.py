@@ -19,7 +19,7 @@ the same C interpreter), or the pure-Python reference VM (`vm.ref`, the specific
    candidate's verdict "compile error" with the diagnostic, never an exception for the batch.
    Bytecode candidates (`bytes` of a `.kbc`) are loaded and verified (`vm.verify.verify_bytes`),
    each distinct container once; a malformed one is "invalid bytecode" with the reason. The
-   argument types of an entry function without annotations come from its first test's
+   argument types of an entry function without (complete) annotations come from its tests'
    arguments (`vm.values.type_of_value`).
 2. build: tests are marshalled once per distinct test list and signature, the run order is
    chosen by `actors.layout` (lanes of a warp on one program), and a `VerifyBatch` is built.
@@ -76,6 +76,9 @@ class Candidate:
     code: str | bytes
     entry: str
     problem: Hashable = None
+    # the entry's parameter types when it is not fully annotated, instead of typing it from the
+    # tests it runs (`entry_arg_types` of a longer test list: one test alone may not type it)
+    arg_types: tuple[Type, ...] | None = None
 
 
 CandidateLike = Candidate | tuple[Any, ...]
@@ -148,8 +151,24 @@ class Pipeline:
     """Compile -> execute -> verify on one backend (module docstring)."""
 
     def __init__(
-        self, backend: str = "auto", limits: Limits | None = None, threads: int | None = None
+        self,
+        backend: str = "auto",
+        limits: Limits | None = None,
+        threads: int | None = None,
+        compile_path: str = "deterministic",
+        checkpoint: str | None = None,
     ) -> None:
+        """`compile_path`: "deterministic" (compiler/), "neural" (sampled and verified against
+        the deterministic compiler's bytecode; none verified is a compile error) or "hybrid"
+        (neural.router, Algorithm 3: falls back to the deterministic program). `checkpoint`:
+        the neural model (default neural/checkpoints/small.pt)."""
+        if compile_path not in ("deterministic", "neural", "hybrid"):
+            raise ValueError(
+                f"unknown compile path {compile_path!r}: choose deterministic, neural or hybrid"
+            )
+        self.compile_path = compile_path
+        self.checkpoint = checkpoint
+        self._router: Any = None
         if backend == "auto":
             backend = "cuda" if cuda_available() else "cpu"
         if backend not in ("cuda", "cpu", "ref"):
@@ -297,9 +316,11 @@ class Pipeline:
         if (cand.code, cand.entry) not in memo.annotated:
             memo.annotated[cand.code, cand.entry] = _entry_annotated(cand.code, cand.entry)
         arg_types: tuple[Type, ...] | None = None
-        if not memo.annotated[cand.code, cand.entry] and tests:
+        if not memo.annotated[cand.code, cand.entry] and cand.arg_types is not None:
+            arg_types = cand.arg_types
+        elif not memo.annotated[cand.code, cand.entry] and tests:
             if id(tests) not in memo.arg_types:
-                memo.arg_types[id(tests)] = _first_test_types(cand.entry, tests)
+                memo.arg_types[id(tests)] = entry_arg_types(cand.entry, tests)
             inferred = memo.arg_types[id(tests)]
             if isinstance(inferred, str):
                 return CandidateResult(NEEDS_FALLBACK, diagnostic=inferred)
@@ -314,7 +335,27 @@ class Pipeline:
                 )
             except CompileError as e:
                 memo.programs[key] = CandidateResult(COMPILE_ERROR, diagnostic=str(e))
+            else:
+                if self.compile_path != "deterministic":
+                    reference = memo.programs[key]
+                    assert isinstance(reference, Program)
+                    memo.programs[key] = self._neural(cand, reference, tests)
         return memo.programs[key]
+
+    def _neural(
+        self, cand: Candidate, reference: Program, tests: Sequence[TestSpec]
+    ) -> Program | CandidateResult:
+        """The neural or hybrid compile path (neural.router): candidates verified in the VM
+        against `reference` on the tests' arguments and random inputs."""
+        if self._router is None:
+            from neural.router import router_for
+
+            self._router = router_for(self.compile_path, self.checkpoint)
+        inputs = [t.args for t in tests]
+        result = self._router.compile(cand.code, cand.entry, inputs=inputs, reference=reference)
+        if result.path == "neural" or self.compile_path == "hybrid":
+            return result.program
+        return CandidateResult(COMPILE_ERROR, diagnostic=f"neural compile path: {result.reason}")
 
 
 @dataclass
@@ -358,20 +399,46 @@ def _tests_per_candidate(cands: list[Candidate], tests: Tests) -> list[Sequence[
     return list(tests)  # type: ignore[arg-type]
 
 
+# Annotations that name a container without its element type (`l: list`): the types of the
+# tests' arguments complete them.
+_BARE_CONTAINERS = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "set", "Set"})
+
+
 def _entry_annotated(source: str, entry: str) -> bool:
-    """Whether every parameter of `entry` is annotated (True when the source does not parse or
-    has no such function: the compiler then says why)."""
+    """Whether every parameter of `entry` is fully annotated (True when the source does not
+    parse or has no such function: the compiler then says why)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return True
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry), None)
-    return fn is None or all(a.annotation is not None for a in fn.args.args)
+    if fn is None:
+        return True
+    return all(
+        a.annotation is not None
+        and not (isinstance(a.annotation, ast.Name) and a.annotation.id in _BARE_CONTAINERS)
+        for a in fn.args.args
+    )
 
 
-def _first_test_types(entry: str, tests: Sequence[TestSpec]) -> tuple[Type, ...] | str:
-    """The types of the first test's arguments, or why they have none."""
-    try:
-        return tuple(type_of_value(v) for v in tests[0].args)
-    except ValueError as e:
-        return f"cannot type {entry} from its first test's arguments: {e}"
+def entry_arg_types(entry: str, tests: Sequence[TestSpec]) -> tuple[Type, ...] | str:
+    """The types of the tests' arguments, each parameter typed by the first test whose argument
+    has a complete type (`[]` has none: a later `[3]` gives list[int]), or why they have none.
+    The compiled signature is then checked against every test when the batch is marshalled."""
+    arity = len(tests[0].args)
+    types: list[Type] = []
+    for i in range(arity):
+        reason = ""
+        for test in tests:
+            if len(test.args) != arity:
+                break
+            try:
+                types.append(type_of_value(test.args[i]))
+                break
+            except ValueError as e:
+                reason = reason or str(e)
+        else:
+            return f"cannot type {entry} from its tests' arguments: {reason}"
+        if len(types) != i + 1:
+            return f"cannot type {entry}: its tests pass different numbers of arguments"
+    return tuple(types)

