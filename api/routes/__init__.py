@@ -1,0 +1,1 @@
+"""One router per resource: jobs, programs (compile and run), health (and metrics)."""

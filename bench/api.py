@@ -1,0 +1,237 @@
+"""`kiln bench api`: the REST service on loopback, under a bounded load generator.
+
+Starts `kiln serve`'s application in its own process (uvicorn on 127.0.0.1, a temporary SQLite
+store, the real farm unless KILN_BENCH_API_EXECUTOR=thread) and measures, with a fixed number
+of requests kept in flight by an asyncio httpx client:
+
+- POST /v1/compile: requests/s and p50/p99 latency (a HumanEval-size function);
+- POST /v1/jobs: requests/s and p50/p99 latency of job submission (10 candidates x 5 tests;
+  the jobs run on the farm meanwhile, as they would);
+- GET /v1/jobs/{id}/results: verdicts/s through the stream, for one job of many small
+  candidates, from submission to the last verdict (the farm's speed and the store's, end to
+  end), and verdicts/s reading the same results again once the job is done (pages of 10,000).
+
+Prints a table, writes JSON (with the machine) under bench/results/ and a PNG beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from api.process import ServiceProcess
+from bench.vm import RESULTS, machine
+
+TOKEN = "bench-token"
+SOURCE = """def below_zero(operations: list[int]) -> bool:
+    balance = 0
+    for op in operations:
+        balance += op
+        if balance < 0:
+            return True
+    return False
+"""
+TESTS = [
+    {"args": [[]], "expected": False},
+    {"args": [[1, 2, -3, 1, 2, -3]], "expected": False},
+    {"args": [[1, 2, -4, 5, 6]], "expected": True},
+    {"args": [[1, -1, 2, -2, 5, -5, 4, -4]], "expected": False},
+    {"args": [[1, -2, 2, -2, 5, -5, 4, -4]], "expected": True},
+]
+
+
+def candidate(k: int) -> dict[str, str]:
+    """A distinct candidate (the farm runs identical ones once); every third one is wrong."""
+    op = "<" if k % 3 else "<="
+    return {"source": SOURCE.replace("balance < 0", f"balance {op} {0 * k}"), "entry": "below_zero"}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def load(
+    url: str, method: str, path: str, bodies: list[Any], in_flight: int
+) -> dict[str, Any]:
+    """Sends every body, `in_flight` at a time; latency of each, requests/s over all."""
+    latencies: list[float] = []
+    failures: dict[int, int] = {}
+    queue = list(reversed(bodies))
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    limits = httpx.Limits(max_connections=in_flight, max_keepalive_connections=in_flight)
+    async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=120) as c:
+
+        async def worker() -> None:
+            while queue:
+                body = queue.pop()
+                start = time.perf_counter()
+                response = await c.request(method, path, json=body)
+                latencies.append(time.perf_counter() - start)
+                if response.status_code >= 300:
+                    failures[response.status_code] = failures.get(response.status_code, 0) + 1
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(in_flight)))
+        elapsed = time.perf_counter() - start
+    if failures:
+        raise SystemExit(f"{method} {path}: unexpected answers {failures}")
+    return {
+        "endpoint": f"{method} {path}",
+        "requests": len(latencies),
+        "in_flight": in_flight,
+        "requests_per_s": len(latencies) / elapsed,
+        "p50_ms": percentile(latencies, 0.5) * 1e3,
+        "p99_ms": percentile(latencies, 0.99) * 1e3,
+        "mean_ms": statistics.fmean(latencies) * 1e3,
+    }
+
+
+def stream_verdicts(url: str, n: int) -> dict[str, Any]:
+    """One job of n candidates: verdicts/s streamed from submission to the last one, then
+    verdicts/s reading them again, paginated, once the job is done."""
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    body = {"candidates": [candidate(k) for k in range(n)], "tests": TESTS}
+    with httpx.Client(base_url=url, headers=headers, timeout=httpx.Timeout(60, read=None)) as c:
+        start = time.perf_counter()
+        job = c.post("/v1/jobs", json=body).json()
+        accepted = time.perf_counter() - start
+        first = None
+        lines = 0
+        with c.stream("GET", f"/v1/jobs/{job['id']}/results") as response:
+            for line in response.iter_lines():
+                if line:
+                    lines += 1
+                    first = first or time.perf_counter() - start
+        streamed = time.perf_counter() - start
+        if lines != n:
+            raise SystemExit(f"the results stream gave {lines} verdicts for {n} candidates")
+        start = time.perf_counter()
+        cursor, read = "", 0
+        while True:
+            page = c.get(
+                f"/v1/jobs/{job['id']}/results", params={"cursor": cursor, "limit": 10_000}
+            )
+            read += page.text.count("\n")
+            if "next-cursor" not in page.headers:
+                break
+            cursor = page.headers["next-cursor"]
+        paginated = time.perf_counter() - start
+    return {
+        "candidates": n,
+        "tests_per_candidate": len(TESTS),
+        "accept_s": accepted,
+        "first_verdict_s": first,
+        "stream_s": streamed,
+        "stream_verdicts_per_s": n / streamed,
+        "paginated_read_s": paginated,
+        "paginated_verdicts_per_s": read / paginated,
+    }
+
+
+def main(quick: bool = False) -> int:
+    executor = os.environ.get("KILN_BENCH_API_EXECUTOR", "farm")
+    compiles, submissions, stream_n, in_flight = (
+        (200, 100, 2_000, 8) if quick else (2_000, 500, 20_000, 16)
+    )
+    tmp = Path(tempfile.mkdtemp(prefix="kiln-bench-api-"))
+    env = {
+        "KILN_API_DATABASE": str(tmp / "jobs.sqlite"),
+        "KILN_API_TOKENS": TOKEN,
+        "KILN_API_EXECUTOR": executor,
+        "KILN_API_MAX_JOBS_IN_FLIGHT": str(10**6),
+        "KILN_API_MAX_CANDIDATES_PER_JOB": str(10**6),
+        "KILN_API_MAX_BODY_BYTES": str(1 << 30),
+    }
+    if quick:
+        env["KILN_API_FARM_WORKERS"] = "1"
+    print(f"starting the service ({executor} executor) ...")
+    with ServiceProcess(env, log_path=tmp / "service.log") as service:
+        workers = httpx.get(service.url + "/readyz").json()["workers"]
+        # warm-up: the first compile loads the compiler, the first job the workers' VM
+        asyncio.run(load(service.url, "POST", "/v1/compile", [{"source": SOURCE}] * 20, 2))
+        stream_verdicts(service.url, 50)
+
+        rows = [
+            asyncio.run(
+                load(service.url, "POST", "/v1/compile", [{"source": SOURCE}] * compiles, in_flight)
+            ),
+            asyncio.run(
+                load(
+                    service.url,
+                    "POST",
+                    "/v1/jobs",
+                    [{"candidates": [candidate(k) for k in range(10)], "tests": TESTS}]
+                    * submissions,
+                    in_flight,
+                )
+            ),
+        ]
+        stream = stream_verdicts(service.url, stream_n)
+
+    print(f"{'endpoint':<20}{'requests':>9}{'in flight':>10}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    for r in rows:
+        print(
+            f"{r['endpoint']:<20}{r['requests']:>9}{r['in_flight']:>10}{r['requests_per_s']:>9.0f}"
+            f"{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}"
+        )
+    print(
+        f"results stream: {stream['candidates']} candidates"
+        f" x {stream['tests_per_candidate']} tests:"
+        f" {stream['stream_verdicts_per_s']:,.0f} verdicts/s end to end"
+        f" (first after {stream['first_verdict_s']:.2f} s, all after {stream['stream_s']:.2f} s);"
+        f" {stream['paginated_verdicts_per_s']:,.0f} verdicts/s read back once done"
+    )
+
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stem = "api-quick" if quick else "api"
+    out = RESULTS / f"{stem}.json"
+    record = {
+        "benchmark": "api",
+        "quick": quick,
+        "machine": machine(),
+        "executor": executor,
+        "farm_workers": workers,
+        "rows": rows,
+        "stream": stream,
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    out.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {out.relative_to(RESULTS.parent.parent)}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not installed: no plot")
+        return 0
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+    names = [r["endpoint"] for r in rows]
+    x = range(len(rows))
+    left.bar([i - 0.2 for i in x], [r["p50_ms"] for r in rows], 0.4, label="p50", color="#c0542b")
+    left.bar([i + 0.2 for i in x], [r["p99_ms"] for r in rows], 0.4, label="p99", color="#7a3419")
+    left.set_xticks(list(x), names, fontsize=8)
+    left.set_ylabel("latency (ms)")
+    left.legend()
+    right.bar(
+        [*names, "results stream"],
+        [*(r["requests_per_s"] for r in rows), stream["stream_verdicts_per_s"]],
+        color=["#c0542b", "#c0542b", "#2b7ac0"],
+    )
+    right.set_yscale("log")
+    right.set_ylabel("requests/s (verdicts/s for the stream)")
+    right.tick_params(axis="x", labelsize=8)
+    fig.suptitle(f"kiln REST service on loopback ({machine()['cpu']}, {executor})", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(RESULTS / f"{stem}.png", dpi=120)
+    print(f"wrote {(RESULTS / f'{stem}.png').relative_to(RESULTS.parent.parent)}")
+    return 0
