@@ -1,16 +1,15 @@
 """The neural compiler: a small transformer that maps source to bytecode, always verified.
 
-What it will hold (built by the later issue on neural compilation; empty until then):
+- `neural.tokens`, `neural.grammar`: source tokens, the target vocabulary derived from `vm.isa`,
+  and the grammar that parses target tokens and constrains sampling to well-formed bytecode;
+- `neural.model`: the encoder-decoder transformer (torch);
+- `neural.data`, `neural.train`: training data from `fuzz.generator` compiled by `compiler/`,
+  the seeded training loop, checkpoints that record the ISA they were trained for;
+- `neural.decode`: batched, ISA-constrained sampling of k candidates per program;
+- `neural.verify`: Algorithm 2 and the estimators of equations 6-8;
+- `neural.router`: the hybrid (Algorithm 3), the compile path of `actors.pipeline.Pipeline`;
+- `neural.paper`: `kiln report paper` (docs/PAPER.md).
 
-- a small encoder-decoder transformer from kiln Python source to bytecode, trained by the
-  project's own script on programs from the project's random program generator (the one that
-  drives differential fuzzing in `fuzz/`);
-- sampling k candidates per program on the device, every sample checked by the bytecode
-  verifier and against the reference compiler's behaviour;
-- probabilistic verification as the paper measures it: p_correct, P_success(k) and k_99
-  (equations 6-8), reported by complexity bucket;
-- the hybrid router (paper section 5, Algorithm 3) that chooses between this compiler and the
-  deterministic one in `compiler/`.
-
-torch is an optional dependency, imported lazily: kiln imports and runs without it.
+torch is an optional dependency, imported lazily: kiln imports and runs without it. See
+docs/NEURAL.md.
 """

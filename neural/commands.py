@@ -1,10 +1,169 @@
-"""`kiln` subcommands of this package (registered by `api.cli`)."""
+"""`kiln` subcommands of this package (registered by `api.cli`).
+
+    kiln neural train --config configs/neural-small.toml
+    kiln neural compile f.py -k 128 [--tests calls.txt] [--call "f(3)"] [--entry f] [-o f.kbc]
+    kiln report paper [--checkpoint neural/checkpoints/small.pt] [--out docs/PAPER.md] [--quick]
+
+A tests file has one call per line, `f(3)` (the expected outcome is CPython's) or
+`f(3) == 6` (the expected value given); `#` starts a comment.
+"""
 
 from __future__ import annotations
 
+import argparse
+import ast
+from pathlib import Path
 from typing import Any
+
+DEFAULT_CHECKPOINT = "neural/checkpoints/small.pt"
 
 
 def register(sub: Any) -> None:
     """Add this package's subcommands to the `kiln` parser's subparsers `sub`."""
-    del sub
+    p = sub.add_parser("neural", help="the neural compiler: train it, compile with it")
+    nsub = p.add_subparsers(dest="neural_command", required=True)
+
+    t = nsub.add_parser("train", help="train a model from a config (seeded, reproducible)")
+    t.add_argument("--config", required=True, help="a TOML config, e.g. configs/neural-small.toml")
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(func=cmd_train)
+
+    c = nsub.add_parser(
+        "compile", help="sample k candidates, verify them, keep the fastest verified"
+    )
+    c.add_argument("file", help="a kiln Python source")
+    c.add_argument("-k", type=int, default=128, help="candidates to sample (default 128)")
+    c.add_argument("--tests", help="a file of calls, one per line: f(3) or f(3) == 6")
+    c.add_argument(
+        "--call", action="append", default=[], help='a test call, e.g. "f(3)" (repeatable)'
+    )
+    c.add_argument(
+        "--entry", help="the function to compile for (default: the tests' function, else the last)"
+    )
+    c.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT)
+    c.add_argument("--temperature", type=float, default=1.0)
+    c.add_argument("--top-p", dest="top_p", type=float, default=0.95)
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument(
+        "--random",
+        dest="n_random",
+        type=int,
+        default=16,
+        help="random inputs of the differential test",
+    )
+    c.add_argument("--device", default="auto", help="cpu, cuda or auto")
+    c.add_argument("-o", "--output", help="write the verified bytecode here (.kbc)")
+    c.set_defaults(func=cmd_compile)
+
+    r = sub.add_parser("report", help="measured reports")
+    rsub = r.add_subparsers(dest="report_command", required=True)
+    pp = rsub.add_parser(
+        "paper", help="measure the paper's claims (sections 4-6) and write docs/PAPER.md"
+    )
+    pp.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT)
+    pp.add_argument("--out", default="docs/PAPER.md")
+    pp.add_argument(
+        "--per-level",
+        dest="per_level",
+        type=int,
+        default=20,
+        help="held-out programs per complexity level",
+    )
+    pp.add_argument("-k", type=int, default=64, help="samples per program")
+    pp.add_argument(
+        "--quick", action="store_true", help="a small smoke run (few programs, small k)"
+    )
+    pp.add_argument("--device", default="auto")
+    pp.add_argument("--temperature", type=float, default=1.0)
+    pp.add_argument("--top-p", dest="top_p", type=float, default=0.95)
+    pp.set_defaults(func=cmd_report_paper)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from neural.train import load_config, train
+
+    train(load_config(args.config), progress=not args.quiet)
+    return 0
+
+
+def parse_tests(
+    lines: list[str], source: str
+) -> tuple[str | None, list[tuple[tuple[Any, ...], tuple[str, str] | None]]]:
+    """(entry, [(args, expected outcome or None for CPython's)]) from test lines."""
+    from compiler import parse_call
+
+    entry: str | None = None
+    out: list[tuple[tuple[Any, ...], tuple[str, str] | None]] = []
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        call, _, expected_text = text.partition("==")
+        name, values = parse_call(call)
+        if entry is not None and name != entry:
+            raise ValueError(f"test line {n}: calls {name}, earlier lines call {entry}")
+        entry = name
+        expected = None
+        if expected_text.strip():
+            try:
+                expected = ("value", repr(ast.literal_eval(expected_text.strip())))
+            except ValueError:
+                raise ValueError(
+                    f"test line {n}: the expected value must be a Python literal"
+                ) from None
+        out.append((tuple(values), expected))
+    return entry, out
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    import torch
+
+    from neural.train import load_checkpoint, pick_device
+    from neural.verify import cpython_outcome, neural_compile
+
+    torch.set_num_threads(1)
+    path = Path(args.file)
+    source = path.read_text(encoding="utf-8")
+    lines = list(args.call)
+    if args.tests:
+        lines += Path(args.tests).read_text().splitlines()
+    entry, raw = parse_tests(lines, source)
+    entry = (
+        args.entry
+        or entry
+        or [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
+    )
+    tests = [(a, e if e is not None else cpython_outcome(source, entry, a)) for a, e in raw] or None
+    ckpt = load_checkpoint(args.checkpoint, pick_device(args.device))
+    result = neural_compile(
+        ckpt,
+        source,
+        entry,
+        tests,
+        args.k,
+        n_random=args.n_random,
+        seed=args.seed,
+        temperature=args.temperature,
+        top_p=args.top_p,
+    )
+    print(result.summary())
+    if result.best is not None and args.output:
+        Path(args.output).write_bytes(result.best.to_bytes())
+        print(f"wrote {args.output}")
+    return 0 if result.best is not None else 1
+
+
+def cmd_report_paper(args: argparse.Namespace) -> int:
+    from neural.paper import write_report
+
+    write_report(
+        args.checkpoint,
+        args.out,
+        per_level=args.per_level,
+        k=args.k,
+        quick=args.quick,
+        device=args.device,
+        temperature=args.temperature,
+        top_p=args.top_p,
+    )
+    return 0
