@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Float,
     ForeignKey,
     Integer,
@@ -37,6 +38,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -90,7 +93,7 @@ class ResultRow(Base):
     verdict: Mapped[str] = mapped_column(String(32))
     fail_test: Mapped[int] = mapped_column(Integer)
     trap: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    steps: Mapped[int] = mapped_column(Integer)
+    steps: Mapped[int] = mapped_column(BigInteger)  # up to 2**62: PostgreSQL's INTEGER is 32-bit
     diagnostic: Mapped[str | None] = mapped_column(Text, nullable=True)
     path: Mapped[str] = mapped_column(String(16))
     bytecode: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
@@ -171,14 +174,17 @@ class Store:
             lease_until=now + lease_s,
         )
         with self.session() as session:
-            session.add(row)
-            session.add_all(
-                CandidateRow(
-                    job_id=job_id, index=i, entry=c.entry, source=c.source, bytecode=c.bytecode
-                )
-                for i, c in enumerate(candidates)
-            )
             try:
+                # The job row first: no relationship() orders the two inserts, and PostgreSQL
+                # checks the candidates' foreign key (SQLite does not).
+                session.add(row)
+                session.flush()
+                session.add_all(
+                    CandidateRow(
+                        job_id=job_id, index=i, entry=c.entry, source=c.source, bytecode=c.bytecode
+                    )
+                    for i, c in enumerate(candidates)
+                )
                 session.commit()
                 return row, True
             except IntegrityError:
@@ -273,7 +279,7 @@ class Store:
         """Stores verdicts (a verdict already stored for an index is kept); returns the job's
         count of verdicts."""
         rows = [
-            ResultRow(
+            dict(
                 job_id=job_id,
                 index=index,
                 verdict=r.verdict,
@@ -286,16 +292,16 @@ class Store:
             )
             for index, r in results
         ]
+        insert = postgresql_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
         with self.session() as session:
-            try:
-                session.add_all(rows)
-                session.flush()
-            except IntegrityError:  # another replica stored some of them first
-                session.rollback()
-                known = set(
-                    session.scalars(select(ResultRow.index).where(ResultRow.job_id == job_id)).all()
+            # The job's row lock first (PostgreSQL; SQLite has one writer anyway): writers of one
+            # job take their `seq` values in commit order, so the results cursor skips none.
+            session.execute(select(JobRow.id).where(JobRow.id == job_id).with_for_update())
+            if rows:  # a verdict another replica stored first is kept
+                session.execute(
+                    insert(ResultRow).on_conflict_do_nothing(index_elements=["job_id", "index"]),
+                    rows,
                 )
-                session.add_all(r for r in rows if r.index not in known)
             done = session.scalar(select(func.count()).where(ResultRow.job_id == job_id)) or 0
             session.execute(update(JobRow).where(JobRow.id == job_id).values(done=done))
             session.commit()
@@ -356,6 +362,8 @@ class Store:
                 .where(JobRow.status.in_(UNFINISHED), JobRow.lease_until < now)
                 .order_by(JobRow.created_at)
                 .limit(limit)
+                # PostgreSQL: leave the rows another replica is claiming to it (SQLite ignores it)
+                .with_for_update(skip_locked=True)
             ).all()
             for job_id in candidates:
                 # compare-and-set, so two replicas never both claim one job

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from test_api_service import ALICE, service_env, slow, wait_done
+from test_api_store import POSTGRES_URL, postgres_schema
 
 from api.process import ServiceProcess
 
@@ -73,12 +74,24 @@ def test_killed_mid_job_resumes_and_finishes_complete(service: ServiceProcess) -
         assert 'kiln_api_jobs_total{event="resumed"}' in metrics
 
 
-def test_another_replica_takes_over_a_dead_ones_jobs(tmp: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared_database(request: pytest.FixtureRequest, tmp: Path) -> Iterator[str]:
+    """The store two replicas share: a SQLite file, or a fresh schema on KILN_TEST_POSTGRES_URL."""
+    if request.param == "sqlite":
+        yield str(tmp / "replicas.sqlite")
+        return
+    if not POSTGRES_URL:
+        pytest.skip("KILN_TEST_POSTGRES_URL is not set (a postgresql+psycopg:// URL)")
+    with postgres_schema(POSTGRES_URL) as url:
+        yield url
+
+
+def test_another_replica_takes_over_a_dead_ones_jobs(tmp: Path, shared_database: str) -> None:
     """Two API processes on one store (thread executors: the store is what is under test): the
     live replica leaves the other's running job alone while its lease is renewed, and resumes it
     once that replica is killed."""
     env = service_env(tmp / "..", KILN_API_LEASE_S="2", KILN_API_EXECUTOR="thread")
-    env["KILN_API_DATABASE"] = str(tmp / "replicas.sqlite")
+    env["KILN_API_DATABASE"] = shared_database
     first = ServiceProcess(env, log_path=tmp / "first.log")
     second = ServiceProcess(env, log_path=tmp / "second.log")
     first.start()

@@ -3,18 +3,55 @@ order, pruning after the retention time."""
 
 from __future__ import annotations
 
+import os
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from threading import Thread
 
 import pytest
 
 from actors.pipeline import CandidateResult
 from api.store import CANCELLED, DONE, RUNNING, IdempotencyConflict, NewCandidate, Store
 
+# A PostgreSQL URL (e.g. postgresql+psycopg://kiln:kiln@127.0.0.1:5432/kiln) runs every test
+# below against that server too, each in a schema of its own; CI sets none, so SQLite only.
+POSTGRES_URL = os.environ.get("KILN_TEST_POSTGRES_URL")
 
-@pytest.fixture()
-def store(tmp_path: Path) -> Store:
-    return Store(str(tmp_path / "jobs.sqlite"))
+
+@contextmanager
+def postgres_schema(url: str) -> Iterator[str]:
+    """A fresh schema on the server at `url`, dropped afterwards; yields a URL that uses it."""
+    from sqlalchemy import create_engine, text
+
+    schema = f"kiln_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url)
+    with admin.begin() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        s = Store(str(tmp_path / "jobs.sqlite"))
+        yield s
+        s.close()
+        return
+    if not POSTGRES_URL:
+        pytest.skip("KILN_TEST_POSTGRES_URL is not set (a postgresql+psycopg:// URL)")
+    with postgres_schema(POSTGRES_URL) as url:
+        s = Store(url)
+        yield s
+        s.close()
 
 
 def new_job(store: Store, job_id: str, replica: str = "r1", lease_s: float = 30, **kw: str) -> None:
@@ -78,3 +115,62 @@ def test_finished_jobs_are_pruned_after_retention(store: Store) -> None:
     assert store.prune(retention_s=0.01) == 2
     assert store.get_job("old") is None and store.results_after("old", 0, 10) == []
     assert store.candidates("old") == [] and store.get_job("running") is not None
+
+
+def test_step_counts_past_32_bits_are_stored(store: Store) -> None:
+    new_job(store, "j")
+    store.add_results("j", [(0, CandidateResult("timed out", steps=2**40))])
+    assert store.result("j", 0).steps == 2**40  # type: ignore[union-attr]
+
+
+def second_replica(store: Store) -> Store:
+    """Another Store on the same database, as a second API replica would open it."""
+    return Store(store.engine.url.render_as_string(hide_password=False))
+
+
+def test_two_replicas_claim_each_orphan_once(store: Store) -> None:
+    for i in range(24):
+        new_job(store, f"orphan{i:02}", lease_s=-1)
+    other = second_replica(store)
+    claimed: dict[str, list[str]] = {"r2": [], "r3": []}
+
+    def claim(s: Store, replica: str) -> None:
+        while batch := s.claim_orphans(replica, lease_s=30, limit=3):
+            claimed[replica] += batch
+
+    try:
+        threads = [Thread(target=claim, args=a) for a in ((store, "r2"), (other, "r3"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        other.close()
+    both = claimed["r2"] + claimed["r3"]
+    assert sorted(both) == [f"orphan{i:02}" for i in range(24)]  # each one, by one replica
+
+
+def test_two_replicas_storing_one_jobs_verdicts_keep_each_once(store: Store) -> None:
+    store.create_job("j", "o", {}, [NewCandidate("f", source="x")] * 40, replica="r1", lease_s=30)
+    other = second_replica(store)
+
+    def write(s: Store, order: list[int]) -> None:
+        for start in range(0, len(order), 5):
+            s.add_results("j", [(i, CandidateResult("passed")) for i in order[start : start + 5]])
+
+    try:
+        threads = [
+            Thread(target=write, args=(store, list(range(40)))),
+            Thread(target=write, args=(other, list(range(39, -1, -1)))),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        other.close()
+    rows = store.results_after("j", 0, 100)
+    assert sorted(r.index for r in rows) == list(range(40))
+    assert store.get_job("j").done == 40  # type: ignore[union-attr]
+    seqs = [r.seq for r in rows]
+    assert seqs == sorted(seqs) and store.results_after("j", seqs[-1], 100) == []
