@@ -27,7 +27,7 @@ $(LINT_STAMP): $(STAMP)
 	touch $@
 
 # The main job: evaluate the bundled HumanEval samples on the embedded local farm (no GPU needed);
-# results go to examples/humaneval_samples.jsonl_results.jsonl, plots to build/eval-report/.
+# results go to examples/humaneval_samples.jsonl_results.jsonl, pass@k and throughput PNGs beside it.
 run: venv
 	$(BIN)/kiln eval examples/humaneval_samples.jsonl --k 1,2 --report
 
