@@ -139,6 +139,10 @@ def sample_programs(
                 masks[r] = builders[r].allowed()
             masks[~active, PAD] = True
             t_mask = time.perf_counter()
+            dead = [int(r) for r in np.flatnonzero(active) if not masks[r].any()]
+            if dead:  # a grammar bug, never a reason to sample from nothing (NaN probabilities)
+                tail = [TARGET_VOCAB[t] for t in history[dead[0]][-6:]]
+                raise RuntimeError(f"constrained decoding reached a dead end after {tail}")
             allowed = torch.from_numpy(masks).to(device)
             logits = logits.float().masked_fill(~allowed, float("-inf"))
             if temperature <= 0:

@@ -167,7 +167,7 @@ def _type(first_kinds: tuple[str, ...] | None = None) -> Grammar:
         w = yield from _number(functools.partial(_kind_in, kinds), NMAX - 1)
         words.append(w)
         pending -= 1
-        if _KIND_CODE[w] == "list":
+        if _KIND_CODE[w] in ("list", "optional"):  # one element type follows
             pending += 1
         elif _KIND_CODE[w] == "tuple":
             arity = yield from _number(lambda n: 0 <= n <= MAX_TUPLE, MAX_TUPLE)
@@ -462,15 +462,17 @@ def _target_ok(
     last: int,
     req: dict[int, int],
     known: list[int],
+    slack: int = 0,
 ) -> bool:
-    """May a jump at `pc` (stack `depth` before, `after` after it) go to `t`?"""
+    """May a jump at `pc` (stack `depth` before, `after` after it) go to `t`? `slack`: tokens
+    that will be spent before the target is chosen (the opcode's own, when asked ahead)."""
     if not 0 <= t <= last:
         return False
     if t < pc:
         return known[t] == after
     if t == pc:
         return depth == after  # a jump to itself
-    return req.get(t, after) == after and tables.reserve(t - pc) < tables.budget
+    return req.get(t, after) == after and tables.reserve(t - pc) < tables.budget - slack
 
 
 def _has_target(
@@ -482,10 +484,15 @@ def _has_target(
     req: dict[int, int],
     known: list[int],
 ) -> bool:
-    if depth == after or after in known:
+    # Exactly the targets `_target_ok` accepts (a looser test here offers a jump that then has
+    # no allowed target: a dead end for the sampler).
+    if depth == after and pc <= last:
+        return True
+    if any(known[t] == after for t in range(min(pc, last + 1, len(known)))):
         return True
     return any(
-        _target_ok(tables, t, depth, after, pc, last, req, known) for t in range(pc + 1, last + 1)
+        _target_ok(tables, t, depth, after, pc, last, req, known, slack=1)
+        for t in range(pc + 1, last + 1)
     )
 
 
