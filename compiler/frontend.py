@@ -191,12 +191,6 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             if isinstance(node, ast.Attribute):
                 construct = f"attribute .{node.attr}"
             raise report.unsupported(node, construct, why)
-        if isinstance(node, (ast.While, ast.For)) and node.orelse:
-            raise report.unsupported(
-                node.orelse[0],
-                f"else clause on a {'while' if isinstance(node, ast.While) else 'for'} loop",
-                "not in kiln Python",
-            )
         if isinstance(node, ast.Call) and node.keywords:
             for kw in node.keywords:
                 ok = kw.arg == "reverse" and (
@@ -421,6 +415,21 @@ def _comp(elt: ast.expr, target: ast.expr, it: ast.expr, ifs: list[ast.expr]) ->
     )
 
 
+_ORDER_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_VIEW_CONSUMERS = frozenset({"list", "sorted", "min", "max", "sum", "len", "set", "any", "all"})
+
+
+def _is_dict_view(node: ast.expr) -> bool:
+    """`x.keys()`, `x.values()`, `x.items()` (only dicts have these methods in kiln Python)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("keys", "values", "items")
+        and not node.args
+        and not node.keywords
+    )
+
+
 class _Functionals(ast.NodeTransformer):
     """`sorted(xs, key=f)`, `list(filter(f, xs))` and `list(map(f, xs))` with `f` a one-argument
     lambda or a function name, as list comprehensions:
@@ -431,16 +440,76 @@ class _Functionals(ast.NodeTransformer):
         list(map(f, xs))       [f(v) for v in xs]
 
     A sort by key compares only the keys, as Python's: the index decides between equal keys (it
-    is unique), so the items themselves are never compared."""
+    is unique), so the items themselves are never compared.
+
+    A dict view given to a builtin that consumes it at once (`list`, `sorted`, `min`, `max`,
+    `sum`, `len`, `set`, `any`, `all`) is the list of its items, in insertion order:
+
+        list(d.keys())         list([$k for $k in d.keys()])
+        sorted(d.items())      sorted([($k, $v) for $k, $v in d.items()])
+
+    (not for `enumerate`, `zip` or `reversed`: a loop over those sees the dict change, which
+    CPython reports as RuntimeError)."""
 
     def __init__(self) -> None:
         self.count = 0
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        """`tuple(xs) == tuple(ys)` (and `<`, ..., or against a tuple display) compares as
+        `list(xs) == list(ys)`: tuples and lists compare item by item alike, and a tuple of a
+        length known only at run time has no kiln type."""
+        self.generic_visit(node)
+        operands = [node.left, *node.comparators]
+
+        def tuple_call(e: ast.expr) -> bool:
+            return (
+                isinstance(e, ast.Call)
+                and isinstance(e.func, ast.Name)
+                and e.func.id == "tuple"
+                and len(e.args) == 1
+                and not e.keywords
+            )
+
+        if not (
+            any(tuple_call(e) for e in operands)
+            and all(tuple_call(e) or isinstance(e, ast.Tuple) for e in operands)
+            and all(isinstance(op, _ORDER_OPS) for op in node.ops)
+        ):
+            return node
+
+        def as_list(e: ast.expr) -> ast.expr:
+            if isinstance(e, ast.Tuple):
+                new: ast.expr = ast.List(elts=e.elts, ctx=ast.Load())
+            else:
+                assert isinstance(e, ast.Call)
+                new = ast.Call(func=_load("list"), args=e.args, keywords=[])
+            return ast.fix_missing_locations(ast.copy_location(new, e))
+
+        node.left, *node.comparators = [as_list(e) for e in operands]
+        return node
+
+    def view_list(self, view: ast.Call) -> ast.ListComp:
+        assert isinstance(view.func, ast.Attribute)
+        self.count += 1
+        k, v = f"$view_k{self.count}", f"$view_v{self.count}"
+        if view.func.attr == "items":
+            elt: ast.expr = ast.Tuple(elts=[_load(k), _load(v)], ctx=ast.Load())
+            target: ast.expr = ast.Tuple(elts=[_store(k), _store(v)], ctx=ast.Store())
+            return _comp(elt, target, view, [])
+        return _comp(_load(k), _store(k), view, [])
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
         if not isinstance(func, ast.Name):
             return node
+        if func.id in _VIEW_CONSUMERS:
+            node.args = [
+                ast.fix_missing_locations(ast.copy_location(self.view_list(a), a))
+                if _is_dict_view(a)
+                else a
+                for a in node.args
+            ]
         if func.id == "sorted" and len(node.args) == 1:
             key = next((k for k in node.keywords if k.arg == "key"), None)
             rest = [k for k in node.keywords if k.arg != "key"]

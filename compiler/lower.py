@@ -178,6 +178,9 @@ class FunctionLowerer:
         if ret == NONE:
             self.emit("LOADI", 0)
             self.emit("RET")
+        elif ret.kind == "optional":  # Python returns None
+            self.emit("LOADI", -1)
+            self.emit("RET")
         else:  # Python would return None here, which the result type cannot hold
             self.raise_("Unsupported")
         return LoweredFunction(
@@ -214,7 +217,7 @@ class FunctionLowerer:
 
     def s_Return(self, s: ast.Return) -> None:
         if s.value is None:
-            self.emit("LOADI", 0)
+            self.emit("LOADI", -1 if self.info.ret.kind == "optional" else 0)  # type: ignore[union-attr]
         else:
             self.expr(s.value)
         self.emit("RET")
@@ -226,6 +229,7 @@ class FunctionLowerer:
         if (
             len(s.targets) == 1
             and isinstance(target, ast.Subscript)
+            and not isinstance(target.slice, ast.Slice)
             and _ty(target.value).kind == "list"
             and self.is_inert(s.value)
         ):
@@ -287,6 +291,8 @@ class FunctionLowerer:
             t = _ty(target)
             self.emit("UNPACK_TUPLE" if t.kind == "tuple" else "UNPACK_LIST", len(target.elts))
             self.store_names_reversed(target.elts)
+        elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice):
+            self.slice_store(target, target.slice)
         else:
             assert isinstance(target, ast.Subscript)
             tmp = self.temp()
@@ -303,6 +309,104 @@ class FunctionLowerer:
             self.expr(target.slice)
             self.emit("LOAD", tmp)
             self.emit("LIST_STORE")
+
+    def slice_store(self, target: ast.Subscript, sl: ast.Slice) -> None:
+        """`a[i:j:k] = v` with v on the stack, from existing instructions. v is copied first (as
+        CPython does when v is a). An extended slice (a constant step k != 1) assigns item by
+        item to the indices `list(range(len(a)))[i:j:k]` (ValueError for k == 0, and unless
+        len(v) is their count); a simple one rebuilds a in place: a[:i] + v + a[i + n:] where
+        n = len(a[i:j]), which is CPython's clamping of i and j."""
+        v, a = self.temp(), self.temp()
+        self.emit("LIST_SLICE", 0)  # the copy of v
+        self.emit("STORE", v)
+        self.expr(target.value)
+        self.emit("STORE", a)
+        parts: list[int | None] = []
+        for part in (sl.lower, sl.upper, sl.step):
+            if part is None:
+                parts.append(None)
+                continue
+            self.expr(part)
+            tmp = self.temp()
+            self.emit("STORE", tmp)
+            parts.append(tmp)
+
+        def sliced(seq: int, which: tuple[int, ...]) -> None:
+            self.emit("LOAD", seq)
+            flags = 0
+            for bit in which:
+                slot = parts[bit]
+                if slot is not None:
+                    self.emit("LOAD", slot)
+                    flags |= 1 << bit
+            self.emit("LIST_SLICE", flags)
+
+        step = None if sl.step is None else _const_int(sl.step)
+        if step is not None and step != 1:
+            idx, j = self.temp(), self.temp()
+            self.emit("LOADI", 0)
+            self.emit("LOAD", a)
+            self.emit("LIST_LEN")
+            self.emit("LOADI", 1)
+            self.emit("LIST_RANGE")
+            self.emit("STORE", idx)
+            sliced(idx, (0, 1, 2))
+            self.emit("STORE", idx)
+            ok, top, end = Label(), Label(), Label()
+            self.emit("LOAD", idx)
+            self.emit("LIST_LEN")
+            self.emit("LOAD", v)
+            self.emit("LIST_LEN")
+            self.emit("EQ_I")  # plain instructions: the passes make superinstructions (-O0 none)
+            self.emit("JUMP_IF_TRUE", ok)
+            self.raise_("ValueError")
+            self.place(ok)
+            self.emit("LOADI", 0)
+            self.emit("STORE", j)
+            self.place(top)
+            self.emit("LOAD", j)
+            self.emit("LOAD", idx)
+            self.emit("LIST_LEN")
+            self.emit("GE_I")
+            self.emit("JUMP_IF_TRUE", end)
+            self.emit("LOAD", a)
+            self.emit("LOAD", idx)
+            self.emit("LOAD", j)
+            self.emit("LIST_INDEX")
+            self.emit("LOAD", v)
+            self.emit("LOAD", j)
+            self.emit("LIST_INDEX")
+            self.emit("LIST_STORE")
+            self.emit("LOAD", j)
+            self.emit("LOADI", 1)
+            self.emit("ADD_I")
+            self.emit("STORE", j)
+            self.emit("JUMP", top)
+            self.place(end)
+            return
+        head, tail = self.temp(), self.temp()
+        self.emit("LOAD", a)
+        if parts[0] is not None:
+            self.emit("LOAD", parts[0])
+        else:
+            self.emit("LOADI", 0)
+        self.emit("LIST_SLICE", 2)  # a[:i]
+        self.emit("STORE", head)
+        self.emit("LOAD", a)
+        self.emit("LOAD", head)
+        self.emit("LIST_LEN")
+        sliced(a, (0, 1))
+        self.emit("LIST_LEN")  # n = len(a[i:j])
+        self.emit("ADD_I")
+        self.emit("LIST_SLICE", 1)  # a[i + n:]
+        self.emit("STORE", tail)
+        self.emit("LOAD", a)
+        self.emit("LOADI", 0)
+        self.emit("LIST_IREPEAT")  # emptied in place: aliases see the new items
+        for part in (head, v, tail):
+            self.emit("LOAD", part)
+            self.emit("LIST_EXTEND")
+        self.emit("POP")
 
     def is_inert(self, node: ast.expr) -> bool:
         """A constant or a local that is surely assigned: evaluating it has no effect and never
@@ -377,23 +481,53 @@ class FunctionLowerer:
         self.place(end)
 
     def s_While(self, s: ast.While) -> None:
-        top, end = Label(), Label()
+        # `while test: body else: orelse`: the else clause runs when the test is false, not
+        # after a break
+        top, end, brk = Label(), Label(), Label()
         self.place(top)
         self.at(s)
         self.branch(s.test, False, end)
-        self.loops.append((top, end))
+        self.loops.append((top, brk if s.orelse else end))
         self.block(s.body)
         self.loops.pop()
         self.emit("JUMP", top)
         self.place(end)
+        if s.orelse:
+            self.block(s.orelse)
+            self.place(brk)
 
     def s_For(self, s: ast.For) -> None:
-        def body(cont: Label, brk: Label) -> None:
-            self.loops.append((cont, brk))
+        if not s.orelse:
+
+            def body(cont: Label, brk: Label) -> None:
+                self.loops.append((cont, brk))
+                self.block(s.body)
+                self.loops.pop()
+
+            self.iterate(s, s.iter, s.target, body)
+            return
+        # `for ... else`: a break sets a flag on its way out of the loop (through the loop's
+        # own exit); the else clause runs when the flag is clear (the iterable ran out)
+        broke, after = self.temp(), Label()
+        self.emit("LOADI", 0)
+        self.emit("STORE", broke)
+
+        def body_else(cont: Label, brk: Label) -> None:
+            via = Label()
+            self.loops.append((cont, via))
             self.block(s.body)
             self.loops.pop()
+            self.emit("JUMP", cont)  # the end of the body: continue
+            self.place(via)
+            self.emit("LOADI", 1)
+            self.emit("STORE", broke)
+            self.emit("JUMP", brk)
 
-        self.iterate(s, s.iter, s.target, body)
+        self.iterate(s, s.iter, s.target, body_else)
+        self.emit("LOAD", broke)
+        self.emit("JUMP_IF_TRUE", after)
+        self.block(s.orelse)
+        self.place(after)
 
     def s_Break(self, s: ast.Break) -> None:
         self.emit("JUMP", self.loops[-1][1])
@@ -745,6 +879,18 @@ class FunctionLowerer:
         elif t.kind == "tuple":
             self.emit("POP")
             self.emit("LOADI", 1 if t.args else 0)
+        elif t.kind == "optional":  # None is false, else the value's truth
+            none, end = Label(), Label()
+            self.emit("DUP")
+            self.emit("IS_NONE")
+            self.emit("JUMP_IF_TRUE", none)
+            self.emit("OPT_VALUE")
+            self.to_bool(t.args[0])
+            self.emit("JUMP", end)
+            self.place(none)
+            self.emit("POP")
+            self.emit("LOADI", 0)
+            self.place(end)
 
     def to_bool(self, t: Type) -> None:
         if t.kind != "bool":
@@ -754,7 +900,16 @@ class FunctionLowerer:
 
     # -- expressions ----------------------------------------------------------------------------------
     def expr(self, node: ast.expr) -> None:
+        wrap = getattr(node, "kwrap", None)  # made an Optional: None (-1) or a 1-item tuple
+        if wrap == "none" and isinstance(node, ast.Constant):
+            self.emit("LOADI", -1)
+            return
         getattr(self, f"e_{type(node).__name__}")(node)
+        if wrap == "none":  # a call that returns None: evaluated, then None
+            self.emit("POP")
+            self.emit("LOADI", -1)
+        elif wrap == "some":
+            self.emit("TUPLE_NEW", 1)
 
     def e_Constant(self, node: ast.Constant) -> None:
         v = node.value
@@ -769,6 +924,8 @@ class FunctionLowerer:
 
     def e_Name(self, node: ast.Name) -> None:
         self.load_var(node.kvar, getattr(node, "kcheck", False))  # type: ignore[attr-defined]
+        if getattr(node, "kunwrap", False):  # an Optional tested not None: its value
+            self.emit("OPT_VALUE")
 
     def e_BinOp(self, node: ast.BinOp) -> None:
         self.expr(node.left)
@@ -868,6 +1025,28 @@ class FunctionLowerer:
 
     def compare(self, op: ast.cmpop, plan: tuple[str, Type], lt: Type, rt: Type) -> None:
         how, t = plan
+        if how == "isbool":  # `x is True`: a bool is that bool or not; no other value is
+            if t.kind == "bool":
+                self.emit("EQ_I")
+            else:
+                self.emit("POP")
+                self.emit("POP")
+                self.emit("LOADI", 0)
+            if isinstance(op, ast.IsNot):
+                self.emit("NOT")
+            return
+        if how == "none":  # `x is None`, `x == None`, ... : drop the None, test the other
+            if lt.kind == "none":
+                self.emit("SWAP")
+            self.emit("POP")
+            if t.kind == "optional":
+                self.emit("IS_NONE")
+            else:  # a value of another type is never None
+                self.emit("POP")
+                self.emit("LOADI", 0)
+            if isinstance(op, (ast.IsNot, ast.NotEq)):
+                self.emit("NOT")
+            return
         if how == "in" and t.kind == "dict":  # a key of the dict: in its keys list
             self.emit("TUPLE_GET", 0)
             t = list_of(t.args[0])

@@ -33,6 +33,7 @@ from vm.values import (
     Type,
     dict_of,
     list_of,
+    optional_of,
     set_of,
     tuple_of,
 )
@@ -79,7 +80,14 @@ def show(t: KType) -> str:
         return f"dict[{show(t.args[0])}, {show(t.args[1])}]"
     if t.kind == "tuple":
         return f"tuple[{', '.join(show(a) for a in t.args)}]"
+    if t.kind == "optional":
+        return f"Optional[{show(t.args[0])}]"
     return t.kind
+
+
+def _has_optional(t: KType) -> bool:
+    t = resolve(t)
+    return isinstance(t, Type) and (t.kind == "optional" or any(map(_has_optional, t.args)))
 
 
 def unify(a: KType, b: KType) -> bool:
@@ -201,9 +209,25 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
             return simple[node.id]
         if node.id in ("list", "List"):  # the element type comes from the arguments
             return list_of(TVar(f"element of {node.id} annotation"))  # type: ignore[arg-type]
+    if (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.BitOr)
+        and any(isinstance(x, ast.Constant) and x.value is None for x in (node.left, node.right))
+    ):  # `T | None`
+        other = node.left if isinstance(node.right, ast.Constant) else node.right
+        return _optional_annotation(node, annotation_type(other, report), report)
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         base = node.value.id
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base == "Optional" and len(args) == 1:
+            return _optional_annotation(node, annotation_type(args[0], report), report)
+        if (
+            base == "Union"
+            and len(args) == 2
+            and any(isinstance(a, ast.Constant) and a.value is None for a in args)
+        ):
+            other = args[0] if isinstance(args[1], ast.Constant) else args[1]
+            return _optional_annotation(node, annotation_type(other, report), report)
         if base in ("list", "List") and len(args) == 1:
             elem = annotation_type(args[0], report)
             assert elem is not None
@@ -226,6 +250,71 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
         node,
         f"type annotation {ast.unparse(node)}",
         "kiln Python has int, float, bool, str, list[T], tuple[...], set[T], dict[K, V] and None",
+    )
+
+
+def _optional_annotation(node: ast.expr, t: KType | None, report: Reporter) -> KType:
+    if t is None or _kind(t) in ("none", "optional"):
+        raise report.unsupported(node, f"type annotation {ast.unparse(node)}", "write Optional[T]")
+    return optional_of(t)  # type: ignore[arg-type]
+
+
+def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
+    """The nodes of `fn`'s body, not those of functions defined in it."""
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _assigned_in(stmt: ast.stmt) -> set[str]:
+    """Names `stmt` assigns (anywhere inside it: targets, loop targets)."""
+    names: set[str] = set()
+    for node in ast.walk(stmt):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension)):
+            targets = [node.target]
+        for t in targets:
+            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def _assigns(stmt: ast.stmt, name: str) -> bool:
+    return name in _assigned_in(stmt)
+
+
+def _ends_not_none(stmts: list[ast.stmt], var: Var) -> bool:
+    """Whether the checked block `stmts` leaves `var` not None when it completes (or never
+    completes: it ends with return, raise, break or continue)."""
+    state = False
+    for st in stmts:
+        if isinstance(st, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+            return True
+        if isinstance(st, ast.Assign) and any(getattr(t, "kvar", None) is var for t in st.targets):
+            state = len(st.targets) == 1 and getattr(st.value, "kwrap", None) == "some"
+        elif _assigns(st, var.name):
+            state = (
+                isinstance(st, ast.If)
+                and _ends_not_none(st.body, var)
+                and _ends_not_none(st.orelse, var)
+            )
+    return state
+
+
+def _is_none_literal(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _optional_result(fn: ast.FunctionDef) -> bool:
+    """Whether `fn` returns None on some path (`return None`, a bare `return`) and a value on
+    another (`return x`): then its result is Optional."""
+    returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    return any(r.value is None or _is_none_literal(r.value) for r in returns) and any(
+        r.value is not None and not _is_none_literal(r.value) for r in returns
     )
 
 
@@ -265,6 +354,8 @@ class Checker:
                     )
                 )
             ret = annotation_type(fn.returns, report)
+            if ret is None and _optional_result(fn):
+                ret = optional_of(TVar(f"result of {fn.name}"))  # type: ignore[arg-type]
             info = FunctionInfo(
                 fn, params, ret if ret is not None else TVar(f"result of {fn.name}")
             )
@@ -287,6 +378,9 @@ class Checker:
                     f"{name}() takes {len(info.params)} argument(s), the call gives {len(types)}",
                 )
             for param, ty, arg in zip(info.params, types, info.node.args.args):
+                pt = resolve(param.type)
+                if isinstance(pt, Type) and pt.kind == "optional" and ty.kind != "optional":
+                    ty = pt if ty.kind == "none" else optional_of(ty)  # marshalled as Optional
                 if not unify(param.type, ty):
                     raise report.type_error(
                         arg,
@@ -338,6 +432,18 @@ class FunctionChecker:
         self.loop_depth = 0
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
         self.assigned = _assigned_names(info.node)
+        # names assigned a None literal somewhere: their variable is Optional from the start
+        self.none_names = {
+            t.id
+            for n in _own_nodes(info.node)
+            if isinstance(n, ast.Assign) and _is_none_literal(n.value)
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        # Optional variables known not to be None here (after `if x is None: return`, ...):
+        # their reads are the value. Each region's assignments to them are checked in finish().
+        self.narrowed: dict[Var, int] = {}
+        self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
 
     # -- helpers ---------------------------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> CompileError:
@@ -376,6 +482,81 @@ class FunctionChecker:
         self.nodes.append(target)
         return var
 
+    def fits(self, node: ast.expr, t: KType, target: KType) -> bool:
+        """Whether `node`, of type `t`, may stand where a `target` is wanted: the same type
+        (unified), or None or a T where an Optional[T] is wanted (`node.kwrap` says how the
+        value is made an Optional: "none" or "some")."""
+        rt, rtarget = resolve(t), resolve(target)
+        if (
+            isinstance(node, ast.Tuple)
+            and isinstance(rt, Type)
+            and isinstance(rtarget, Type)
+            and rt.kind == rtarget.kind == "tuple"
+            and len(rt.args) == len(rtarget.args) == len(node.elts)
+            and _has_optional(rtarget)
+        ):  # `(None, 1)` where a tuple[Optional[int], Optional[int]] is wanted: item by item
+            if all(self.fits(e, et, tt) for e, et, tt in zip(node.elts, rt.args, rtarget.args)):
+                node.kty = rtarget  # type: ignore[attr-defined]
+                return True
+            return False
+        if isinstance(rtarget, Type) and rtarget.kind == "optional":
+            inner = resolve(rtarget.args[0])
+            if isinstance(rt, Type) and rt.kind == "none":
+                node.kwrap = "none"  # type: ignore[attr-defined]
+                return True
+            if (isinstance(rt, Type) and rt.kind != "optional") or rt is inner:
+                node.kwrap = "some"  # type: ignore[attr-defined]
+                return unify(inner, rt)
+        return unify(t, target)
+
+    def none_test(self, test: ast.expr) -> tuple[Var, bool] | None:
+        """(x, True) for `x is None` / `x == None` / `not x`, (x, False) for `x is not None` /
+        `x != None` / `x` (truthy: not None), where x is an Optional variable; else None. With
+        True, x is not None where the test is false; with False, where it is true."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self.none_test(test.operand) if isinstance(test.operand, ast.Name) else None
+            return (inner[0], True) if inner else None  # `not x`: x is None or falsy
+        if isinstance(test, ast.Name):
+            var = self.lookup(test.id)
+            return (var, False) if var is not None and _kind(var.type) == "optional" else None
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+        ):
+            return None
+        left, right = test.left, test.comparators[0]
+        if _is_none_literal(left):
+            left, right = right, left
+        if not (isinstance(left, ast.Name) and _is_none_literal(right)):
+            return None
+        var = self.lookup(left.id)
+        if var is None or _kind(var.type) != "optional":
+            return None
+        return var, isinstance(test.ops[0], (ast.Is, ast.Eq))
+
+    def narrowings(self, test: ast.expr, when: bool) -> list[Var]:
+        """The Optional variables surely not None where `test` evaluated to `when`."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.narrowings(test.operand, not when)
+        if isinstance(test, ast.BoolOp):
+            if isinstance(test.op, ast.And) == when:  # all of them held (or all failed)
+                return [v for value in test.values for v in self.narrowings(value, when)]
+            return []
+        found = self.none_test(test)
+        return [found[0]] if found is not None and found[1] != when else []
+
+    def narrowed_block(self, var: Var | list[Var], stmts: list[ast.stmt]) -> None:
+        variables = var if isinstance(var, list) else [var]
+        for v in variables:
+            self.narrow_checks.append((v, stmts))
+            self.narrowed[v] = self.narrowed.get(v, 0) + 1
+        try:
+            self.block(stmts)
+        finally:
+            for v in variables:
+                self.narrowed[v] -= 1
+
     def hidden(self, t: KType, origin: str = "tmp") -> Var:
         var = Var(f"${origin}{len(self.info.variables)}", t, hidden=True)
         self.info.variables[var.name] = var
@@ -413,6 +594,7 @@ class FunctionChecker:
             var.type = resolve(var.type)
         for node in self.nodes:
             _check_sets(node.kty, node, self.report)  # type: ignore[attr-defined]
+        self.check_optionals()
         for t in [self.info.ret, *(p.type for p in self.info.params)]:
             if "set[" in show(t) or "dict[" in show(t):
                 what = "set" if "set[" in show(t) else "dict"
@@ -429,9 +611,137 @@ class FunctionChecker:
                 node.kiter = (kind, resolve(seq) if seq is not None else None)
         mark_unbound_reads(self.info, self.report)
 
+    def check_optionals(self) -> None:
+        """A narrowed variable is never assigned None (or an Optional) in its region, so its
+        reads there are values; and Optional values are never ordered (CPython's TypeError for a
+        None would depend on which items a sort happens to compare)."""
+        for var, stmts in self.narrow_checks:
+            for node in (n for st in stmts for n in ast.walk(st)):
+                if (
+                    isinstance(node, (ast.Assign, ast.AnnAssign))
+                    and any(
+                        isinstance(t, ast.Name) and getattr(t, "kvar", None) is var
+                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                    )
+                    and getattr(node.value, "kwrap", None) != "some"
+                ):
+                    raise self.err(
+                        node,
+                        f"{var.name} may be None after this assignment"
+                        " (it was tested not None before)",
+                    )
+        for node in ast.walk(self.info.node):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
+            if name in ("sorted", "min", "max", "sort") and any(
+                _has_optional(n.kty)  # type: ignore[attr-defined]
+                for n in ast.walk(node)
+                if hasattr(n, "kty")
+            ):
+                raise self.report.unsupported(
+                    node, f"{name} of Optional values", "ordering None is a TypeError"
+                )
+
     def block(self, stmts: Iterable[ast.stmt]) -> None:
-        for stmt in stmts:
+        stmts = list(stmts)
+        for i, stmt in enumerate(stmts):
             self.stmt(stmt)
+            var = self.not_none_after(stmt)
+            if var is not None:  # x is not None up to a statement that may assign it None
+                end = next(
+                    (j for j in range(i + 1, len(stmts)) if self.may_assign_none(stmts[j], var)),
+                    len(stmts),
+                )
+                self.narrowed_block(var, stmts[i + 1 : end])
+                self.block(stmts[end:])
+                return
+            if (
+                isinstance(stmt, ast.If)
+                and not stmt.orelse
+                and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+                and self.narrowings(stmt.test, False)
+            ):  # `if x is None or ...: return`: x is not None in the rest of the block
+                variables = self.narrowings(stmt.test, False)
+                end = next(
+                    (
+                        j
+                        for j in range(i + 1, len(stmts))
+                        if any(self.may_assign_none(stmts[j], v) for v in variables)
+                    ),
+                    len(stmts),
+                )
+                self.narrowed_block(variables, stmts[i + 1 : end])
+                self.block(stmts[end:])
+                return
+
+    def may_assign_none(self, stmt: ast.stmt, var: Var) -> bool:
+        """Whether `stmt` (not checked yet) may assign `var` None: where it only assigns values
+        that look like a T (`best = x`), a narrowed region goes on through it, and finish()
+        checks that each of those values is indeed a T (check_optionals)."""
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
+                if var.name in {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}:
+                    return True
+            elif isinstance(node, ast.Assign) and var.name in _assigned_in(node):
+                if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+                    return True
+                if self.maybe_none(node.value):
+                    return True
+        return False
+
+    def maybe_none(self, value: ast.expr) -> bool:
+        """Whether an expression may be None, judged before it is checked (None, a conditional
+        with a None branch, a call of a function with an Optional result, an Optional name)."""
+        if _is_none_literal(value):
+            return True
+        if isinstance(value, ast.IfExp):
+            return self.maybe_none(value.body) or self.maybe_none(value.orelse)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            callee = self.module.infos.get(value.func.id)
+            return callee is not None and _kind(callee.ret) in ("optional", "?")
+        if isinstance(value, ast.Name):
+            var = self.lookup(value.id)
+            return var is not None and _kind(var.type) == "optional"
+        return False
+
+    def not_none_after(self, stmt: ast.stmt) -> Var | None:
+        """An Optional variable surely not None after `stmt` (already checked) completes:
+        `x = <a T>`, `if x is None: return ...`, `if x is None: x = <a T>`, an `if` whose
+        branches all end with x assigned a T (or leave the block)."""
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            var = getattr(target, "kvar", None)
+            if var is not None and getattr(stmt.value, "kwrap", None) == "some":
+                return var
+            return None
+        if not isinstance(stmt, ast.If):
+            return None
+        test = self.none_test(stmt.test)
+        if test is not None and test[1]:  # `if x is None:` ... else: x is not None
+            var = test[0]
+            if _ends_not_none(stmt.body, var) and (
+                not any(_assigns(st, var.name) for st in stmt.orelse)
+                or _ends_not_none(stmt.orelse, var)
+            ):
+                return var
+        for name in sorted({n for st in stmt.body for n in _assigned_in(st)}):
+            var = self.lookup(name)
+            if (
+                var is not None
+                and _kind(var.type) == "optional"
+                and _ends_not_none(stmt.body, var)
+                and _ends_not_none(stmt.orelse, var)
+            ):
+                return var
+        return None
 
     # -- statements --------------------------------------------------------------------------------
     def stmt(self, s: ast.stmt) -> None:
@@ -459,13 +769,15 @@ class FunctionChecker:
 
     def s_Return(self, s: ast.Return) -> None:
         if s.value is None:
+            if _kind(self.info.ret) == "optional":
+                return
             if not unify(self.info.ret, NONE):
                 raise self.err(
                     s, f"bare return in {self.info.name}, which returns {show(self.info.ret)}"
                 )
             return
         t = self.expr(s.value, allow_none=True)
-        if not unify(self.info.ret, t):
+        if not self.fits(s.value, t, self.info.ret):
             raise self.err(
                 s.value,
                 f"{self.info.name} returns {show(self.info.ret)} elsewhere but {show(t)} here",
@@ -473,6 +785,18 @@ class FunctionChecker:
         self.info.returns_value = self.info.returns_value or _kind(t) != "none"
 
     def s_Assign(self, s: ast.Assign) -> None:
+        target = s.targets[0]
+        if len(s.targets) == 1 and isinstance(target, ast.Name):
+            var = self.lookup(target.id)
+            if (var is None and target.id in self.none_names and not self.scopes) or (
+                var is not None and _kind(var.type) == "optional"
+            ):  # an Optional variable: None or a value
+                t = self.expr(s.value, allow_none=True)
+                want = var.type if var is not None else optional_of(TVar(f"{target.id}"))  # type: ignore[arg-type]
+                if not self.fits(s.value, t, want):
+                    raise self.err(s.value, f"{target.id} is {show(want)}, not {show(t)}")
+                self.bind(target, want)
+                return
         t = self.expr(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
             self.maybe_rebind(s, s.targets[0], t)
@@ -508,7 +832,11 @@ class FunctionChecker:
         assert ann is not None
         self.bind(s.target, ann)
         if s.value is not None:
-            t = self.expr(s.value)
+            t = self.expr(s.value, allow_none=_kind(ann) == "optional")
+            if _kind(ann) == "optional":
+                if not self.fits(s.value, t, ann):
+                    raise self.err(s.value, f"{s.target.id} is {show(ann)}, not {show(t)}")
+                return
             if _kind(ann) == "float" and _intlike(t):
                 raise self.err(
                     s.value, "x: float = <int> stores an int in Python: write a float literal (0.0)"
@@ -543,7 +871,8 @@ class FunctionChecker:
                 self.assign_target(elt, et, value)
         elif isinstance(target, ast.Subscript):
             if isinstance(target.slice, ast.Slice):
-                raise self.report.unsupported(target, "slice assignment", "not in kiln Python yet")
+                self.slice_target(target, target.slice, t, value)
+                return
             seq = self.need(target.value, self.expr(target.value), "the indexed value")
             if seq.kind == "dict":
                 self.dict_key(target.slice, seq)
@@ -559,6 +888,24 @@ class FunctionChecker:
             raise self.report.unsupported(
                 target, "assignment target", "assign to names, tuples of names or list items"
             )
+
+    def slice_target(self, target: ast.Subscript, sl: ast.Slice, t: KType, value: ast.expr) -> None:
+        """`xs[a:b] = ys` (the list resized, as Python's) and `xs[a:b:k] = ys` with a constant
+        step k (an extended slice: ValueError unless len(ys) is the slice's length, or k == 0)."""
+        seq = self.need(target.value, self.expr(target.value), "the indexed value")
+        if seq.kind != "list":
+            raise self.err(target, f"'{show(seq)}' object does not support slice assignment")
+        for part in (sl.lower, sl.upper):
+            if part is not None:
+                self.index(part)
+        if sl.step is not None:
+            if _const_int(sl.step) is None:
+                raise self.report.unsupported(
+                    sl.step, "slice assignment with a computed step", "write the step as a constant"
+                )
+            self.index(sl.step)
+        if not unify(seq, t):
+            raise self.err(value, f"cannot assign {show(t)} to a slice of {show(seq)}")
 
     def s_AugAssign(self, s: ast.AugAssign) -> None:
         target = s.target
@@ -606,21 +953,23 @@ class FunctionChecker:
             self.bind(target, result)
 
     def s_If(self, s: ast.If) -> None:
-        self.truth(s.test)
-        self.block(s.body)
-        self.block(s.orelse)
+        self.truth(s.test)  # `if x is not None and ...:` narrows the body, `if x is None:` the else
+        self.narrowed_block(self.narrowings(s.test, True), s.body)
+        self.narrowed_block(self.narrowings(s.test, False), s.orelse)
 
     def s_While(self, s: ast.While) -> None:
         self.truth(s.test)
         self.loop_depth += 1
         self.block(s.body)
         self.loop_depth -= 1
+        self.block(s.orelse)  # runs after the loop, outside it: a break there is the outer loop's
 
     def s_For(self, s: ast.For) -> None:
         self.iteration(s, s.target, s.iter, self.assign_loop_target)
         self.loop_depth += 1
         self.block(s.body)
         self.loop_depth -= 1
+        self.block(s.orelse)
 
     def s_Break(self, s: ast.stmt) -> None:
         if not self.loop_depth:
@@ -800,6 +1149,9 @@ class FunctionChecker:
                 node, f"name {node.id!r} is not defined", "it is never assigned in this function"
             )
         node.kvar = var  # type: ignore[attr-defined]
+        if self.narrowed.get(var) and _kind(var.type) == "optional":
+            node.kunwrap = True  # type: ignore[attr-defined]  # tested not None: the value
+            return resolve(var.type).args[0]  # type: ignore[union-attr]
         return var.type
 
     def e_BinOp(self, node: ast.BinOp) -> KType:
@@ -878,7 +1230,16 @@ class FunctionChecker:
         )
 
     def e_BoolOp(self, node: ast.BoolOp) -> KType:
-        types = [self.truth(v) for v in node.values]
+        types = []
+        narrowed: list[Var] = []
+        for v in node.values:  # `x is not None and x > 0`, `x is None or x < y`
+            types.append(self.truth(v))
+            test = self.none_test(v)
+            if test is not None and test[1] == isinstance(node.op, ast.Or):
+                narrowed.append(test[0])
+                self.narrowed[test[0]] = self.narrowed.get(test[0], 0) + 1
+        for var in narrowed:
+            self.narrowed[var] -= 1
         first = types[0]
         for v, t in zip(node.values[1:], types[1:]):
             if not unify(first, t):
@@ -889,11 +1250,51 @@ class FunctionChecker:
         return first
 
     def e_Compare(self, node: ast.Compare) -> KType:
-        left = self.expr(node.left)
+        left = self.expr(node.left, allow_none=True)
         plans = []
         for op, comp in zip(node.ops, node.comparators):
-            right = self.expr(comp)
-            plans.append(self.compare_plan(node, op, left, right))
+            right = self.expr(comp, allow_none=True)
+            kinds = (_kind(left), _kind(right))
+            if "none" in kinds and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+                if kinds == ("none", "none"):
+                    raise self.err(node, "cannot compare None with None")
+                other = right if kinds[0] == "none" else left
+                plans.append(("none", self.need(node, other, "the compared value")))
+            elif "none" in kinds:
+                raise self.err(node, "cannot compare None values (Python raises TypeError)")
+            elif isinstance(op, (ast.Is, ast.IsNot)) and any(
+                isinstance(x, ast.Constant) and isinstance(x.value, bool)
+                for x in (node.left if not plans else node.comparators[len(plans) - 1], comp)
+            ):  # `x is True`: True and False are the only bools, so `is` means `==` for a bool
+                is_bool = isinstance(comp, ast.Constant) and isinstance(comp.value, bool)
+                other = left if is_bool else right
+                plans.append(("isbool", self.need(node, other, "the compared value")))
+            elif (
+                len(node.ops) == 1
+                and isinstance(op, (ast.Eq, ast.NotEq))
+                and kinds == ("tuple", "tuple")
+                and (_has_optional(left) or _has_optional(right))
+                and not unify(left, right)
+            ):  # `f(x) == (None, 1)`: the literal typed as the Optional tuple
+                if isinstance(comp, ast.Tuple) and self.fits(comp, right, left):
+                    plans.append(("value", self.need(node, left, "the compared values")))
+                elif isinstance(node.left, ast.Tuple) and self.fits(node.left, left, right):
+                    plans.append(("value", self.need(node, right, "the compared values")))
+                else:
+                    raise self.err(node, f"cannot compare {show(left)} with {show(right)}")
+            elif (
+                len(node.ops) == 1
+                and isinstance(op, (ast.Eq, ast.NotEq))
+                and (kinds[0] == "optional") != (kinds[1] == "optional")
+            ):  # an Optional[T] and a T: the T compared as an Optional
+                opt, plain, t = (
+                    (left, comp, right) if kinds[0] == "optional" else (right, node.left, left)
+                )
+                if not self.fits(plain, t, opt):
+                    raise self.err(node, f"cannot compare {show(left)} with {show(right)}")
+                plans.append(("value", self.need(node, opt, "the compared values")))
+            else:
+                plans.append(self.compare_plan(node, op, left, right))
             left = right
         node.kplans = plans  # type: ignore[attr-defined]
         return BOOL
@@ -942,6 +1343,10 @@ class FunctionChecker:
         t = self.need(node, lt, "the compared values")
         if t.kind == "none":
             raise self.err(node, "cannot compare None values")
+        if _has_optional(t) and not isinstance(op, (ast.Eq, ast.NotEq)):
+            raise self.report.unsupported(
+                node, f"ordering of {show(t)}", "ordering None is a TypeError"
+            )
         if t.kind == "set" and not isinstance(op, (ast.Eq, ast.NotEq)):
             raise self.report.unsupported(node, "set ordering", "subset tests are not in kiln")
         if "dict[" in show(t):
@@ -950,7 +1355,27 @@ class FunctionChecker:
 
     def e_IfExp(self, node: ast.IfExp) -> KType:
         self.truth(node.test)
-        a, b = self.expr(node.body), self.expr(node.orelse)
+        test = self.none_test(node.test)
+        a = self.expr_narrowed(node.body, test[0] if test and not test[1] else None)
+        b = self.expr_narrowed(node.orelse, test[0] if test and test[1] else None)
+        kinds = (_kind(a), _kind(b))
+        if kinds == ("none", "none"):
+            return NONE
+        if "none" in kinds or "optional" in kinds:  # `None if c else x`: an Optional
+            target = (
+                a
+                if kinds[0] == "optional"
+                else b
+                if kinds[1] == "optional"
+                else optional_of(b if kinds[0] == "none" else a)  # type: ignore[arg-type]
+            )
+            if not (self.fits(node.body, a, target) and self.fits(node.orelse, b, target)):
+                raise self.err(
+                    node,
+                    "the branches of this conditional expression have different types"
+                    f" ({show(a)} and {show(b)})",
+                )
+            return target
         if not unify(a, b):
             raise self.err(
                 node,
@@ -958,16 +1383,35 @@ class FunctionChecker:
             )
         return a
 
+    def expr_narrowed(self, node: ast.expr, var: Var | None) -> KType:
+        if var is None:
+            return self.expr(node, allow_none=True)
+        self.narrowed[var] = self.narrowed.get(var, 0) + 1
+        try:
+            return self.expr(node, allow_none=True)
+        finally:
+            self.narrowed[var] -= 1
+
     def e_List(self, node: ast.List) -> KType:
         elem: KType = TVar("element of []")
-        for e in node.elts:
-            t = self.expr(e)
+        types = [self.expr(e, allow_none=True) for e in node.elts]
+        if any(_kind(t) in ("none", "optional") for t in types):  # `[None, 2]`: Optionals
+            opt = next((t for t in types if _kind(t) == "optional"), None)
+            if opt is None:
+                inner = next((t for t in types if _kind(t) != "none"), TVar("element of []"))
+                opt = optional_of(inner)  # type: ignore[arg-type]
+            for e, t in zip(node.elts, types):
+                if not self.fits(e, t, opt):
+                    raise self.err(e, f"list items must have one type: {show(opt)} and {show(t)}")
+            return list_of(opt)  # type: ignore[arg-type]
+        for e, t in zip(node.elts, types):
             if not unify(elem, t):
                 raise self.err(e, f"list items must have one type: {show(elem)} and {show(t)}")
         return list_of(elem)  # type: ignore[arg-type]
 
     def e_Tuple(self, node: ast.Tuple) -> KType:
-        return tuple_of(*(self.expr(e) for e in node.elts))  # type: ignore[misc]
+        # a None item is typed None here; a comparison or return makes it an Optional (fits)
+        return tuple_of(*(self.expr(e, allow_none=True) for e in node.elts))  # type: ignore[misc]
 
     def e_Subscript(self, node: ast.Subscript) -> KType:
         seq = self.need(node.value, self.expr(node.value), "the indexed value")
@@ -1102,8 +1546,8 @@ class FunctionChecker:
                 f"{callee.name}() takes {len(callee.params)} argument(s) but {len(node.args)} were given",
             )
         for arg, param in zip(node.args, callee.params):
-            t = self.expr(arg)
-            if not unify(param.type, t):
+            t = self.expr(arg, allow_none=_kind(param.type) == "optional")
+            if not self.fits(arg, t, param.type):
                 raise self.err(
                     arg,
                     f"argument {param.name} of {callee.name} is {show(param.type)}, not {show(t)}",
@@ -1122,7 +1566,8 @@ class FunctionChecker:
                 raise self.report.unsupported(
                     func,
                     f"dict.{func.attr}() here",
-                    "kiln has d.get(k, default), and keys/values/items in for loops",
+                    "kiln has d.get(k, default), and keys/values/items in for loops"
+                    " and as the argument of list(), sorted(), ...",
                 )
             if len(node.args) != 2 or node.keywords:
                 raise self.report.unsupported(
@@ -1159,8 +1604,8 @@ class FunctionChecker:
                 raise self.err(
                     node, f"append() takes exactly one argument ({len(node.args)} given)"
                 )
-            t = self.expr(node.args[0])
-            if not unify(obj.args[0], t):
+            t = self.expr(node.args[0], allow_none=_kind(obj.args[0]) == "optional")
+            if not self.fits(node.args[0], t, obj.args[0]):
                 raise self.err(node.args[0], f"cannot append {show(t)} to {show(obj)}")
             return NONE
         if func.attr == "pop":
@@ -1549,10 +1994,12 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
     if isinstance(s, ast.While):
         _reads(s.test, da)
         _flow_block(s.body, set(da))
+        _flow_block(s.orelse, set(da))  # after zero or more iterations: only what held before
         return da
     if isinstance(s, ast.For):
         _reads(s.iter, da)
         _flow_block(s.body, da | _targets(s.target))
+        _flow_block(s.orelse, set(da))  # the target is unbound after zero iterations
         return da
     if isinstance(s, ast.AugAssign):
         _reads(s.value, da)

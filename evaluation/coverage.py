@@ -164,6 +164,8 @@ def _fits(value: Any, ty: Type) -> bool:
         return type(value) is str
     if kind == "none":
         return value is None
+    if kind == "optional":
+        return value is None or _fits(value, ty.args[0])
     if kind == "list":
         return type(value) is list and all(_fits(v, ty.args[0]) for v in value)
     if kind == "tuple":

@@ -35,6 +35,7 @@ from vm.values import (
     bits_float,
     float_bits,
     list_of,
+    optional_of,
     tuple_of,
 )
 
@@ -535,6 +536,49 @@ def test_str_methods_heap_accounting() -> None:
     assert trap(STR_SPLIT, "a,b", ",", limits=tight) == "HeapExhausted"
     huge = Limits(heap_words=64)
     assert trap(STR_REPLACE, "a" * 8, "", "b" * 40, limits=huge) == "HeapExhausted"
+
+
+# ---- optionals: -1 for None, else a 1-item tuple ------------------------------------------------
+
+OI, OS = optional_of(INT), optional_of(STR)
+IS_NONE = {t: one([t], BOOL, [(L, 0), "IS_NONE", "RET"]) for t in (OI, OS)}
+OPT_VALUE = {t: one([t], t.args[0], [(L, 0), "OPT_VALUE", "RET"]) for t in (OI, OS)}
+# x if x > 0 else None, boxed with TUPLE_NEW 1
+SOME_IF_POSITIVE = one(
+    [INT], OI,
+    [(L, 0), (L, 0), ("LOADI", 0), ("JUMP_GT_I", "some"), "POP", ("LOADI", -1), "RET",
+     ":some", ("TUPLE_NEW", 1), "RET"],
+)  # fmt: skip
+OPT_IDENTITY = {
+    t: one([t], t, [(L, 0), "RET"])
+    for t in (OI, OS, list_of(OI), tuple_of(OI, optional_of(list_of(STR))))
+}
+OPT_EQ = {t: one([t, t], BOOL, [(L, 0), (L, 1), ("EQ", t), "RET"]) for t in (OI, list_of(OS))}
+OPT_LT = one([list_of(OI), list_of(OI)], BOOL, [(L, 0), (L, 1), ("LT", list_of(OI)), "RET"])
+
+
+@given(st.one_of(st.none(), st.integers(-3, 3)), st.one_of(st.none(), st.text(max_size=3)))
+@settings(max_examples=60, deadline=None)
+def test_optionals(x: int | None, s: str | None) -> None:
+    assert value(IS_NONE[OI], x) is (x is None) and value(IS_NONE[OS], s) is (s is None)
+    assert (trap(OPT_VALUE[OI], x) == "TypeError") is (x is None)
+    if s is not None:
+        assert value(OPT_VALUE[OS], s) == s
+    assert value(OPT_IDENTITY[OI], x) == x and value(OPT_IDENTITY[OS], s) == s
+    assert value(OPT_IDENTITY[list_of(OI)], [x, 1, None]) == [x, 1, None]
+    pair = (x, None if s is None else [s, "b"])
+    assert value(OPT_IDENTITY[tuple_of(OI, optional_of(list_of(STR)))], pair) == pair
+    assert value(OPT_EQ[OI], x, 1) is (x == 1) and value(OPT_EQ[OI], x, None) is (x is None)
+    assert value(OPT_EQ[list_of(OS)], [s], [None]) is (s is None)
+
+
+def test_optional_results_and_ordering() -> None:
+    assert value(SOME_IF_POSITIVE, 5) == 5 and value(SOME_IF_POSITIVE, -5) is None
+    assert trap(SOME_IF_POSITIVE, 5, limits=Limits(heap_words=1)) == "HeapExhausted"  # the box
+    assert value(OPT_LT, [None, 1], [None, 2]) is True  # None == None, then 1 < 2
+    assert trap(OPT_LT, [None], [1]) == "TypeError"  # as CPython: None < 1
+    bad = one([INT], BOOL, [(L, 0), "IS_NONE", "RET"])  # ill-typed: an int is not an Optional
+    assert trap(bad, 7) == "MemoryFault"
 
 
 def test_every_opcode_is_exercised():

@@ -63,6 +63,8 @@ def assert_same(got: VerifyResult, want: VerifyResult, what: str = "") -> None:
 def default_of(ty: Type) -> Any:
     if ty.kind == "tuple":
         return tuple(default_of(a) for a in ty.args)
+    if ty.kind == "optional":
+        return None
     return {"none": None, "bool": False, "int": 0, "float": 0.0, "str": "", "list": []}[ty.kind]
 
 
@@ -72,6 +74,8 @@ def wrong_value(value: Any, ty: Type) -> Any:
     kind = ty.kind
     if kind == "none":
         return 0
+    if kind == "optional":  # a value for None, None for a value
+        return default_of(ty.args[0]) if value is None else None
     if kind == "bool":
         return not value
     if kind == "int":

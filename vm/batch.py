@@ -147,6 +147,8 @@ def marshal_expected(expected: Any, ty: Type) -> list[int] | None:
             return bool(value)
         if t.kind == "float" and isinstance(value, bool):
             return float(value)
+        if t.kind == "optional":
+            return None if value is None else convert(value, t.args[0])
         if t.kind == "list" and isinstance(value, list):
             return [convert(v, t.args[0]) for v in value]
         if t.kind == "tuple" and isinstance(value, tuple) and len(value) == len(t.args):

@@ -114,7 +114,7 @@ def shared_library(name: str, sources: list[Path], flags: list[str]) -> Path:
 
 def type_depth(ty: Type) -> int:
     """Nesting depth of lists and tuples: 0 for scalars and str, 1 for list[int], ..."""
-    if ty.kind in ("list", "tuple"):
+    if ty.kind in ("list", "tuple", "optional"):
         return 1 + max((type_depth(arg) for arg in ty.args), default=0)
     return 0
 
@@ -125,7 +125,7 @@ def _skips(words: list[int], base: int) -> list[int]:
 
     def node(pos: int) -> int:
         code = words[pos]
-        if code == 5:  # list
+        if code in (5, 7):  # list, optional
             end = node(pos + 1)
         elif code == 6:  # tuple
             end = pos + 2

@@ -342,6 +342,9 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
         1,
         "l x -- i : the first index with l[i] == x, or -1; t is the list type (NaN: Unsupported)",
     ),
+    # -- optionals (an Optional[T] is -1 for None, else a 1-item tuple holding the value)
+    ("IS_NONE", "none", 1, 1, "o -- o is None : o an Optional[T] (-1 or a 1-item tuple)"),
+    ("OPT_VALUE", "none", 1, 1, "o -- the value in o : TypeError when o is None"),
 ]
 
 # Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.
@@ -425,7 +428,7 @@ _TRAPS: Final[list[tuple[str, str, str]]] = [
     ("ValueError", "python", "bad value: int('x'), empty min/max, slice step 0, negative shift"),
     ("AssertionError", "python", "a failed assert"),
     ("RecursionError", "python", "calls nested deeper than the call-depth limit"),
-    ("TypeError", "python", "ord() of a string whose length is not 1"),
+    ("TypeError", "python", "ord() of a string whose length is not 1, a None used as a value"),
     ("OverflowError", "python", "a float result too large, int() of an infinity"),
     ("UnboundLocalError", "python", "a local variable read before it was assigned"),
     ("Exception", "python", "raise Exception(...)"),
@@ -451,7 +454,16 @@ RAISABLE: Final = frozenset(
 
 # ---- types, as encoded in the program's type table and in marshalled values ---------------------
 
-TYPE_CODES: Final = {"none": 0, "bool": 1, "int": 2, "float": 3, "str": 4, "list": 5, "tuple": 6}
+TYPE_CODES: Final = {
+    "none": 0,
+    "bool": 1,
+    "int": 2,
+    "float": 3,
+    "str": 4,
+    "list": 5,
+    "tuple": 6,
+    "optional": 7,
+}
 
 FORMAT_VERSION: Final = 1
 

@@ -13,6 +13,7 @@ Values on the stack:
   their result (`float_bits`).
 - `str` is a Python str, `tuple` a Python tuple of values, `list` a `KList` (a Python list of
   values plus the capacity the allocation accounting needs). Aliasing is Python's.
+- `Optional[T]` is the word -1 for None, else a 1-item tuple holding the value (`TUPLE_NEW 1`).
 
 Memory is not laid out in words here, but every allocation is charged the words README.md says,
 in the same order, so `HeapExhausted` comes at the same step as on a word-level VM. Frames share
@@ -97,6 +98,13 @@ def compare(op: str, a: Any, b: Any, ty: Type, nested: bool) -> bool:
     on those items, or on the lengths when there is none. A NaN met by a comparison inside a
     container (`nested`) is Unsupported: CPython compares container items by identity first.
     """
+    if ty.kind == "optional":  # None equals only None; ordering with a None is a TypeError
+        a_none, b_none = is_none(a), is_none(b)
+        if a_none or b_none:
+            if op != "==" and a_none != b_none:
+                raise Trap("TypeError")
+            return a_none and b_none if op == "==" else op == "<="
+        return compare(op, a[0], b[0], ty.args[0], nested=True)  # as the C walker: NaN Unsupported
     if ty.kind in ("list", "tuple"):
         xs, ys = _items(a), _items(b)
         for i in range(min(len(xs), len(ys))):
@@ -110,6 +118,15 @@ def compare(op: str, a: Any, b: Any, ty: Type, nested: bool) -> bool:
             raise Trap("Unsupported")
         return _COMPARE[op](x, y)
     return _COMPARE[op](a, b)  # int, bool and None words; strings by code points
+
+
+def is_none(o: Any) -> bool:
+    """Whether the Optional value `o` is None (-1); MemoryFault if it is not an Optional."""
+    if isinstance(o, tuple) and len(o) == 1:
+        return False
+    if type(o) is int and o == -1:
+        return True
+    raise Trap("MemoryFault")
 
 
 def _items(value: Any) -> Sequence[Any]:
@@ -604,6 +621,14 @@ class _Machine:
                 push(tuple(self.pop_n(n)))
             case "TUPLE_GET":
                 push(pop()[n])
+            # -- optionals
+            case "IS_NONE":
+                push(int(is_none(pop())))
+            case "OPT_VALUE":
+                o = pop()
+                if is_none(o):
+                    raise Trap("TypeError")
+                push(o[0])
             case "UNPACK_TUPLE":
                 t = pop()
                 if len(t) != n:
@@ -697,6 +722,12 @@ def _unmarshal_arg(m: _Machine, words: Iterator[int], ty: Type) -> Any:
     if kind == "tuple":
         m.alloc(1 + len(ty.args))
         return tuple(_unmarshal_arg(m, words, arg) for arg in ty.args)
+    if kind == "optional":
+        tag = next(words)
+        if tag == 0:
+            return -1
+        m.alloc(2)  # the 1-item tuple holding the value
+        return (_unmarshal_arg(m, words, ty.args[0]),)
     return next(words)  # none, bool, int, float: the word itself
 
 
@@ -706,6 +737,8 @@ def _marshalled_size(value: Any, ty: Type, budget: int) -> int:
     kind = ty.kind
     if kind == "str":
         return 1 + len(value)
+    if kind == "optional":
+        return 1 if is_none(value) else 1 + _marshalled_size(value[0], ty.args[0], budget - 1)
     if kind in ("list", "tuple"):
         size = 1 if kind == "list" else 0  # a list's length word; a tuple's arity is in its type
         for i, item in enumerate(_items(value)):
@@ -723,6 +756,8 @@ def _to_python(value: Any, ty: Type) -> Any:
         raise TypeError(f"{value!r} is not a {ty}")
     if kind == "none":
         return None
+    if kind == "optional":
+        return None if is_none(value) else _to_python(value[0], ty.args[0])
     if kind == "bool":
         return value != 0
     if kind == "float":
@@ -736,6 +771,8 @@ def _to_python(value: Any, ty: Type) -> Any:
 
 def _holds(value: Any, kind: str) -> bool:
     """Whether `value` is held the way the VM holds values of this kind (a word for scalars)."""
+    if kind == "optional":
+        return value == -1 or isinstance(value, tuple)
     return isinstance(value, {"str": str, "list": KList, "tuple": tuple}.get(kind, int))
 
 

@@ -13,6 +13,7 @@ int64 words read with the value's type (`vm/README.md`):
     str               length, then one code point per word
     list[T]           length, then each item marshalled as T
     tuple[T1..Tn]     each item marshalled in turn (the arity is in the type)
+    Optional[T]       0 for None; else 1, then the value marshalled as T
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Type:
             return f"dict[{self.args[0]}, {self.args[1]}]"
         if self.kind == "tuple":
             return f"tuple[{', '.join(map(str, self.args))}]"
+        if self.kind == "optional":
+            return f"Optional[{self.args[0]}]"
         return self.kind
 
     @property
@@ -69,6 +72,12 @@ NONE = Type("none")
 
 def list_of(elem: Type) -> Type:
     return Type("list", (elem,))
+
+
+def optional_of(t: Type) -> Type:
+    """None or a value of `t`. In memory: the word -1 for None, else a reference to a 1-item
+    tuple holding the value (vm/README.md)."""
+    return Type("optional", (t,))
 
 
 def set_of(elem: Type) -> Type:
@@ -108,6 +117,9 @@ def type_from_descriptor(words: list[int], start: int = 0) -> tuple[Type, int]:
     if kind == "list":
         elem, pos = type_from_descriptor(words, pos)
         return list_of(elem), pos
+    if kind == "optional":
+        elem, pos = type_from_descriptor(words, pos)
+        return optional_of(elem), pos
     if kind == "tuple":
         if pos >= len(words) or not 0 <= words[pos] <= 255:
             raise ValueError(f"malformed tuple arity at word {pos}")
@@ -204,6 +216,12 @@ def _marshal(value: Any, ty: Type, out: list[int]) -> None:
             raise ValueError(f"expected {ty}, got {value!r}")
         for item, item_ty in zip(value, ty.args):
             _marshal(item, item_ty, out)
+    elif kind == "optional":
+        if value is None:
+            out.append(0)
+        else:
+            out.append(1)
+            _marshal(value, ty.args[0], out)
     else:  # pragma: no cover - TYPE_CODES and Type agree
         raise AssertionError(kind)
 
@@ -242,4 +260,9 @@ def _unmarshal(it: Iterator[int], ty: Type) -> Any:
         return [_unmarshal(it, ty.args[0]) for _ in range(n)]
     if kind == "tuple":
         return tuple(_unmarshal(it, arg) for arg in ty.args)
+    if kind == "optional":
+        tag = word()
+        if tag not in (0, 1):
+            raise ValueError(f"bad Optional tag {tag}")
+        return None if tag == 0 else _unmarshal(it, ty.args[0])
     raise AssertionError(kind)  # pragma: no cover

@@ -452,7 +452,7 @@ KILN_FN int32_t kiln_first_item(const kiln_vm *vm, int32_t pos) {
     return vm->p->types[pos] == TY_TUPLE ? pos + 2 : pos + 1;
 }
 
-KILN_FN int kiln_is_container(int code) { return code == TY_LIST || code == TY_TUPLE; }
+KILN_FN int kiln_is_container(int code) { return code == TY_LIST || code == TY_TUPLE || code == TY_OPTIONAL; }
 
 /* A new walk level for the n items of the container whose type is at pos: 0 when the walk
    stack is full. The caller points it at the items (pa, pb or dst). */
@@ -514,6 +514,14 @@ KILN_FN int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, in
     case TY_TUPLE:
         if (kiln_tup(vm, a, &na, &ca) || kiln_tup(vm, b, &nb, &cb)) return TRAP_MemoryFault;
         if (na != vm->p->types[pos + 1] || nb != na) return TRAP_MemoryFault;
+        break;
+    case TY_OPTIONAL: /* -1 (None) or a 1-item tuple: None equals only None, ordering it is a TypeError */
+        if (a == -1 || b == -1) {
+            if (!eq && (a == -1) != (b == -1)) return TRAP_TypeError;
+            *res = a == -1 && b == -1 ? 0 : 1;
+            return TRAP_OK;
+        }
+        if (kiln_tup(vm, a, &na, &ca) || kiln_tup(vm, b, &nb, &cb) || na != 1 || nb != 1) return TRAP_MemoryFault;
         break;
     default: return TRAP_MemoryFault;
     }
@@ -595,6 +603,13 @@ KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t
     case TY_TUPLE:
         if (kiln_tup(vm, v, &n, &items) || n != vm->p->types[pos + 1]) return TRAP_MemoryFault;
         break;
+    case TY_OPTIONAL: /* 0 for None, else 1 and the value */
+        if (*len >= cap) return TRAP_HeapExhausted;
+        if (out) out[*len] = v != -1;
+        (*len)++;
+        if (v == -1) return TRAP_OK;
+        if (kiln_tup(vm, v, &n, &items) || n != 1) return TRAP_MemoryFault;
+        break;
     default: return TRAP_MemoryFault;
     }
     if (n == 0) return TRAP_OK;
@@ -650,6 +665,11 @@ KILN_FN int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *in,
         break;
     case TY_TUPLE:
         if (kiln_new_str(vm, n, &addr, &items)) return TRAP_HeapExhausted;
+        break;
+    case TY_OPTIONAL: /* the tag: 0 is None (-1), 1 a 1-item tuple holding the value */
+        if (n == 0) { *v = -1; return TRAP_OK; }
+        if (n != 1) return TRAP_MemoryFault;
+        if (kiln_new_str(vm, 1, &addr, &items)) return TRAP_HeapExhausted;
         break;
     default: return TRAP_MemoryFault;
     }
@@ -818,7 +838,7 @@ KILN_FN int64_t kiln_subtree_end(const kiln_program *p, int64_t pos) {
         if (pos < 0 || pos >= p->types_len) return -1;
         code = p->types[pos];
         pending--;
-        if (code == TY_LIST) {
+        if (code == TY_LIST || code == TY_OPTIONAL) {
             pending++;
             pos++;
         } else if (code == TY_TUPLE) {
@@ -1077,7 +1097,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [OP_CEIL_F] = &&L_OP_CEIL_F,
         [OP_ROUND_F] = &&L_OP_ROUND_F,
         [OP_SORTED_UNIQUE] = &&L_OP_SORTED_UNIQUE,
-        [OP_LIST_FIND] = &&L_OP_LIST_FIND
+        [OP_LIST_FIND] = &&L_OP_LIST_FIND,
+        [OP_IS_NONE] = &&L_OP_IS_NONE,
+        [OP_OPT_VALUE] = &&L_OP_OPT_VALUE
     };
 #pragma GCC diagnostic pop
 #else
@@ -2023,6 +2045,23 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         }
 
         /* -- tuple */
+        CASE(OP_IS_NONE): { /* an Optional: -1 (None) or a 1-item tuple */
+            int64_t n;
+            const int64_t *items;
+            NEED(1);
+            if (sp[-1] != -1 && (kiln_tup(&vm, sp[-1], &n, &items) || n != 1)) TRAP(TRAP_MemoryFault);
+            sp[-1] = sp[-1] == -1;
+            NEXT;
+        }
+        CASE(OP_OPT_VALUE): {
+            int64_t n;
+            const int64_t *items;
+            NEED(1);
+            if (sp[-1] == -1) TRAP(TRAP_TypeError);
+            if (kiln_tup(&vm, sp[-1], &n, &items) || n != 1) TRAP(TRAP_MemoryFault);
+            sp[-1] = items[0];
+            NEXT;
+        }
         CASE(OP_TUPLE_GET): {
             int64_t n;
             const int64_t *items;
@@ -2146,6 +2185,10 @@ KILN_FN int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, 
         break;
     case TY_TUPLE:
         if (kiln_tup(vm, v, &n, &items) || n != vm->p->types[pos + 1]) return TRAP_MemoryFault;
+        break;
+    case TY_OPTIONAL: /* the expected tag (0 None, 1 a value) against -1 or a 1-item tuple */
+        if (v == -1 || w != 1) { *eq = v == -1 && w == 0; return TRAP_OK; }
+        if (kiln_tup(vm, v, &n, &items) || n != 1) return TRAP_MemoryFault;
         break;
     default: return TRAP_MemoryFault;
     }

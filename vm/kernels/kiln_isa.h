@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xe070a445u
+#define KILN_ISA_HASH 0xd4164d15u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -140,7 +140,9 @@ enum kiln_op {
     OP_ROUND_F = 131,  /* x -- round(x) : a float, halves to even (CPython's float.__round__) */
     OP_SORTED_UNIQUE = 132,  /* l -- sorted(set(l)) : a new list (cap = len(l)), sorted, repeats dropped; t: list type */
     OP_LIST_FIND = 133,  /* l x -- i : the first index with l[i] == x, or -1; t is the list type (NaN: Unsupported) */
-    KILN_N_OPS = 134
+    OP_IS_NONE = 134,  /* o -- o is None : o an Optional[T] (-1 or a 1-item tuple) */
+    OP_OPT_VALUE = 135,  /* o -- the value in o : TypeError when o is None */
+    KILN_N_OPS = 136
 };
 
 enum kiln_trap {
@@ -150,7 +152,7 @@ enum kiln_trap {
     TRAP_ValueError = 3,  /* python: bad value: int('x'), empty min/max, slice step 0, negative shift */
     TRAP_AssertionError = 4,  /* python: a failed assert */
     TRAP_RecursionError = 5,  /* python: calls nested deeper than the call-depth limit */
-    TRAP_TypeError = 6,  /* python: ord() of a string whose length is not 1 */
+    TRAP_TypeError = 6,  /* python: ord() of a string whose length is not 1, a None used as a value */
     TRAP_OverflowError = 7,  /* python: a float result too large, int() of an infinity */
     TRAP_UnboundLocalError = 8,  /* python: a local variable read before it was assigned */
     TRAP_Exception = 9,  /* python: raise Exception(...) */
@@ -174,6 +176,7 @@ enum kiln_type {
     TY_STR = 4,
     TY_LIST = 5,
     TY_TUPLE = 6,
+    TY_OPTIONAL = 7,
 };
 
 #endif

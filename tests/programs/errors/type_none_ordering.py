@@ -1,0 +1,4 @@
+# expect error: type
+def main() -> bool:
+    xs = [1]
+    return xs[0] < None
