@@ -220,21 +220,41 @@ def verify_samples(
         if key not in keys:
             for i in distinct[key]:
                 verdicts[i].error = f"no function {entry!r} with the entry's signature"
-    items = [(programs[key], entry, list(a)) for key in keys for a, _ in tests]
-    runs = execute_batch(items, backend=backend, limits=limits, threads=threads) if items else []
+
+    def run_each(keys: list[bytes], arg_lists: list[Any]) -> dict[bytes, list[Any] | None]:
+        """Every program's runs on `arg_lists`, None for a program whose result cannot be read
+        back (the verifier checks stack depths, not value types: a sample may return an int
+        where its signature says str, which the host then fails to unmarshal)."""
+        items = [(programs[key], entry, list(a)) for key in keys for a in arg_lists]
+        n = len(arg_lists)
+        try:
+            runs = execute_batch(items, backend=backend, limits=limits, threads=threads)
+            return {key: runs[j * n : (j + 1) * n] for j, key in enumerate(keys)}
+        except ValueError:
+            if len(keys) == 1:
+                for i in distinct[keys[0]]:
+                    verdicts[i].error = "its result is not a valid value of its declared type"
+                return {keys[0]: None}
+            out: dict[bytes, list[Any] | None] = {}
+            for key in keys:
+                out.update(run_each([key], arg_lists))
+            return out
+
+    test_runs = run_each(keys, [a for a, _ in tests]) if keys and tests else {}
     passed: list[bytes] = []
     steps: dict[bytes, int] = {}
-    for j, key in enumerate(keys):
-        mine = runs[j * len(tests) : (j + 1) * len(tests)]
-        if all(_same(r, expected) for r, (_, expected) in zip(mine, tests, strict=True)):
+    for key in keys:
+        mine = test_runs.get(key)
+        if mine is not None and all(
+            _same(r, expected) for r, (_, expected) in zip(mine, tests, strict=True)
+        ):
             passed.append(key)
             steps[key] = sum(r.steps for r in mine)
-    items = [(programs[key], entry, list(a)) for key in passed for a in random_args]
-    runs = execute_batch(items, backend=backend, limits=limits, threads=threads) if items else []
+    random_runs = run_each(passed, list(random_args)) if passed and random_args else {}
     agree: set[bytes] = set()
-    for j, key in enumerate(passed):
-        mine = runs[j * len(random_args) : (j + 1) * len(random_args)]
-        if all(
+    for key in passed:
+        mine = random_runs.get(key, [] if not random_args else None)
+        if mine is not None and all(
             not r.needs_fallback and r.outcome == o for r, o in zip(mine, ref_random, strict=True)
         ):
             agree.add(key)
