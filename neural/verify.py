@@ -230,7 +230,7 @@ def verify_samples(
         try:
             runs = execute_batch(items, backend=backend, limits=limits, threads=threads)
             return {key: runs[j * n : (j + 1) * n] for j, key in enumerate(keys)}
-        except ValueError:
+        except (ValueError, OverflowError):  # chr() of a word that is no code point
             if len(keys) == 1:
                 for i in distinct[keys[0]]:
                     verdicts[i].error = "its result is not a valid value of its declared type"
