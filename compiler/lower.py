@@ -148,6 +148,15 @@ class FunctionLowerer:
     def emit(self, op: str, arg: int | Label = 0) -> None:
         self.code.append(Instr(op, arg, self.line))
 
+    def while_index_below_len(self, i: int, lst: int, end: Label) -> None:
+        """The test of an index loop over the list in local `lst`: on to `end` once `i` has
+        reached its length (read afresh each time, as CPython's list iterator does)."""
+        self.emit("LOAD", i)
+        self.emit("LOAD", lst)
+        self.emit("LIST_LEN")
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", end)
+
     def place(self, label: Label) -> None:
         self.code.append(label)
 
@@ -1222,11 +1231,7 @@ class FunctionLowerer:
         self.emit("LOADI", 0)
         self.emit("STORE", i)
         self.place(top)
-        self.emit("LOAD", i)
-        self.emit("LOAD", src)
-        self.emit("LIST_LEN")
-        self.emit("LT_I")
-        self.emit("JUMP_IF_FALSE", end)
+        self.while_index_below_len(i, src, end)
         self.emit("LOAD", dst)
         self.emit("LOAD", i)
         self.emit("LOAD", src)
@@ -1290,11 +1295,7 @@ class FunctionLowerer:
         self.emit("LOADI", 0)
         self.emit("STORE", n)
         self.place(top)
-        self.emit("LOAD", i)
-        self.emit("LOAD", lst)
-        self.emit("LIST_LEN")
-        self.emit("LT_I")
-        self.emit("JUMP_IF_FALSE", end)
+        self.while_index_below_len(i, lst, end)
         self.emit("LOAD", lst)
         self.emit("LOAD", i)
         self.emit("LIST_INDEX")
@@ -1570,11 +1571,7 @@ class FunctionLowerer:
         self.emit("LOADI", 0)
         self.emit("STORE", i)
         self.place(top)
-        self.emit("LOAD", i)
-        self.emit("LOAD", pairs)
-        self.emit("LIST_LEN")
-        self.emit("LT_I")
-        self.emit("JUMP_IF_FALSE", end)
+        self.while_index_below_len(i, pairs, end)
         self.emit("LOAD", pairs)
         self.emit("LOAD", i)
         self.emit("LIST_INDEX")
