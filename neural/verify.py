@@ -31,6 +31,8 @@ from compiler import compile_source
 from vm import ExecResult, execute_batch
 from vm.container import Program
 from vm.limits import Limits
+from vm.typecheck import check_types
+from vm.verify import VerifyError
 
 if TYPE_CHECKING:
     from neural.decode import Sample
@@ -145,6 +147,11 @@ class NeuralResult:
         return sum(v.passed_tests and not v.agrees for v in self.verdicts)
 
     @property
+    def n_ill_typed(self) -> int:
+        """Samples that kept vm.verify's rules but failed the typed check (never run)."""
+        return sum(v.error.startswith("ill-typed") for v in self.verdicts)
+
+    @property
     def n_passed_tests(self) -> int:
         return sum(v.passed_tests for v in self.verdicts)
 
@@ -154,7 +161,8 @@ class NeuralResult:
 
     def summary(self) -> str:
         lines = [
-            f"{self.k} samples: {sum(v.wellformed for v in self.verdicts)} well-formed, "
+            f"{self.k} samples: {sum(v.wellformed for v in self.verdicts)} well-formed "
+            f"({self.n_ill_typed} ill-typed), "
             f"{self.distinct} distinct, {self.n_passed_tests} passed the tests, "
             f"{self.n_verified} verified "
             f"(p_correct {self.p_correct:.3f}, k_99 {k_99(self.p_correct):.1f}), "
@@ -220,6 +228,13 @@ def verify_samples(
         if key not in keys:
             for i in distinct[key]:
                 verdicts[i].error = f"no function {entry!r} with the entry's signature"
+    for key in list(keys):  # the decoder keeps vm.verify's rules, not types: check them here
+        try:
+            check_types(programs[key])
+        except VerifyError as e:
+            keys.remove(key)
+            for i in distinct[key]:
+                verdicts[i].error = f"ill-typed: {e}"
 
     def run_each(keys: list[bytes], arg_lists: list[Any]) -> dict[bytes, list[Any] | None]:
         """Every program's runs on `arg_lists`, None for a program whose result cannot be read

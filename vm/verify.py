@@ -19,6 +19,15 @@ The rules:
   `vm.isa` (`stack_effect`): the operand stack starts empty, never goes negative, never exceeds
   `max_stack`, has the same depth on every path into an instruction and exactly 1 at `RET`;
   control never runs off the end of the code.
+
+Types are a separate pass, `vm.typecheck.check_types(program)`, run after `verify` by
+`verify_bytes` (so on every user-supplied `.kbc`: `kiln run`, the API, the Pipeline's bytecode
+candidates) and on the neural compiler's samples before they run: every instruction gets
+operands of the types it works on (from `vm.ref`), `CALL` passes the callee's parameter types,
+`RET` returns the declared type, a local unset on some path is read only as a scalar (the VM's 0)
+or behind the compiler's unbound-local flag; a violation is a `VerifyError` with the rule `type`
+and what was expected against what was found. `verify` itself stays structural: the neural
+constrained decoder guarantees that its samples pass it, and it does not track types.
 """
 
 from __future__ import annotations
@@ -99,9 +108,13 @@ def verify(program: Program) -> None:
 
 
 def verify_bytes(data: bytes) -> Program:
-    """Load a `.kbc` container and verify it (ContainerError or VerifyError)."""
+    """Load a `.kbc` container and verify it, types included (ContainerError or VerifyError):
+    what every user-supplied bytecode goes through (`kiln run`, the API, Pipeline candidates)."""
+    from vm.typecheck import check_types  # it builds on this module
+
     program = load(data)
     verify(program)
+    check_types(program)
     return program
 
 
