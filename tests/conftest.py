@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import functools
+import os
 
 import pytest
+
+# Every test prepares its problems afresh (the prepared-problem cache is tested on its own, with
+# a folder of its own): a cache filled by an earlier run would hide the preparation code.
+os.environ["KILN_PREPARED_CACHE"] = "0"
 
 
 @functools.cache
@@ -21,7 +26,14 @@ def _no_cuda_device_reason() -> str | None:
     return None if count > 0 else "needs a CUDA device (cupy found none)"
 
 
+SLOW_VARIABLE = "KILN_RUN_SLOW"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get(SLOW_VARIABLE, "") not in ("1", "yes", "true"):
+        for item in items:  # minutes each: CI's whole run must stay within 15 minutes
+            if item.get_closest_marker("slow") is not None:
+                item.add_marker(pytest.mark.skip(reason=f"slow: set {SLOW_VARIABLE}=1 to run it"))
     gpu_items = [item for item in items if item.get_closest_marker("gpu") is not None]
     if not gpu_items:
         return
