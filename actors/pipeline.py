@@ -17,6 +17,10 @@ the same C interpreter), or the pure-Python reference VM (`vm.ref`, the specific
 
 1. compile: each distinct (source, entry, argument types) once; a `CompileError` is that
    candidate's verdict "compile error" with the diagnostic, never an exception for the batch.
+   With the default compiler ("batched", `[runtime] compiler`), every distinct source of the
+   batch goes to the batched C compiler (`compiler.batched`) in one call, on every core; it
+   compiles the programs it covers to the very bytes `compile_source` gives, and the reference
+   compiler compiles the rest and gives every diagnostic (`BatchReport.batched` counts the first).
    Bytecode candidates (`bytes` of a `.kbc`) are loaded and verified (`vm.verify.verify_bytes`),
    each distinct container once; a malformed one is "invalid bytecode" with the reason. The
    argument types of an entry function without (complete) annotations come from its tests'
@@ -51,7 +55,7 @@ import numpy as np
 from actors.layout import LayoutStats, Work, layout, measure
 from compiler import CompileError, compile_source
 from vm.batch import VERDICT_NAMES, BatchBuilder, TestSpec, verify
-from vm.container import ContainerError, Program
+from vm.container import ContainerError, Program, load
 from vm.isa import TRAPS
 from vm.limits import Limits
 from vm.values import Type, type_of_value
@@ -61,6 +65,7 @@ COMPILE_ERROR = "compile error"
 INVALID_BYTECODE = "invalid bytecode"
 NEEDS_FALLBACK = VERDICT_NAMES[4]
 VERDICTS = (*VERDICT_NAMES, COMPILE_ERROR, INVALID_BYTECODE)
+COMPILE_PATHS = ("deterministic", "neural", "hybrid")
 STAGES = ("compile", "build", "upload", "kernel", "download", "total")
 # The CPU backend has no bus to cross: its "prepare" (flattening the programs for the C
 # interpreter) stands where an upload would be, its "reduce" (per-candidate verdicts) where the
@@ -109,6 +114,7 @@ class BatchReport:
     items: int  # (candidate, test) pairs run
     layout: LayoutStats | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    batched: int = 0  # of `compiles`, sources the batched C compiler compiled (compiler.batched)
 
     def __post_init__(self) -> None:
         self.counts = dict(Counter(r.verdict for r in self.results))
@@ -157,12 +163,25 @@ class Pipeline:
         threads: int | None = None,
         compile_path: str = "deterministic",
         checkpoint: str | None = None,
+        compiler: str | None = None,
     ) -> None:
         """`compile_path`: "deterministic" (compiler/), "neural" (sampled and verified against
         the deterministic compiler's bytecode; none verified is a compile error) or "hybrid"
         (neural.router, Algorithm 3: falls back to the deterministic program). `checkpoint`:
-        the neural model (default neural/checkpoints/small.pt)."""
-        if compile_path not in ("deterministic", "neural", "hybrid"):
+        the neural model (default neural/checkpoints/small.pt). `compiler`: "batched" (the C
+        compiler of compiler/batched.py for every source it covers, in one call per batch, the
+        reference compiler for the rest) or "reference" (compile_source for all); both give
+        the same bytes. Default: the settings' ([runtime] compiler, KILN_COMPILER)."""
+        if compiler is None or limits is None:
+            from configs.settings import load_settings
+
+            settings = load_settings()
+            compiler = compiler or settings.compiler
+            limits = limits or settings.vm
+        if compiler not in ("batched", "reference"):
+            raise ValueError(f"unknown compiler {compiler!r}: choose batched or reference")
+        self.compiler = compiler
+        if compile_path not in COMPILE_PATHS:
             raise ValueError(
                 f"unknown compile path {compile_path!r}: choose deterministic, neural or hybrid"
             )
@@ -173,10 +192,6 @@ class Pipeline:
             backend = "cuda" if cuda_available() else "cpu"
         if backend not in ("cuda", "cpu", "ref"):
             raise ValueError(f"unknown backend {backend!r}: choose auto, cuda, cpu or ref")
-        if limits is None:
-            from configs.settings import load_settings
-
-            limits = load_settings().vm
         self.backend = backend
         self.limits = limits
         self.threads = threads
@@ -196,6 +211,8 @@ class Pipeline:
 
         # 1. compile (or load and verify), each distinct one once
         memo = _Memo()
+        if self.compiler == "batched":
+            self._compile_batched(cands, test_lists, memo)
         resolved: dict[tuple[Any, str, int], tuple[Program, int] | CandidateResult] = {}
         for i, key in enumerate(keys):
             if key not in resolved:
@@ -286,7 +303,13 @@ class Pipeline:
         done = [r for r in results if r is not None]
         assert len(done) == len(cands)
         return BatchReport(
-            done, self.backend, timings, memo.compiles, len(items) if rows else 0, stats
+            done,
+            self.backend,
+            timings,
+            memo.compiles,
+            len(items) if rows else 0,
+            stats,
+            batched=memo.batched_used,
         )
 
     def _resolve(
@@ -313,24 +336,17 @@ class Pipeline:
                 except (ContainerError, VerifyError) as e:
                     memo.programs[cand.code] = CandidateResult(INVALID_BYTECODE, diagnostic=str(e))
             return memo.programs[cand.code]
-        if (cand.code, cand.entry) not in memo.annotated:
-            memo.annotated[cand.code, cand.entry] = _entry_annotated(cand.code, cand.entry)
-        arg_types: tuple[Type, ...] | None = None
-        if not memo.annotated[cand.code, cand.entry] and cand.arg_types is not None:
-            arg_types = cand.arg_types
-        elif not memo.annotated[cand.code, cand.entry] and tests:
-            if id(tests) not in memo.arg_types:
-                memo.arg_types[id(tests)] = entry_arg_types(cand.entry, tests)
-            inferred = memo.arg_types[id(tests)]
-            if isinstance(inferred, str):
-                return CandidateResult(NEEDS_FALLBACK, diagnostic=inferred)
-            arg_types = inferred
+        arg_types = self._arg_types(cand, tests, memo)
+        if isinstance(arg_types, CandidateResult):
+            return arg_types
         key = (cand.code, cand.entry, arg_types)
         if key not in memo.programs:
             memo.compiles += 1
             try:
                 types = {cand.entry: list(arg_types)} if arg_types is not None else None
-                memo.programs[key] = compile_source(
+                batched = memo.batched.pop(key, None)
+                memo.batched_used += batched is not None
+                memo.programs[key] = batched or compile_source(
                     cand.code, f"<{cand.entry}>", arg_types=types, require=[cand.entry]
                 )
             except CompileError as e:
@@ -341,6 +357,56 @@ class Pipeline:
                     assert isinstance(reference, Program)
                     memo.programs[key] = self._neural(cand, reference, tests)
         return memo.programs[key]
+
+    def _arg_types(
+        self, cand: Candidate, tests: Sequence[TestSpec], memo: _Memo
+    ) -> tuple[Type, ...] | None | CandidateResult:
+        """The argument types the entry function is compiled for: None where its parameters
+        are annotated, else the candidate's own or its tests' (or the verdict why not)."""
+        assert isinstance(cand.code, str)
+        if (cand.code, cand.entry) not in memo.annotated:
+            memo.annotated[cand.code, cand.entry] = _entry_annotated(cand.code, cand.entry)
+        if memo.annotated[cand.code, cand.entry]:
+            return None
+        if cand.arg_types is not None:
+            return cand.arg_types
+        if not tests:
+            return None
+        if id(tests) not in memo.arg_types:
+            memo.arg_types[id(tests)] = entry_arg_types(cand.entry, tests)
+        inferred = memo.arg_types[id(tests)]
+        if isinstance(inferred, str):
+            return CandidateResult(NEEDS_FALLBACK, diagnostic=inferred)
+        return inferred
+
+    def _compile_batched(
+        self, cands: Sequence[Candidate], test_lists: Sequence[Sequence[TestSpec]], memo: _Memo
+    ) -> None:
+        """Step 1a: every distinct source the batched C compiler covers, compiled in one call
+        (`compiler.batched`, byte-identical to `compile_source`); `_program` takes these and
+        compiles the rest, and gives every diagnostic, with the reference compiler."""
+        keys: dict[tuple[str, str, tuple[Type, ...] | None], None] = {}
+        for cand, tests in zip(cands, test_lists, strict=True):
+            if isinstance(cand.code, str):
+                arg_types = self._arg_types(cand, tests, memo)
+                if not isinstance(arg_types, CandidateResult):
+                    keys.setdefault((cand.code, cand.entry, arg_types))
+        if not keys:
+            return
+        from compiler.batched import compile_batch
+
+        todo = list(keys)
+        compiled = compile_batch(
+            [code for code, _, _ in todo],
+            [f"<{entry}>" for _, entry, _ in todo],
+            [{entry: list(types)} if types is not None else None for _, entry, types in todo],
+            threads=self.threads,
+        )
+        for key, result in zip(todo, compiled, strict=True):
+            if isinstance(result, bytes):
+                program = load(result)
+                if any(fn.name == key[1] for fn in program.functions):
+                    memo.batched[key] = program  # else the reference says why it is missing
 
     def _neural(
         self, cand: Candidate, reference: Program, tests: Sequence[TestSpec]
@@ -365,7 +431,9 @@ class _Memo:
     programs: dict[Any, Program | CandidateResult] = field(default_factory=dict)
     annotated: dict[tuple[str, str], bool] = field(default_factory=dict)
     arg_types: dict[int, tuple[Type, ...] | str] = field(default_factory=dict)
+    batched: dict[Any, Program] = field(default_factory=dict)  # from compiler.batched
     compiles: int = 0
+    batched_used: int = 0
 
 
 def _candidate(c: CandidateLike) -> Candidate:

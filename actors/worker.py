@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -54,6 +54,7 @@ BYTES_PER_ITEM = 64
 """Device memory one (candidate, test) item takes beyond the tests themselves (run order,
 status, trap, steps, reduction)."""
 ITEM_MEMORY_FRACTION = 0.25
+MAX_VARIANTS = 8  # Pipelines with a job's own limits or compile path one worker keeps
 """Share of a GPU's free memory the items of one batch may take (scratch takes half)."""
 
 _WARMUP = Candidate("def warm(x: int) -> int:\n    return x * 2 + 1\n", "warm")
@@ -132,6 +133,7 @@ class PipelineWorker:
         self._error: str | None = None
         started = time.perf_counter()
         self._pipeline: Pipeline | None = None
+        self._variants: dict[Any, Pipeline] = {}  # per-job limits and compile paths
         try:
             self._pipeline = Pipeline(backend, limits=limits, threads=self._threads)
             report = self._pipeline.run([_WARMUP], _WARMUP_TESTS)
@@ -186,13 +188,20 @@ class PipelineWorker:
             isa=isa_hash(),
         )
 
-    def run(self, candidates: Sequence[CandidateLike], tests: Tests) -> BatchOutcome:
-        """Verify one batch (the arguments of `Pipeline.run`)."""
+    def run(
+        self,
+        candidates: Sequence[CandidateLike],
+        tests: Tests,
+        limits: Mapping[str, int] | None = None,
+        compile_path: str = "deterministic",
+    ) -> BatchOutcome:
+        """Verify one batch (the arguments of `Pipeline.run`). A job's own `limits` (fields of
+        `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch."""
         if self._pipeline is None or self._error is not None:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
-            report: BatchReport = self._pipeline.run(candidates, tests)
+            report: BatchReport = self._pipeline_for(limits, compile_path).run(candidates, tests)
             seconds = time.perf_counter() - started
             self._batches += 1
         return BatchOutcome(
@@ -203,6 +212,24 @@ class PipelineWorker:
             worker=self._id,
             timings=dict(report.timings),
         )
+
+
+    def _pipeline_for(self, limits: Mapping[str, int] | None, compile_path: str) -> Pipeline:
+        assert self._pipeline is not None
+        if not limits and compile_path == "deterministic":
+            return self._pipeline
+        key = (tuple(sorted((limits or {}).items())), compile_path)
+        if key not in self._variants:
+            if len(self._variants) >= MAX_VARIANTS:  # a long-lived worker keeps a few
+                self._variants.pop(next(iter(self._variants)))
+            base = self._pipeline
+            self._variants[key] = Pipeline(
+                base.backend,
+                limits=base.limits.replace(**limits) if limits else base.limits,
+                threads=self._threads,
+                compile_path=compile_path,
+            )
+        return self._variants[key]
 
 
 def crashed_result(deaths: int) -> CandidateResult:

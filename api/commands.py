@@ -47,6 +47,12 @@ def register(sub: Any) -> None:
     p.add_argument("--url", default=os.environ.get("KILN_API_URL", DEFAULT_URL))
     p.add_argument("--token", default=None, help=f"bearer token (default: ${TOKEN_VARIABLE})")
     p.add_argument("--fuel", type=int, default=None, help="instructions one test may run")
+    p.add_argument(
+        "--compile-path",
+        choices=("deterministic", "neural", "hybrid"),
+        default="deterministic",
+        help="how sources become bytecode on the server (docs/API.md)",
+    )
     p.add_argument("--idempotency-key", default=None, help="resubmitting with it returns the job")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_submit)
@@ -108,8 +114,13 @@ def cmd_submit(args: argparse.Namespace) -> int:
         body["tests"] = json.loads(Path(args.tests).read_text(encoding="utf-8"))
     else:
         body["problem"] = args.problem
+    options: dict[str, Any] = {}
     if args.fuel is not None:
-        body["options"] = {"fuel": args.fuel}
+        options["fuel"] = args.fuel
+    if args.compile_path != "deterministic":
+        options["compile_path"] = args.compile_path
+    if options:
+        body["options"] = options
     headers = {"Authorization": f"Bearer {token}"}
     if args.idempotency_key:
         headers["Idempotency-Key"] = args.idempotency_key

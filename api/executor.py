@@ -121,6 +121,7 @@ class ThreadExecutor:
     """Runs each job's batches on a `Pipeline` in a thread of this process (module docstring)."""
 
     takes_limits = True  # submit() takes per-job limits (stack_words, heap_words, max_call_depth)
+    # and a compile_path
 
     def __init__(
         self, backend: str = "cpu", limits: Limits | None = None, batch_size: int = 64
@@ -135,11 +136,17 @@ class ThreadExecutor:
         tests: Sequence[TestSpec],
         batch_size: int | None = None,
         limits: dict[str, int] | None = None,
+        compile_path: str = "deterministic",
     ) -> ThreadJob:
         job = ThreadJob(len(candidates))
         pipeline = self.pipeline
-        if limits:
-            pipeline = Pipeline(pipeline.backend, pipeline.limits.replace(**limits), threads=1)
+        if limits or compile_path != "deterministic":
+            pipeline = Pipeline(
+                pipeline.backend,
+                pipeline.limits.replace(**limits) if limits else pipeline.limits,
+                threads=1,
+                compile_path=compile_path,
+            )
 
         def run() -> None:
             with self._semaphore:

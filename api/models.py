@@ -62,9 +62,13 @@ class JobOptions(Strict):
     max_call_depth: int | None = Field(
         default=None, ge=1, description="nested calls (farms that take per-job limits)"
     )
-    compile: Literal["compiler"] = Field(
-        default="compiler",
-        description="the compile path: the deterministic compiler (neural: not served yet)",
+    compile_path: Literal["deterministic", "neural", "hybrid"] = Field(
+        default="deterministic",
+        description=(
+            "deterministic: the compiler; neural: the model's samples, verified against the"
+            " compiler's bytecode (none verified is a compile error); hybrid: Algorithm 3, the"
+            " router's choice with the compiler as the fallback (docs/NEURAL.md)"
+        ),
     )
     batch_size: int | None = Field(
         default=None, ge=1, le=1_000_000, description="candidates per farm batch"

@@ -175,9 +175,12 @@ class JobRunner:
         limits = {
             k: options[k] for k in ("stack_words", "heap_words", "max_call_depth") if options.get(k)
         }
+        extra: dict[str, Any] = {}
         if limits:
-            return self.executor.submit(candidates, tests, options.get("batch_size"), limits=limits)  # type: ignore[call-arg]
-        return self.executor.submit(candidates, tests, options.get("batch_size"))
+            extra["limits"] = limits
+        if options.get("compile_path", "deterministic") != "deterministic":
+            extra["compile_path"] = options["compile_path"]
+        return self.executor.submit(candidates, tests, options.get("batch_size"), **extra)
 
     def _consume(self, job_id: str, job: Any, original: list[int]) -> bool:
         """Stores verdicts as they come; False when the job was cancelled or the runner stops."""

@@ -16,11 +16,11 @@ taking turns on the workers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
-from actors.pipeline import CandidateLike, Tests
+from actors.pipeline import COMPILE_PATHS, CandidateLike, Tests
 from actors.worker import PipelineWorker, WorkerInfo
 from cluster.runtime import FarmError, Runtime
 from cluster.scheduler import FarmJob, Scheduler
@@ -32,6 +32,8 @@ START_TIMEOUT_S = 120.0
 
 class Farm:
     """A running farm (module docstring). Make one with `Farm.start`."""
+
+    takes_limits = True  # submit() takes per-job limits (and a compile path)
 
     def __init__(self, runtime: Runtime, scheduler: Scheduler, batch_size: int | None) -> None:
         self.runtime = runtime
@@ -112,11 +114,25 @@ class Farm:
         candidates: Sequence[CandidateLike],
         tests: Tests,
         batch_size: int | None = None,
+        limits: Mapping[str, int] | None = None,
+        compile_path: str = "deterministic",
     ) -> FarmJob:
-        """Queue a job (the arguments of `Pipeline.run`) and return it at once."""
+        """Queue a job (the arguments of `Pipeline.run`) and return it at once. `limits`
+        overrides fields of the workers' `Limits` for this job (stack_words, heap_words,
+        max_call_depth, ...); `compile_path` is the Pipeline's (deterministic, neural, hybrid)."""
         if self._closed:
             raise FarmError("the farm is shut down")
-        return self.scheduler.submit(candidates, tests, batch_size or self.batch_size)
+        options: dict[str, Any] = {}
+        if limits:
+            Limits().replace(**limits)  # an unknown field is the caller's error, raised here
+            options["limits"] = dict(limits)
+        if compile_path != "deterministic":
+            if compile_path not in COMPILE_PATHS:
+                raise ValueError(
+                    f"unknown compile path {compile_path!r}: choose {', '.join(COMPILE_PATHS)}"
+                )
+            options["compile_path"] = compile_path
+        return self.scheduler.submit(candidates, tests, batch_size or self.batch_size, options)
 
     def batches_in_flight(self) -> int:
         """Batches sent to workers and not yet back, over every job."""

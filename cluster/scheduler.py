@@ -133,9 +133,12 @@ class FarmJob:
         candidates: Sequence[CandidateLike],
         tests: Tests,
         batch_size: int | None,
+        run_options: dict[str, Any] | None = None,
     ) -> None:
         if batch_size is not None and batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        # a job's own `limits` and `compile_path`, sent with each batch (PipelineWorker.run)
+        self.run_options = dict(run_options or {})
         cands = [_candidate(c) for c in candidates]
         test_lists = _tests_per_candidate(cands, tests)
         self.id = job_id
@@ -332,13 +335,17 @@ class Scheduler:
         self._wake.set()
 
     def submit(
-        self, candidates: Sequence[CandidateLike], tests: Tests, batch_size: int | None = None
+        self,
+        candidates: Sequence[CandidateLike],
+        tests: Tests,
+        batch_size: int | None = None,
+        run_options: dict[str, Any] | None = None,
     ) -> FarmJob:
         if self._stop.is_set():
             raise FarmError("the farm is shut down")
         with self._lock:
             self._next_id += 1
-            job = FarmJob(self, self._next_id, candidates, tests, batch_size)
+            job = FarmJob(self, self._next_id, candidates, tests, batch_size, run_options)
             if job.active:
                 self._jobs.append(job)
         self._wake.set()
@@ -501,7 +508,7 @@ class Scheduler:
         tests = [job.unit_tests[u] for u in batch.units]  # shared lists pickle once
         self._sent += 1
         batch.serial = self._sent
-        ref = worker.handle.run.remote(candidates, tests)
+        ref = worker.handle.run.remote(candidates, tests, **job.run_options)
         worker.in_flight += 1
         job.in_flight += 1
         with self._lock:

@@ -6,13 +6,14 @@
 2. a user file with any of the same keys: the `path` argument, else the file `KILN_CONFIG` names;
 3. environment variables: `KILN_VM_<LIMIT>` for each field of `vm.limits.Limits`
    (`KILN_VM_FUEL`, `KILN_VM_STACK_WORDS`, `KILN_VM_MAX_CALL_DEPTH`, `KILN_VM_HEAP_WORDS`),
-   `KILN_CACHE_DIR` and `KILN_CPU_THREADS`. A variable set to the empty string counts as unset.
+   `KILN_CACHE_DIR`, `KILN_CPU_THREADS` and `KILN_COMPILER`. A variable set to the empty string
+   counts as unset.
 
-A file is two tables, `[vm]` (one key per field of `Limits`) and `[runtime]` (`cache_dir`,
-`cpu_threads`). An unknown table, key or `KILN_VM_*` variable is an error rather than something
-silently ignored, since it is most likely a typo. Every error is a `SettingsError` whose message
-starts with where the value came from: `KILN_VM_FUEL='abc': not an integer`, or
-`/home/me/kiln.toml: unknown key [vm] fule (known: fuel, stack_words, ...)`.
+A file has the tables `[vm]` (one key per field of `Limits`), `[runtime]` (`cache_dir`,
+`cpu_threads`, `compiler`), `[api]` and `[farm]`. An unknown table, key or `KILN_VM_*` variable is
+an error rather than something silently ignored, since it is most likely a typo. Every error is a
+`SettingsError` whose message starts with where the value came from: `KILN_VM_FUEL='abc': not an
+integer`, or `/home/me/kiln.toml: unknown key [vm] fule (known: fuel, stack_words, ...)`.
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ CONFIG_VARIABLE = "KILN_CONFIG"
 VM_VARIABLE_PREFIX = "KILN_VM_"
 CACHE_DIR_VARIABLE = "KILN_CACHE_DIR"
 CPU_THREADS_VARIABLE = "KILN_CPU_THREADS"
+COMPILER_VARIABLE = "KILN_COMPILER"
+COMPILERS = ("batched", "reference")
 AUTO = "auto"
 """The value of `cpu_threads` that means every core of the machine."""
 
 LIMIT_NAMES = tuple(f.name for f in fields(Limits))
-RUNTIME_KEYS = ("cache_dir", "cpu_threads")
+RUNTIME_KEYS = ("cache_dir", "cpu_threads", "compiler")
 API_VARIABLE_PREFIX = "KILN_API_"
 RAY_ADDRESS_VARIABLE = "KILN_RAY_ADDRESS"
 FARM_VARIABLE_PREFIX = "KILN_FARM_"
@@ -140,6 +143,9 @@ class Settings:
     """Where the CPU backend caches the C libraries it compiles."""
     cpu_threads: int = field(default_factory=all_cores)
     """Threads the CPU backend may use."""
+    compiler: str = "batched"
+    """The Pipeline's compiler: "batched" (the C compiler where it covers a program, the
+    reference compiler for the rest) or "reference" (compiler.compile_source for all)."""
     api: ApiSettings = field(default_factory=ApiSettings)
     """The REST service."""
     farm: FarmSettings = field(default_factory=FarmSettings)
@@ -148,6 +154,9 @@ class Settings:
     def __post_init__(self) -> None:
         if not _is_int(self.cpu_threads) or self.cpu_threads < 1:
             raise ValueError(f"cpu_threads must be a positive integer, got {self.cpu_threads!r}")
+        if self.compiler not in COMPILERS:
+            known = ", ".join(COMPILERS)
+            raise ValueError(f"compiler must be one of {known}, got {self.compiler!r}")
 
 
 def vm_variable(limit: str) -> str:
@@ -207,13 +216,17 @@ def _apply_file(settings: Settings, path: Path) -> Settings:
     if "cpu_threads" in runtime:
         value = runtime["cpu_threads"]
         cpu_threads = _cpu_threads(value, f"{path}: [runtime] cpu_threads = {value!r}")
+    compiler = settings.compiler
+    if "compiler" in runtime:
+        value = runtime["compiler"]
+        compiler = _compiler(value, f"{path}: [runtime] compiler = {value!r}")
     api = _api_settings(
         settings.api, data.get("api", {}), lambda key, value: f"{path}: [api] {key} = {value!r}"
     )
     farm = _farm_settings(
         settings.farm, data.get("farm", {}), lambda k, v: f"{path}: [farm] {k} = {v!r}"
     )
-    return Settings(vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, api=api, farm=farm)
+    return Settings(limits, cache_dir, cpu_threads, compiler, api, farm)
 
 
 def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
@@ -240,6 +253,10 @@ def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
         where = f"{CPU_THREADS_VARIABLE}={raw!r}"
         value = AUTO if raw.strip() == AUTO else _parse_int(raw, where)
         cpu_threads = _cpu_threads(value, where)
+    compiler = settings.compiler
+    raw = env.get(COMPILER_VARIABLE, "")
+    if raw:
+        compiler = _compiler(raw.strip(), f"{COMPILER_VARIABLE}={raw!r}")
     api_variables = {API_VARIABLE_PREFIX + key.upper(): key for key in API_KEYS}
     for name in sorted(env):
         if name.startswith(API_VARIABLE_PREFIX) and name not in api_variables:
@@ -258,7 +275,13 @@ def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
         settings.api, api_values, lambda key, value: f"{API_VARIABLE_PREFIX}{key.upper()}={value!r}"
     )
     farm = _farm_settings(settings.farm, *_farm_variables(env))
-    return Settings(vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, api=api, farm=farm)
+    return Settings(limits, cache_dir, cpu_threads, compiler, api, farm)
+
+
+def _compiler(value: object, where: str) -> str:
+    if value not in COMPILERS:
+        raise SettingsError(f"{where}: choose {' or '.join(COMPILERS)}")
+    return str(value)
 
 
 def farm_variable(key: str) -> str:

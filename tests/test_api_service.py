@@ -389,14 +389,40 @@ def test_bad_input_is_a_4xx_that_says_what(service: ServiceProcess) -> None:
         )
         assert run.status_code == 422 and "fails verification" in run.json()["detail"]
         assert c.get("/v1/jobs", params={"limit": "many"}).status_code == 422
-        if EXECUTOR == "farm":  # the farm runs every job under its [vm] limits
-            per_job = c.post(
-                "/v1/jobs",
-                json={"candidates": [{"source": DOUBLE, "entry": "f"}], "tests": TESTS,
-                      "options": {"stack_words": 100}},
-            )  # fmt: skip
-            assert per_job.status_code == 422
-            assert "only options.fuel" in per_job.json()["detail"]
+        for options, message in (
+            ({"compile_path": "magic"}, "compile_path"),
+            ({"stack_words": 0}, "stack_words"),
+        ):
+            bad = c.post("/v1/jobs", json={"candidates": [{"source": DOUBLE, "entry": "f"}],
+                                           "tests": TESTS, "options": options})  # fmt: skip
+            assert bad.status_code == 422 and message in bad.text, bad.text
+
+
+DEEP = "def f(n: int) -> int:\n    if n == 0:\n        return 0\n    return 1 + f(n - 1)\n"
+
+
+def test_per_job_limits_and_compile_path(service: ServiceProcess) -> None:
+    """Per-job VM limits reach the workers (farm or thread), and the compile path is served."""
+    deep_tests = [{"args": [30], "expected": 30}]
+    jobs = [
+        {"candidates": [{"source": DEEP, "entry": "f"}], "tests": deep_tests,
+         "options": {"max_call_depth": 8}},
+        {"candidates": [{"source": DEEP, "entry": "f"}], "tests": deep_tests},
+        {"candidates": [{"source": DOUBLE, "entry": "f"},
+                        {"source": DOUBLE.replace("2 *", "3 *"), "entry": "f"}],
+         "tests": TESTS, "options": {"compile_path": "hybrid"}},
+    ]  # fmt: skip
+    with client(service) as c:
+        results = []
+        for body in jobs:  # one at a time: the token may have 2 jobs in flight
+            job = submit(c, body)
+            assert wait_done(c, job["id"], timeout=120)["status"] == "done"
+            results.append(stream_results(c, job["id"]))
+        [limited], [unlimited], hybrid = results
+        assert limited["verdict"] == "trapped" and limited["trap"] == "RecursionError", limited
+        assert unlimited["verdict"] == "passed", unlimited
+        verdicts = {r["index"]: r["verdict"] for r in hybrid}
+        assert verdicts == {0: "passed", 1: "wrong answer"}
 
 
 def _compile(service: ServiceProcess, source: str) -> str:

@@ -53,13 +53,15 @@ SLOW_S = 0.05
 class FaultyWorker(PipelineWorker):
     """Kills its own process on CRASH, sleeps on SLOW (module docstring)."""
 
-    def run(self, candidates: Sequence[CandidateLike], tests: Tests) -> BatchOutcome:
+    def run(
+        self, candidates: Sequence[CandidateLike], tests: Tests, **options: Any
+    ) -> BatchOutcome:
         codes = [c.code if isinstance(c, Candidate) else c[0] for c in candidates]
         if any(isinstance(code, str) and CRASH in code for code in codes):
             os._exit(17)
         if any(isinstance(code, str) and SLOW in code for code in codes):
             time.sleep(SLOW_S)
-        return super().run(candidates, tests)
+        return super().run(candidates, tests, **options)
 
 
 # ---- candidates with every kind of verdict --------------------------------------------------
@@ -190,6 +192,20 @@ def test_one_test_list_and_per_candidate_lists(farm: Farm) -> None:
     job = farm.submit(candidates, per_candidate, batch_size=2)
     assert job.results() == reference(candidates, per_candidate)
     assert farm.submit([], tests).results() == []
+
+
+def test_per_job_limits_reach_the_workers(farm: Farm) -> None:
+    deep = "def f(n: int) -> int:\n    if n == 0:\n        return 0\n    return 1 + f(n - 1)\n"
+    candidates, tests = [Candidate(deep, "f")], [TestSpec((30,), 30)]
+    limited = farm.submit(candidates, tests, limits={"max_call_depth": 8}).results()
+    local = Pipeline("cpu", LIMITS.replace(max_call_depth=8))
+    assert limited == local.run(candidates, tests).results
+    assert limited[0].verdict == "trapped"
+    assert farm.submit(candidates, tests).results()[0].passed  # the workers' own limits again
+    with pytest.raises(ValueError, match="unknown limit"):
+        farm.submit(candidates, tests, limits={"stack": 3})
+    with pytest.raises(ValueError, match="unknown compile path"):
+        farm.submit(candidates, tests, compile_path="magic")
 
 
 def test_concurrent_jobs_from_threads(farm: Farm) -> None:

@@ -248,3 +248,41 @@ def test_cuda_backend_matches_cpu() -> None:
     assert outcome(cuda) == outcome(cpu)
     for stage in STAGES:
         assert cuda.timings[stage] >= 0.0
+
+
+def _generated_candidates(n: int) -> tuple[list[Candidate], list[list[TestSpec]]]:
+    """Generated programs of every level, each with tests from CPython's own results."""
+    from fuzz.generator import generate
+
+    cands, tests = [], []
+    for seed in range(n):
+        prog = generate(seed, size=6, depth=2, complexity=seed % 6)
+        namespace: dict[str, object] = {}
+        exec(compile(prog.source, "<generated>", "exec"), namespace)
+        specs = []
+        for args in prog.inputs:
+            try:
+                specs.append(TestSpec(args, namespace[prog.entry](*args)))  # type: ignore[operator]
+            except Exception:
+                continue  # an input CPython raises on: not a test here
+        if specs:
+            cands.append(Candidate(prog.source, prog.entry))
+            tests.append(specs)
+    return cands, tests
+
+
+def test_batched_compiler_gives_the_reference_compilers_verdicts_steps_and_bytes() -> None:
+    """The Pipeline's default compiler (the batched C one, reference for the rest) changes
+    nothing a caller sees: same verdicts, step counts and verified containers."""
+    cands, tests = _generated_candidates(120)
+    cands += mixed_candidates()
+    tests += [TESTS] * len(MIXED)
+    batched = Pipeline("cpu", limits=LIMITS).run(cands, tests)
+    reference = Pipeline("cpu", limits=LIMITS, compiler="reference").run(cands, tests)
+    assert outcome(batched) == outcome(reference)
+    assert [r.diagnostic for r in batched.results] == [r.diagnostic for r in reference.results]
+    assert reference.batched == 0 and batched.compiles == reference.compiles
+    assert batched.batched >= 40, batched.batched  # levels 0-2 at least: all of them
+    assert batched.counts.get("passed", 0) >= len(cands) // 2
+    with pytest.raises(ValueError, match="unknown compiler"):
+        Pipeline("cpu", compiler="fast")

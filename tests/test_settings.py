@@ -43,7 +43,8 @@ def test_packaged_file_mirrors_limits_defaults() -> None:
     with open(PACKAGED_FILE, "rb") as file:
         packaged = tomllib.load(file)
     assert packaged["vm"] == dataclasses.asdict(Limits())
-    assert set(packaged["runtime"]) == {"cache_dir", "cpu_threads"}
+    assert set(packaged["runtime"]) == {"cache_dir", "cpu_threads", "compiler"}
+    assert packaged["runtime"]["compiler"] == Settings().compiler
 
 
 def test_settings_are_frozen() -> None:
@@ -189,3 +190,18 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
 def test_settings_reject_a_bad_thread_count() -> None:
     with pytest.raises(ValueError, match="cpu_threads must be a positive integer"):
         Settings(cpu_threads=0)
+
+
+def test_the_pipelines_compiler_from_the_file_and_kiln_compiler(tmp_path: Path) -> None:
+    assert load_settings(env={}).compiler == "batched"
+    user = tmp_path / "kiln.toml"
+    user.write_text('[runtime]\ncompiler = "reference"\n')
+    assert load_settings(user, env={}).compiler == "reference"
+    assert load_settings(user, env={"KILN_COMPILER": "batched"}).compiler == "batched"
+    with pytest.raises(SettingsError, match="KILN_COMPILER='fast': choose batched or reference"):
+        load_settings(env={"KILN_COMPILER": "fast"})
+    user.write_text('[runtime]\ncompiler = 3\n')
+    with pytest.raises(SettingsError, match=r"\[runtime\] compiler = 3: choose"):
+        load_settings(user, env={})
+    with pytest.raises(ValueError, match="compiler must be one of batched, reference"):
+        Settings(compiler="fast")

@@ -90,6 +90,11 @@ def _check_limits(body: JobCreate, settings: SettingsDep, executor: ExecutorDep)
     options = body.options
     if options.fuel is not None and options.fuel > limits.max_fuel:
         raise _invalid(f"options.fuel={options.fuel}: over max_fuel={limits.max_fuel}")
+    if options.compile_path != "deterministic" and not _neural_available():
+        raise _invalid(
+            f"options.compile_path={options.compile_path!r} needs torch on the server"
+            " (pip install -e .[neural]); use 'deterministic'"
+        )
     asked = {k: getattr(options, k) for k in PER_JOB_LIMITS if getattr(options, k) is not None}
     if asked:
         try:
@@ -102,6 +107,12 @@ def _check_limits(body: JobCreate, settings: SettingsDep, executor: ExecutorDep)
                 f"{names}: this farm runs every job under its [vm] limits;"
                 " only options.fuel may be set per job"
             )
+
+
+def _neural_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
 
 
 def _candidates(
