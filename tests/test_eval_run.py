@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,6 +114,55 @@ def test_fuel_comes_from_the_canonical_steps(
     for pp in default.values():
         for spec in pp.specs or []:
             assert spec.fuel is None or spec.fuel >= FUEL_FLOOR
+
+
+def test_prepared_problems_are_cached_by_problem_rule_and_code(
+    problems: dict[str, Problem],
+    runner: LocalRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from evaluation import prepcache
+
+    monkeypatch.setenv("KILN_PREPARED_CACHE", "1")
+    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))
+    chosen = {t: problems[t] for t in ("HumanEval/0", "HumanEval/4", "HumanEval/12")}
+    submitted: list[int] = []
+    real_submit = runner.submit
+
+    def counting_submit(candidates: Any, tests: Any, batch_size: int | None = None) -> Any:
+        submitted.append(len(candidates))
+        return real_submit(candidates, tests, batch_size)
+
+    monkeypatch.setattr(runner, "submit", counting_submit)
+    fresh = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    assert len(list((tmp_path / "prepared").glob("*.pkl"))) == 3 and sum(submitted) > 0
+    submitted.clear()
+    again = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    assert submitted == [] or sum(submitted) == 0  # every problem came from the cache
+    for tid in chosen:
+        assert (again[tid].specs, again[tid].reason, again[tid].canonical_steps) == (
+            fresh[tid].specs,
+            fresh[tid].reason,
+            fresh[tid].canonical_steps,
+        )
+    other_rule = prepare_problems(chosen, runner, fuel_factor=51, fuel_floor=1000)
+    assert sum(submitted) > 0  # another fuel rule is another entry
+    assert any(pp.canonical_steps for pp in other_rule.values())
+    # a corrupt entry is a miss, never an error; another code digest makes every entry stale
+    for entry in (tmp_path / "prepared").glob("*.pkl"):
+        entry.write_bytes(b"not a pickle")
+    submitted.clear()
+    assert prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000).keys() == chosen.keys()
+    assert sum(submitted) > 0
+    monkeypatch.setattr(prepcache, "code_digest", lambda: "edited")
+    submitted.clear()
+    prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    assert sum(submitted) > 0
+    monkeypatch.setenv("KILN_PREPARED_CACHE", "0")
+    submitted.clear()
+    prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    assert sum(submitted) > 0
 
 
 def test_a_solution_slower_than_its_budget_times_out_natively(runner: LocalRunner) -> None:
