@@ -24,8 +24,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _corpus import call_types
 
-from compiler import cuda, parse_call
+from compiler import cuda
 from compiler.batched import KERNELS, Unsupported, compile_batch
 from fuzz.generator import generate
 from vm.build import cache_dir
@@ -322,7 +323,7 @@ def test_emulated_launcher_gives_the_cpu_build_results(emulated):
     sources += ["", "def f() -> int:\n    return " + "(" * 47 + "1" + ")" * 47 + "\n"]
     sources += ["def f() -> int:\n    return 2" + " ** 1" * 17 + "\n"]  # unbounded: CPU
     names = [f"p{i}.py" for i in range(len(sources))]
-    specs = [_call_types(s) if s.startswith("#") else None for s in sources]
+    specs = [call_types(s) if s.startswith("#") else None for s in sources]
     _same_as_cpu(sources, names, specs, budget=16 << 20)
     assert emulated.limit >= cuda.STACK_BYTES
     stats = dict(cuda.last_stats)
@@ -344,16 +345,6 @@ def test_emulated_arena_short_programs_are_retried_on_the_cpu_build(emulated):
 # ---- on a GPU: the device's results are the CPU build's -----------------------------------------
 
 
-def _call_types(source: str) -> dict:
-    call = "main()"
-    for line in source.splitlines():
-        if not line.startswith("#"):
-            break
-        key, _, value = line[1:].strip().partition(":")
-        if key == "call":
-            call = value.strip()
-    name, args = parse_call(call)
-    return {name: [type_of_value(a) for a in args]}
 
 
 def _same_as_cpu(sources, names=None, arg_types=None, passes=True, **launch) -> list:
@@ -372,7 +363,7 @@ def test_gpu_corpus_programs_match_the_cpu_build():
     paths = sorted(CORPUS.rglob("*.py"))
     sources = [p.read_text() for p in paths]
     names = [str(p.relative_to(CORPUS)) for p in paths]
-    _same_as_cpu(sources, names, [_call_types(s) for s in sources])
+    _same_as_cpu(sources, names, [call_types(s) for s in sources])
     print(f"corpus on the device: {cuda.last_stats}")
     assert cuda.last_stats["launches"] >= 1
 

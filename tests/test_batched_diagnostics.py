@@ -16,8 +16,9 @@ import re
 from pathlib import Path
 
 import pytest
+from _corpus import call_types
 
-from compiler import CompileError, compile_source, parse_call
+from compiler import CompileError, compile_source
 from compiler.batched import Unsupported, compile_batch, compile_with_fallback
 from fuzz.generator import generate
 from vm.values import type_of_value
@@ -25,16 +26,6 @@ from vm.values import type_of_value
 CORPUS = Path(__file__).parent / "programs"
 
 
-def _call_types(source: str) -> dict:
-    call = "main()"
-    for line in source.splitlines():
-        if not line.startswith("#"):
-            break
-        key, _, value = line[1:].strip().partition(":")
-        if key == "call":
-            call = value.strip()
-    name, args = parse_call(call)
-    return {name: [type_of_value(a) for a in args]}
 
 
 def _reference(source: str, name: str, types: dict | None) -> CompileError | None:
@@ -80,7 +71,7 @@ def _check(sources, names, types) -> tuple[int, int]:
 
 def _corpus() -> list[tuple[str, str, dict]]:
     paths = sorted(CORPUS.rglob("*.py"))
-    return [(p.read_text(), str(p.relative_to(CORPUS)), _call_types(p.read_text())) for p in paths]
+    return [(p.read_text(), str(p.relative_to(CORPUS)), call_types(p.read_text())) for p in paths]
 
 
 def _generated(count: int) -> list[tuple[str, str, None]]:

@@ -14,28 +14,17 @@ import random
 from pathlib import Path
 
 import pytest
+from _corpus import call_types
 
-from compiler import CompileError, compile_source, parse_call
+from compiler import CompileError, compile_source
 from compiler.batched import Unsupported, compile_batch, compile_with_fallback, passes_mask
 from compiler.optimize import PASSES
 from fuzz.generator import generate
 from vm import execute
-from vm.values import type_of_value
 
 CORPUS = Path(__file__).parent / "programs"
 
 
-def _call_types(source: str) -> dict:
-    """The argument types of a corpus program's `# call:` line (as test_batched_compiler.py)."""
-    call = "main()"
-    for line in source.splitlines():
-        if not line.startswith("#"):
-            break
-        key, _, value = line[1:].strip().partition(":")
-        if key == "call":
-            call = value.strip()
-    name, args = parse_call(call)
-    return {name: [type_of_value(a) for a in args]}
 
 
 def _src(*lines: str) -> str:
@@ -68,7 +57,7 @@ def _check_identical(sources, names, arg_types, passes=True, threads=None) -> li
 def _corpus():
     paths = sorted(CORPUS.rglob("*.py"))
     sources = [p.read_text() for p in paths]
-    return sources, [str(p.relative_to(CORPUS)) for p in paths], [_call_types(s) for s in sources]
+    return sources, [str(p.relative_to(CORPUS)) for p in paths], [call_types(s) for s in sources]
 
 
 # ---- every pass on -------------------------------------------------------------------------------
