@@ -223,6 +223,26 @@ def passes_mask(passes: frozenset[str] | set[str] | bool = True) -> int:
     return sum(1 << i for i, name in enumerate(PASSES) if name in selected)
 
 
+def pack(
+    sources: Sequence[str],
+    names: Sequence[str],
+    specs: Sequence[Mapping[str, Sequence[Type]] | None],
+) -> tuple[bytes, list[list[int]]]:
+    """The batch as the C drivers read it (CPU and device): every source, name and argument-type
+    spec back to back in one buffer, and six columns of offsets: src_off, src_len, name_off,
+    name_len, spec_off, spec_len, one entry per program."""
+    parts: list[bytes] = []
+    offsets: list[list[int]] = [[] for _ in range(6)]
+    at = 0
+    for source, name, spec in zip(sources, names, specs, strict=True):
+        for j, blob in enumerate((source.encode(), name.encode(), _spec(spec))):
+            offsets[2 * j].append(at)
+            offsets[2 * j + 1].append(len(blob))
+            parts.append(blob)
+            at += len(blob)
+    return b"".join(parts), offsets
+
+
 @overload
 def compile_batch(
     sources: Sequence[str],
@@ -267,17 +287,9 @@ def compile_batch(
     specs = list(arg_types) if arg_types is not None else [None] * n
     if len(names) != n or len(specs) != n:
         raise ValueError("sources, filenames and arg_types must have the same length")
-    parts: list[bytes] = []
-    offsets = (ctypes.c_int64 * (6 * n))()
-    at = 0
-    for i, (source, name, spec) in enumerate(zip(sources, names, specs, strict=True)):
-        for j, blob in enumerate((source.encode(), name.encode(), _spec(spec))):
-            offsets[6 * i + 2 * j], offsets[6 * i + 2 * j + 1] = at, len(blob)
-            parts.append(blob)
-            at += len(blob)
-    buffer = b"".join(parts)
+    buffer, offsets = pack(sources, names, specs)
     src_off, src_len, name_off, name_len, spec_off, spec_len = (
-        (ctypes.c_int64 * n)(*offsets[k::6]) for k in range(6)
+        (ctypes.c_int64 * n)(*column) for column in offsets
     )
     out_ptr = (ctypes.c_void_p * n)()
     out_len = (ctypes.c_int64 * n)()

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from compiler import batched
-from compiler.batched import DIAG_BYTES, KERNELS, Unsupported, _config, _spec, compile_batch
+from compiler.batched import DIAG_BYTES, KERNELS, Unsupported, _config, compile_batch
 from vm.values import Type
 
 KERNEL = KERNELS / "kc_cuda.cu"
@@ -382,22 +382,6 @@ def stack_reservation(cupy: Any) -> int:
 # ---- compiling ----------------------------------------------------------------------------------
 
 
-def _pack(
-    sources: Sequence[str], names: Sequence[str], specs: Sequence[Any]
-) -> tuple[bytes, np.ndarray]:
-    """compile_batch's layout: every source, name and spec back to back; offsets[k][i] for k =
-    src_off, src_len, name_off, name_len, spec_off, spec_len."""
-    parts: list[bytes] = []
-    offsets = np.zeros((6, len(sources)), dtype=np.int64)
-    at = 0
-    for i, (source_, name, spec) in enumerate(zip(sources, names, specs, strict=True)):
-        for j, blob in enumerate((source_.encode(), name.encode(), _spec(spec))):
-            offsets[2 * j, i], offsets[2 * j + 1, i] = at, len(blob)
-            parts.append(blob)
-            at += len(blob)
-    return b"".join(parts), offsets
-
-
 def _refusal(raw: bytes, filename: str, cpu_options: dict[str, Any]) -> Any:
     """A refused program's result, as compile_batch makes it from the same diagnostic bytes."""
     decode = getattr(batched, "decode_diagnostic", None)
@@ -493,7 +477,8 @@ def compile_batch_cuda(
     }
     device_ids = np.array([i for i in range(n) if not _unbounded(sources[i])], dtype=np.int64)
     if len(device_ids):
-        buffer, offsets = _pack(sources, names, specs)
+        buffer, columns = batched.pack(sources, names, specs)
+        offsets = np.array(columns, dtype=np.int64)
         d_buf = cupy.asarray(np.frombuffer(buffer + b"\0", dtype=np.uint8))
         d_off = [cupy.asarray(offsets[k]) for k in range(6)]
         cfg = _config(passes) if "passes" in inspect.signature(_config).parameters else _config()

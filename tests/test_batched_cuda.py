@@ -27,7 +27,7 @@ import pytest
 from _corpus import call_types
 
 from compiler import cuda
-from compiler.batched import KERNELS, Unsupported, compile_batch
+from compiler.batched import KERNELS, Unsupported, compile_batch, pack
 from fuzz.generator import generate
 from vm.build import cache_dir
 from vm.values import type_of_value
@@ -157,15 +157,15 @@ def test_launches_fit_the_budget_and_cover_every_program():
             assert (stop - start) * arena <= budget or stop - start == 1
 
 
-def test_packing_matches_the_cpu_layout():
+def test_packing_lays_out_sources_names_and_specs():
     sources = ["def f() -> int:\n    return 1\n", "", "def g(x):\n    return x\n"]
     names = ["a.py", "b.py", "c.py"]
     specs = [None, None, {"g": [type_of_value(1)]}]
-    buffer, offsets = cuda._pack(sources, names, specs)
+    buffer, offsets = pack(sources, names, specs)  # what both drivers read
     for i, (source, name) in enumerate(zip(sources, names, strict=True)):
-        assert buffer[offsets[0, i] : offsets[0, i] + offsets[1, i]] == source.encode()
-        assert buffer[offsets[2, i] : offsets[2, i] + offsets[3, i]] == name.encode()
-    assert buffer[offsets[4, 2] : offsets[4, 2] + offsets[5, 2]] == b"g i\n"
+        assert buffer[offsets[0][i] : offsets[0][i] + offsets[1][i]] == source.encode()
+        assert buffer[offsets[2][i] : offsets[2][i] + offsets[3][i]] == name.encode()
+    assert buffer[offsets[4][2] : offsets[4][2] + offsets[5][2]] == b"g i\n"
 
 
 def test_unbounded_chains_go_to_the_cpu_build():
