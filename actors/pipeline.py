@@ -196,6 +196,23 @@ class Pipeline:
         self.limits = limits
         self.threads = threads
 
+    def variant(
+        self, limits: Mapping[str, int] | None = None, compile_path: str = "deterministic"
+    ) -> Pipeline:
+        """This Pipeline with a job's own `limits` (fields of `Limits` to override) and compile
+        path: itself when they change nothing, else a new one on the same backend, threads,
+        compiler and checkpoint."""
+        if not limits and compile_path == self.compile_path:
+            return self
+        return Pipeline(
+            self.backend,
+            self.limits.replace(**limits) if limits else self.limits,
+            threads=self.threads,
+            compile_path=compile_path,
+            checkpoint=self.checkpoint,
+            compiler=self.compiler,
+        )
+
     def run(self, candidates: Sequence[CandidateLike], tests: Tests) -> BatchReport:
         """Verify `candidates` against their tests. `tests` is one list for all candidates, a
         list per candidate (the same list object may be shared), or a mapping from problem to

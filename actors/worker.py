@@ -222,13 +222,7 @@ class PipelineWorker:
         if key not in self._variants:
             if len(self._variants) >= MAX_VARIANTS:  # a long-lived worker keeps a few
                 self._variants.pop(next(iter(self._variants)))
-            base = self._pipeline
-            self._variants[key] = Pipeline(
-                base.backend,
-                limits=base.limits.replace(**limits) if limits else base.limits,
-                threads=self._threads,
-                compile_path=compile_path,
-            )
+            self._variants[key] = self._pipeline.variant(limits, compile_path)
         return self._variants[key]
 
 

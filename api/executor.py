@@ -139,14 +139,7 @@ class ThreadExecutor:
         compile_path: str = "deterministic",
     ) -> ThreadJob:
         job = ThreadJob(len(candidates))
-        pipeline = self.pipeline
-        if limits or compile_path != "deterministic":
-            pipeline = Pipeline(
-                pipeline.backend,
-                pipeline.limits.replace(**limits) if limits else pipeline.limits,
-                threads=1,
-                compile_path=compile_path,
-            )
+        pipeline = self.pipeline.variant(limits, compile_path)
 
         def run() -> None:
             with self._semaphore:

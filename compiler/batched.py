@@ -223,6 +223,21 @@ def passes_mask(passes: frozenset[str] | set[str] | bool = True) -> int:
     return sum(1 << i for i, name in enumerate(PASSES) if name in selected)
 
 
+def columns(
+    sources: Sequence[str],
+    filenames: Sequence[str] | None,
+    arg_types: Sequence[Mapping[str, Sequence[Type]] | None] | None,
+) -> tuple[list[str], list[Mapping[str, Sequence[Type]] | None]]:
+    """A batch's filenames and argument types, defaulted ("<input>", None) and checked to be one
+    per source."""
+    n = len(sources)
+    names = list(filenames) if filenames is not None else ["<input>"] * n
+    specs = list(arg_types) if arg_types is not None else [None] * n
+    if len(names) != n or len(specs) != n:
+        raise ValueError("sources, filenames and arg_types must have the same length")
+    return names, specs
+
+
 def pack(
     sources: Sequence[str],
     names: Sequence[str],
@@ -283,10 +298,7 @@ def compile_batch(
     n = len(sources)
     if n == 0:
         return []
-    names = list(filenames) if filenames is not None else ["<input>"] * n
-    specs = list(arg_types) if arg_types is not None else [None] * n
-    if len(names) != n or len(specs) != n:
-        raise ValueError("sources, filenames and arg_types must have the same length")
+    names, specs = columns(sources, filenames, arg_types)
     buffer, offsets = pack(sources, names, specs)
     src_off, src_len, name_off, name_len, spec_off, spec_len = (
         (ctypes.c_int64 * n)(*column) for column in offsets
@@ -343,8 +355,7 @@ def compile_with_fallback(
     every diagnostic; a diagnostic kc is sure of is kc's, the same CompileError)."""
     from compiler import compile_source
 
-    names = list(filenames) if filenames is not None else ["<input>"] * len(sources)
-    specs = list(arg_types) if arg_types is not None else [None] * len(sources)
+    names, specs = columns(sources, filenames, arg_types)
     out: list[Program | CompileError] = []
     for source, name, spec, result in zip(
         sources,

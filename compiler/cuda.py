@@ -44,6 +44,9 @@ import numpy as np
 
 from compiler import batched
 from compiler.batched import DIAG_BYTES, KERNELS, Unsupported, _config, compile_batch
+from vm.cuda import CudaUnavailable as CudaUnavailable  # raised by load_cupy: re-exported
+from vm.cuda import available as available  # whether CuPy sees a device: the same question
+from vm.cuda import load_cupy
 from vm.values import Type
 
 KERNEL = KERNELS / "kc_cuda.cu"
@@ -267,31 +270,8 @@ def stack_need(ptx: str, report: str, entry: str = "kc_compile_programs") -> dic
 # ---- the device and the compiled module ----------------------------------------------------------
 
 
-class CudaUnavailable(RuntimeError):
-    """CuPy is not installed or sees no CUDA device."""
-
-
 def _cupy() -> Any:
-    try:
-        import cupy
-    except ImportError:
-        raise CudaUnavailable(MISSING) from None
-    try:
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as error:  # no driver, or a broken CUDA install
-        raise CudaUnavailable(f"{MISSING} (CuPy found no device: {error})") from None
-    if count < 1:
-        raise CudaUnavailable(f"{MISSING} (CuPy found no device)")
-    return cupy
-
-
-def available() -> bool:
-    """Whether CuPy is importable and sees a CUDA device."""
-    try:
-        _cupy()
-    except CudaUnavailable:
-        return False
-    return True
+    return load_cupy(MISSING)
 
 
 _INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.MULTILINE)
@@ -458,10 +438,7 @@ def compile_batch_cuda(
     n = len(sources)
     if n == 0:
         return []
-    names = list(filenames) if filenames is not None else ["<input>"] * n
-    specs = list(arg_types) if arg_types is not None else [None] * n
-    if len(names) != n or len(specs) != n:
-        raise ValueError("sources, filenames and arg_types must have the same length")
+    names, specs = batched.columns(sources, filenames, arg_types)
     cupy = _cupy()
     functions = module()
     ensure_stack(cupy)

@@ -58,18 +58,24 @@ class CudaUnavailable(RuntimeError):
 # ---- the device and the compiled module --------------------------------------------------------
 
 
-def _cupy() -> Any:
+def load_cupy(missing: str = MISSING) -> Any:
+    """The cupy module, or CudaUnavailable starting with `missing` (what needs it, and how to
+    install it) when CuPy is not installed or sees no device."""
     try:
         import cupy
     except ImportError:
-        raise CudaUnavailable(MISSING) from None
+        raise CudaUnavailable(missing) from None
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as error:  # no driver, or a broken CUDA install
-        raise CudaUnavailable(f"{MISSING} (CuPy found no device: {error})") from None
+        raise CudaUnavailable(f"{missing} (CuPy found no device: {error})") from None
     if count < 1:
-        raise CudaUnavailable(f"{MISSING} (CuPy found no device)")
+        raise CudaUnavailable(f"{missing} (CuPy found no device)")
     return cupy
+
+
+def _cupy() -> Any:
+    return load_cupy()
 
 
 def available() -> bool:
