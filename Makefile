@@ -26,10 +26,11 @@ $(LINT_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $@
 
-# The main job: evaluate the bundled HumanEval samples on the embedded local farm (no GPU needed);
+# The main job: evaluate the bundled HumanEval samples on the embedded local Ray farm (--farm; no
+# GPU needed);
 # results go to examples/humaneval_samples.jsonl_results.jsonl, pass@k and throughput PNGs beside it.
 run: venv
-	$(BIN)/kiln eval examples/humaneval_samples.jsonl --k 1,2 --report
+	$(BIN)/kiln eval examples/humaneval_samples.jsonl --k 1,2 --report --farm
 
 test: venv
 	$(BIN)/pytest -n 2 -q

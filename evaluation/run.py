@@ -158,10 +158,12 @@ def open_runner(
     limits: Limits | None = None,
     address: str | None = None,
     on_fallback: Callable[[str], None] | None = None,
+    farm: bool = False,
 ) -> Iterator[tuple[Runner, str]]:
-    """The farm when it can start (`workers` != 0), else a Pipeline in this process; yields the
-    runner and a description of it. A farm that fails to start is reported to `on_fallback`."""
-    if workers != 0 and farm_available():
+    """The farm when one is asked for (`farm_wanted`), else a Pipeline in this process; yields
+    the runner and a description of it. A farm that fails to start is reported to
+    `on_fallback`. `farm=True` asks for the farm whatever the rule says."""
+    if (farm or farm_wanted(workers, address)) and farm_available():
         try:
             farm = farm_runner(workers=workers, backend=backend, limits=limits, address=address)
             runner = farm.__enter__()
@@ -181,6 +183,32 @@ def open_runner(
                 farm.__exit__(None, None, None)
             return
     yield LocalRunner(backend, limits), "Pipeline in this process"
+
+
+def local_gpus() -> int:
+    """CUDA devices on this machine, counted from their device files (no CUDA library loaded)."""
+    import glob
+    import os
+
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip() and d.strip() != "-1"])
+    return len(glob.glob("/dev/nvidia[0-9]*"))
+
+
+def farm_wanted(workers: int | None, address: str | None) -> bool:
+    """Whether a job on this machine should go to the Ray farm rather than a Pipeline in this
+    process. The in-process Pipeline already runs the C VM on every core (its own threads), so
+    on one machine the farm only pays for more than one GPU (one actor each); it costs 5-6 s to
+    start (docs/EVAL.md, "Which runner"). So: a cluster named (`address`, KILN_RAY_ADDRESS or
+    [farm] ray_address), `workers` > 0 asked for, or two GPUs or more here; else in process."""
+    if workers is not None:
+        return workers > 0
+    if address:
+        return True
+    from configs.settings import load_settings
+
+    return bool(load_settings().farm.ray_address) or local_gpus() > 1
 
 
 def farm_available() -> bool:

@@ -118,7 +118,7 @@ def test_forged_passed_frames_do_not_pass_a_wrong_candidate(pool: FallbackPool) 
     forged = frames.result_frame(b"\0" * frames.NONCE_BYTES, "passed")
     old_style = _framed(pickle.dumps(("passed", 0.01)))
     attack = body(
-        f"import os\nfor fd in range(3, 256):\n    for data in ({forged!r}, {old_style!r}):\n"
+        f"import os\nfor fd in range(3, 256):\n    for data in ({old_style!r}, {forged!r}):\n"
         "        try:\n            os.write(fd, data)\n        except OSError:\n            pass\n"
         "os._exit(0)"
     )
