@@ -79,10 +79,13 @@ def _seccomp_filter() -> tuple[object | None, str]:
     with contextlib.suppress(Exception):
         f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     f.add_rule(sc.ERRNO(errno.EPERM), "socket", sc.Arg(0, sc.NE, AF_UNIX))
+    # kill(-1) and kill(-group) reach every process the uid may signal: outside a pid namespace
+    # (no bwrap), the host's processes of that uid
+    f.add_rule(sc.ERRNO(errno.EPERM), "kill", sc.Arg(0, sc.GT, 0x7FFFFFFF))
     return (
         f,
-        f"on: {len(DENIED) + 3} syscall rules"
-        " (no fork, exec, ptrace, mount, bpf; sockets AF_UNIX only)",
+        f"on: {len(DENIED) + 4} syscall rules"
+        " (no fork, exec, ptrace, mount, bpf, kill of a group; sockets AF_UNIX only)",
     )
 
 

