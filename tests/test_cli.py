@@ -71,3 +71,33 @@ def test_opt_levels_agree(capsys: pytest.CaptureFixture[str]) -> None:
         assert code == 0
         outs.append(out.splitlines()[0])
     assert outs == ["value: 95"] * 3
+
+
+def test_run_of_a_hostile_frame_exits_2_at_once(tmp_path: Path) -> None:
+    """Security review finding 8: `kiln run` of a container declaring 2**32 - 1 locals hung,
+    allocating without bound. It runs here in a process capped at 1 GiB of address space: the
+    error comes at once, with the field, its value and the limit."""
+    import resource
+    import subprocess
+    import sys
+
+    from compiler import compile_source
+    from vm.limits import MAX_STACK_WORDS
+
+    program = compile_source("def f(x: int) -> int:\n    return x\n", "f.py")
+    program.functions[0].n_locals = 2**32 - 1
+    kbc = tmp_path / "hostile.kbc"
+    kbc.write_bytes(program.to_bytes())
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "run", str(kbc), "--call", "f(1)"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=cap,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "kiln: error: function 'f' (#0), header: frame too large" in done.stderr
+    assert f"n_locals 4294967295 + max_stack 1 exceeds the limit {MAX_STACK_WORDS}" in done.stderr
+    assert "Traceback" not in done.stderr
+

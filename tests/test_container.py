@@ -11,6 +11,7 @@ from test_ref_vm import Fn, assemble
 
 from vm.container import MAGIC, MAX_COUNT, ContainerError, Program, load
 from vm.isa import FORMAT_VERSION, isa_hash
+from vm.limits import MAX_TYPE_DEPTH
 from vm.values import FLOAT, INT, STR, list_of, tuple_of
 
 # where the fixed header fields sit in a file
@@ -153,6 +154,27 @@ def test_malformed_type_descriptor() -> None:
         load(_patch(data, at + 8, 9))  # an unknown type code
     with pytest.raises(ContainerError, match="type 0: descriptor has 1 trailing words"):
         load(_patch(data, at + 4, 2))  # "int int": one word too many
+
+
+def test_type_nested_past_the_limit() -> None:
+    """A descriptor nesting thousands of lists made the loader recurse into a RecursionError
+    (a 500 from the API, a traceback from `kiln run`); types nest at most MAX_TYPE_DEPTH."""
+
+    def nested(depth: int) -> Program:
+        ty = INT
+        for _ in range(depth):
+            ty = list_of(ty)
+        return Program([], [], [], [INT, ty])
+
+    assert load(nested(MAX_TYPE_DEPTH).to_bytes()).types[1] == nested(MAX_TYPE_DEPTH).types[1]
+    with pytest.raises(ContainerError, match=f"type 1: .*deeper than {MAX_TYPE_DEPTH}"):
+        load(nested(MAX_TYPE_DEPTH + 1).to_bytes())
+    words = [5] * 5000 + [2]  # list[list[...[int]]], 5000 deep, written by hand
+    body = Program([], [], [], []).to_bytes()[:-4]
+    body = body[:_COUNTS_AT + 8] + struct.pack("<I", 1) + body[_COUNTS_AT + 12:]
+    body += struct.pack(f"<I{len(words)}i", len(words), *words)
+    with pytest.raises(ContainerError, match=f"type 0: .*deeper than {MAX_TYPE_DEPTH}"):
+        load(_reseal(body))
 
 
 def test_bad_utf8_name() -> None:

@@ -126,8 +126,12 @@ def test_os_environ_is_read_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_settings().vm.heap_words == 4096
 
 
-@given(st.sampled_from(LIMIT_NAMES), st.integers(min_value=1, max_value=(1 << 62) - 1))
-def test_any_valid_limit_passes_through_its_variable(name: str, value: int) -> None:
+@given(st.sampled_from(LIMIT_NAMES), st.data())
+def test_any_valid_limit_passes_through_its_variable(name: str, data: st.DataObject) -> None:
+    from vm.limits import MAX_STACK_WORDS
+
+    largest = MAX_STACK_WORDS if name == "stack_words" else (1 << 62) - 1
+    value = data.draw(st.integers(min_value=1, max_value=largest))
     assert getattr(load_settings(env={vm_variable(name): str(value)}).vm, name) == value
 
 
@@ -144,6 +148,11 @@ def test_any_valid_limit_passes_through_its_variable(name: str, value: int) -> N
             "KILN_VM_STACK_WORDS='0': limit stack_words must be a positive integer, got 0",
         ),
         ({"KILN_VM_MAX_CALL_DEPTH": str(1 << 62)}, "KILN_VM_MAX_CALL_DEPTH="),
+        (
+            {"KILN_VM_STACK_WORDS": str((1 << 24) + 1)},
+            "KILN_VM_STACK_WORDS='16777217': limit stack_words is too large: 16777217"
+            " (at most 16777216)",
+        ),
         ({"KILN_CPU_THREADS": "many"}, "KILN_CPU_THREADS='many': not an integer"),
         ({"KILN_CPU_THREADS": "0"}, "KILN_CPU_THREADS='0': must be at least 1"),
         ({"KILN_CACHE_DIR": "   "}, "KILN_CACHE_DIR='   ': not a path"),

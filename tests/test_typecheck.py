@@ -346,6 +346,44 @@ def test_verify_stays_structural_and_verify_bytes_checks_types() -> None:
         verify_bytes(program.to_bytes())
 
 
+def test_a_program_too_large_to_check_is_rejected_before_its_states_are_built() -> None:
+    """Security review finding 8: the start state holds a type per local, so a hostile n_locals
+    made the pass allocate gigabytes. The work is budgeted in slots (MAX_CHECK_SLOTS), and the
+    start state is counted before it is built."""
+    import tracemalloc
+
+    from vm.limits import MAX_STACK_WORDS
+    from vm.typecheck import MAX_CHECK_SLOTS
+
+    program = _program([("LOADI", 0), ("RET",)], [INT])
+    program.functions[0].n_locals = MAX_STACK_WORDS - program.functions[0].max_stack
+    verify(program)  # the frame fits a stack: only the type pass could be hurt
+    tracemalloc.start()
+    try:
+        message = _rejects(program, "function 'f' (#0), header: type: function too large to check")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert f"n_locals {MAX_STACK_WORDS - 1}" in message and str(MAX_CHECK_SLOTS) in message
+    assert peak < 1 << 20, peak  # nothing was built from the declared size
+
+
+
+def test_the_check_budget_is_the_programs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many functions each under the budget share it: a container cannot multiply the work."""
+    import vm.typecheck
+
+    monkeypatch.setattr(vm.typecheck, "MAX_CHECK_SLOTS", 10_000)
+
+    def large(name: str) -> Fn:  # about 6,000 slots: its start state and two instructions
+        return Fn(name, [INT], INT, [("LOAD", 0), ("RET",)], n_locals=2_000)
+
+    check_types(assemble(large("g")))
+    check_types(assemble(large("h")))
+    with pytest.raises(VerifyError, match="function 'h' \\(#1\\), .*too large to check"):
+        check_types(assemble(large("g"), large("h")))
+
+
 # ---- where user bytecode meets it --------------------------------------------------------------
 
 

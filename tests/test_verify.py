@@ -11,6 +11,7 @@ from test_ref_vm import Fn, assemble
 from vm.container import ContainerError, Program
 from vm.disasm import disassemble
 from vm.isa import BY_NAME, OPS, TRAPS, encode, local2
+from vm.limits import MAX_STACK_WORDS, Limits
 from vm.values import INT, STR, Type, float_bits, list_of, tuple_of
 from vm.verify import VerifyError, max_depth, stack_depths, stack_effect, verify, verify_bytes
 
@@ -211,6 +212,30 @@ def test_header_rules() -> None:
     _rejects(broken(max_stack=-1), "header", "max_stack out of range")
     _rejects(broken(lines=[1]), "header", "line table length")
     _rejects(broken(lines=[1, -2]), "header", "line table entry")
+
+
+def test_a_frame_no_stack_can_hold_is_rejected_before_anything_is_sized_from_it() -> None:
+    """Security review finding 8: a container declaring n_locals = 2**32 - 1 passed these
+    checks, and the type pass then allocated per local without bound (a MemoryError after
+    15 s, or the OOM killer). Now the header rule names the field, its value and the limit."""
+
+    def with_frame(n_locals: int, max_stack: int) -> Program:
+        program = _one([("LOADI", 0), ("RET",)], params=[INT], max_stack=1)
+        program.functions[0].n_locals = n_locals
+        program.functions[0].max_stack = max_stack
+        return program
+
+    _rejects(
+        with_frame(2**32 - 1, 1),
+        "function 'f' (#0), header: frame too large",
+        "n_locals 4294967295 + max_stack 1",
+        f"the limit {MAX_STACK_WORDS}",
+    )
+    _rejects(with_frame(1, 2**32 - 1), "frame too large", "max_stack 4294967295")
+    _rejects(with_frame(MAX_STACK_WORDS, 1), "frame too large")
+    verify(with_frame(MAX_STACK_WORDS - 1, 1))  # the largest frame a stack can hold
+    with pytest.raises(ValueError, match=f"stack_words is too large.*at most {MAX_STACK_WORDS}"):
+        Limits(stack_words=MAX_STACK_WORDS + 1)
 
 
 def test_program_tables() -> None:

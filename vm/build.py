@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vm.container import Program
-from vm.values import Type
+from vm.values import type_depth
 
 if TYPE_CHECKING:
     from vm.batch import VerifyBatch
@@ -110,13 +110,6 @@ def shared_library(name: str, sources: list[Path], flags: list[str]) -> Path:
 
 
 # ---- programs as flat arrays -------------------------------------------------------------------
-
-
-def type_depth(ty: Type) -> int:
-    """Nesting depth of lists and tuples: 0 for scalars and str, 1 for list[int], ..."""
-    if ty.kind in ("list", "tuple", "optional"):
-        return 1 + max((type_depth(arg) for arg in ty.args), default=0)
-    return 0
 
 
 def _skips(words: list[int], base: int) -> list[int]:

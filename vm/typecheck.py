@@ -39,6 +39,10 @@ stack slot and per local:
   returns the declared return type; `FOR_LIST`/`FOR_STR`/`FOR_RANGE` read their state locals
   as list/str/int and give their target local the item type on the edge that enters the body.
 
+The work is budgeted: a program may make the analysis go through at most MAX_CHECK_SLOTS local
+and stack slots, each start state counted before it is built (a hostile `n_locals` is a
+VerifyError, not an allocation without bound).
+
 The pass is separate from `verify()` because the neural constrained decoder guarantees that its
 samples pass `verify()` without tracking types; `verify_bytes` (every user-supplied `.kbc`) and
 the neural sample verification call it.
@@ -62,6 +66,13 @@ _WORDS = ("word", "word-1")
 _SCALARS = ("int", "bool", "float", "none")
 WORK_PER_INSTRUCTION = 1000  # instructions interpreted per instruction, at most, in one pass
 MAX_NESTING = 32  # deeper types (only a loop nesting a value in itself makes them) conflict
+MAX_CHECK_SLOTS = 10_000_000
+"""Local and stack slots the analysis of one program may go through, over all its functions and
+passes: each instruction interpreted counts its state (n_locals + stack depth) plus
+SLOTS_PER_STEP. A start state is counted before it is built, so a program too large to check (a
+hostile `n_locals`) is a VerifyError naming its size, never a check that runs out of memory or
+time. The largest program of the golden corpus uses about 2% of it."""
+SLOTS_PER_STEP = 64  # what one instruction interpreted costs beyond its state, in slots
 
 # A local: (type, or None while never assigned; None when surely assigned, else the set of
 # locals that are still 0 on every path where it is unset: any of them nonzero shows it set).
@@ -298,8 +309,9 @@ class _Types:
 
 
 class _Checker(_Types):
-    def __init__(self, program: Program, index: int) -> None:
+    def __init__(self, program: Program, index: int, budget: list[int]) -> None:
         super().__init__()
+        self.budget = budget  # [slots left], shared by the functions of the program
         self.program = program
         self.index = index
         self.fn = program.functions[index]
@@ -339,6 +351,22 @@ class _Checker(_Types):
             detail,
         )
 
+    def spend(self, pc: int | None, slots: int) -> None:
+        """Count `slots` against the program's MAX_CHECK_SLOTS (before the state they measure
+        is built)."""
+        self.budget[0] -= slots
+        if self.budget[0] >= 0:
+            return
+        fn = self.fn
+        detail = (
+            f"function too large to check: n_locals {fn.n_locals}, {len(fn.code)} instructions;"
+            f" the analysis would go through more than {MAX_CHECK_SLOTS} local and stack slots"
+            " (vm.typecheck.MAX_CHECK_SLOTS)"
+        )
+        if pc is None:
+            raise _fail(self.program, self.index, "header", "type", detail)
+        raise self.fail(pc, detail)
+
     def run(self) -> None:
         """Analyse until the item variables of empty lists stop growing."""
         for _ in range(100):
@@ -351,6 +379,7 @@ class _Checker(_Types):
     def analyse(self) -> None:
         """One pass of the abstract interpretation to a fixed point of the states."""
         fn = self.fn
+        self.spend(None, fn.n_locals + SLOTS_PER_STEP)
         params = [self.types[t] for t in fn.param_types]
         unset = self.flags
         start_locals: tuple[Local, ...] = tuple(
@@ -369,6 +398,7 @@ class _Checker(_Types):
                 budget -= 1
                 if budget < 0:
                     raise self.fail(pc, "the analysis does not settle (types keep growing)")
+                self.spend(pc, len(state[0]) + len(state[1]) + SLOTS_PER_STEP)
                 successors = self.transfer(pc, state)
                 if len(successors) == 1 and successors[0][0] not in self.leaders:
                     pc, state = successors[0]
@@ -717,5 +747,6 @@ assert all(k in {op.name for op in OPS} for k in _SIMPLE)
 
 def check_types(program: Program) -> None:
     """Raise VerifyError unless every function of `program` (already verified) is well typed."""
+    budget = [MAX_CHECK_SLOTS]
     for index in range(len(program.functions)):
-        _Checker(program, index).run()
+        _Checker(program, index, budget).run()

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vm.isa import TYPE_CODES
+from vm.limits import MAX_TYPE_DEPTH
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -105,20 +106,44 @@ def tuple_of(*elems: Type) -> Type:
     return Type("tuple", tuple(elems))
 
 
+def type_depth(ty: Type) -> int:
+    """Nesting depth of lists, tuples and Optionals: 0 for scalars and str, 1 for list[int], ...
+    (walked without recursion: it measures types before anything recurses over them)."""
+    deepest = 0
+    stack = [(ty, 0)]
+    while stack:
+        t, depth = stack.pop()
+        if t.kind in ("list", "tuple", "optional"):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((arg, depth) for arg in t.args)
+    return deepest
+
+
 _KIND_OF_CODE = {code: kind for kind, code in TYPE_CODES.items()}
 
 
 def type_from_descriptor(words: list[int], start: int = 0) -> tuple[Type, int]:
-    """Decode one descriptor; returns the type and the index after it. ValueError if malformed."""
+    """Decode one descriptor; returns the type and the index after it. ValueError if malformed
+    or nested deeper than MAX_TYPE_DEPTH."""
+    return _from_descriptor(words, start, 0)
+
+
+def _from_descriptor(words: list[int], start: int, depth: int) -> tuple[Type, int]:
     if start >= len(words) or words[start] not in _KIND_OF_CODE:
         raise ValueError(f"malformed type descriptor at word {start}")
     kind = _KIND_OF_CODE[words[start]]
     pos = start + 1
+    if kind in ("list", "optional", "tuple") and depth >= MAX_TYPE_DEPTH:
+        raise ValueError(
+            f"type descriptor nests deeper than {MAX_TYPE_DEPTH} lists, tuples or Optionals"
+            f" at word {start} (vm.limits.MAX_TYPE_DEPTH)"
+        )
     if kind == "list":
-        elem, pos = type_from_descriptor(words, pos)
+        elem, pos = _from_descriptor(words, pos, depth + 1)
         return list_of(elem), pos
     if kind == "optional":
-        elem, pos = type_from_descriptor(words, pos)
+        elem, pos = _from_descriptor(words, pos, depth + 1)
         return optional_of(elem), pos
     if kind == "tuple":
         if pos >= len(words) or not 0 <= words[pos] <= 255:
@@ -126,14 +151,19 @@ def type_from_descriptor(words: list[int], start: int = 0) -> tuple[Type, int]:
         n, pos = words[pos], pos + 1
         elems = []
         for _ in range(n):
-            elem, pos = type_from_descriptor(words, pos)
+            elem, pos = _from_descriptor(words, pos, depth + 1)
             elems.append(elem)
         return tuple_of(*elems), pos
     return Type(kind), pos
 
 
 def type_of_value(value: Any) -> Type:
-    """The kiln type of a Python value (an example argument). ValueError if it has none."""
+    """The kiln type of a Python value (an example argument). ValueError if it has none (a
+    value nested deeper than MAX_TYPE_DEPTH lists or tuples has none)."""
+    return _type_of_value(value, 0)
+
+
+def _type_of_value(value: Any, depth: int) -> Type:
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, int):
@@ -146,11 +176,16 @@ def type_of_value(value: Any) -> Type:
         return STR
     if value is None:
         return NONE
+    if isinstance(value, (tuple, list)) and depth >= MAX_TYPE_DEPTH:
+        raise ValueError(
+            f"the value nests deeper than {MAX_TYPE_DEPTH} lists or tuples"
+            " (vm.limits.MAX_TYPE_DEPTH)"
+        )
     if isinstance(value, tuple):
-        return tuple_of(*(type_of_value(v) for v in value))
+        return tuple_of(*(_type_of_value(v, depth + 1) for v in value))
     if isinstance(value, list):
         # empty inner lists say nothing about the element type: they fit any list type
-        types = {type_of_value(v) for v in value if not (isinstance(v, list) and not v)}
+        types = {_type_of_value(v, depth + 1) for v in value if not (isinstance(v, list) and not v)}
         if not types:
             raise ValueError(
                 "the element type of an empty list argument is unknown: annotate the parameter"

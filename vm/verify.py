@@ -11,7 +11,9 @@ The rules:
   code points below 0x110000); every type in the type table round-trips through its descriptor;
   function names are distinct;
 - each function: parameter and return types index the type table; `n_locals >= n_params`;
-  `max_stack >= 0`; one line per instruction; every code word is a u32;
+  `max_stack >= 0`; its frame, `n_locals + max_stack`, fits the largest value stack an
+  execution may have (`vm.limits.MAX_STACK_WORDS`), checked before anything is sized from it;
+  one line per instruction; every code word is a u32;
 - each instruction: a known opcode and an operand in range for its kind (see `_check_operand`);
   a loop step (`FOR_RANGE`, `FOR_LIST`, `FOR_STR`) is followed by a `JUMP` and its state slots
   lie inside the frame;
@@ -37,6 +39,7 @@ from collections.abc import Iterator
 from vm.container import Program, load
 from vm.isa import BY_NAME, LOOP_STATE_SLOTS, OPS, TRAPS, Op, decode, split_local2
 from vm.isa import stack_effect as isa_stack_effect
+from vm.limits import MAX_STACK_WORDS
 from vm.values import INT64_MAX, INT64_MIN, Type, type_from_descriptor
 
 MAX_TUPLE_ARITY = 255  # the largest arity a type descriptor can hold (vm.values)
@@ -256,6 +259,13 @@ def _check_header(program: Program, index: int) -> None:
         )
     if not 0 <= fn.max_stack < 1 << 32:
         raise fail("max_stack out of range", f"max_stack {fn.max_stack} is not a u32")
+    if fn.n_locals + fn.max_stack > MAX_STACK_WORDS:
+        raise fail(
+            "frame too large",
+            f"n_locals {fn.n_locals} + max_stack {fn.max_stack} exceeds the limit"
+            f" {MAX_STACK_WORDS}, the largest value stack an execution may have"
+            " (vm.limits.MAX_STACK_WORDS): the function could never run",
+        )
     if len(fn.lines) != len(fn.code):
         raise fail("line table length", f"{len(fn.lines)} lines for {len(fn.code)} instructions")
     for pc, line in enumerate(fn.lines):
