@@ -494,7 +494,7 @@ def _entry_annotated(source: str, entry: str) -> bool:
     parse or has no such function: the compiler then says why)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nesting CPython gives up on
         return True
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry), None)
     if fn is None:

@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None, executor: Executor | None = Non
         summary="Compile, run and verify candidate programs by the thousand",
         lifespan=lifespan,
     )
-    install_limits(app, settings.api.max_body_bytes, metrics)
+    install_limits(app, settings.api.max_body_bytes, settings.api.max_json_depth, metrics)
     app.include_router(jobs.router)
     app.include_router(programs.router)
     app.include_router(health.router)

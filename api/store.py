@@ -44,6 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from actors.pipeline import CandidateResult
+from api.limits import clip
 
 QUEUED, RUNNING, DONE, CANCELLED, FAILED = "queued", "running", "done", "cancelled", "failed"
 UNFINISHED = (QUEUED, RUNNING)
@@ -286,7 +287,7 @@ class Store:
                 fail_test=r.fail_test,
                 trap=r.trap,
                 steps=min(r.steps, 2**62),
-                diagnostic=r.diagnostic,
+                diagnostic=clip(r.diagnostic),
                 path=r.path,
                 bytecode=r.bytecode if r.passed else None,
             )
@@ -312,7 +313,9 @@ class Store:
             session.execute(
                 update(JobRow)
                 .where(JobRow.id == job_id, JobRow.status.in_(UNFINISHED))
-                .values(status=status, finished_at=time.time(), error=error, lease_owner=None)
+                .values(
+                    status=status, finished_at=time.time(), error=clip(error), lease_owner=None
+                )
             )
             session.commit()
 

@@ -41,6 +41,11 @@ _REJECTED: dict[type, tuple[str, str]] = {
 if hasattr(ast, "TryStar"):
     _REJECTED[ast.TryStar] = ("try statement", "exceptions cannot be caught in kiln Python")
 
+MAX_NESTING = 100
+"""Levels of statements and expressions nested in one another (the module is level 1) that kiln
+compiles. The later phases recurse along the tree, so deeper source is "unsupported" where it
+first goes deeper, never a RecursionError (the deepest HumanEval solution nests 20 levels)."""
+
 
 def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     report = Reporter(filename)
@@ -52,6 +57,15 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         ) from None
     except ValueError as e:  # e.g. source with NUL bytes
         raise CompileError(filename, 1, 1, "syntax error", str(e)) from None
+    except (RecursionError, MemoryError):  # how CPython's parser gives up on deep nesting
+        raise CompileError(
+            filename,
+            1,
+            1,
+            "unsupported",
+            f"nesting too deep for CPython's parser (kiln compiles up to {MAX_NESTING} levels)",
+        ) from None
+    _check_nesting(module, report)
     functions: list[ast.FunctionDef] = []
     names: set[str] = set()
     math_imports: list[ast.stmt] = []
@@ -93,6 +107,24 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
         _inline_constants(fn, constants)
     return functions
+
+
+def _check_nesting(module: ast.Module, report: Reporter) -> None:
+    """Unsupported where the tree first nests deeper than MAX_NESTING, in source order (walked
+    without recursion; the position is that of the nearest node that has one)."""
+    stack: list[tuple[ast.AST, int, ast.AST | None]] = [(module, 1, None)]
+    while stack:
+        node, depth, located = stack.pop()
+        if hasattr(node, "lineno"):
+            located = node
+        if depth > MAX_NESTING:
+            raise report.unsupported(
+                located,
+                f"nesting deeper than {MAX_NESTING} levels",
+                "statements and expressions nest at most that deep: split this one up",
+            )
+        children = list(ast.iter_child_nodes(node))
+        stack.extend((child, depth + 1, located) for child in reversed(children))  # in order
 
 
 def _constant_assignment(stmt: ast.stmt) -> bool:

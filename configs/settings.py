@@ -73,6 +73,9 @@ class ApiSettings:
     max_tests: int = 1_000
     max_source_bytes: int = 65_536
     max_body_bytes: int = 16 * 1024 * 1024
+    max_json_depth: int = 100
+    """Arrays and objects nested in a JSON body (422 past it): values nest at most
+    vm.limits.MAX_TYPE_DEPTH (64) inside a request's few levels of its own."""
     max_fuel: int = 1_000_000_000
     """The largest fuel a request may ask for (per job, per test, or for /v1/run)."""
     retention_s: int = 7 * 24 * 3600
@@ -103,6 +106,7 @@ API_INT_KEYS = (
     "max_tests",
     "max_source_bytes",
     "max_body_bytes",
+    "max_json_depth",
     "max_fuel",
     "retention_s",
     "lease_s",

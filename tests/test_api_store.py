@@ -123,6 +123,24 @@ def test_step_counts_past_32_bits_are_stored(store: Store) -> None:
     assert store.result("j", 0).steps == 2**40  # type: ignore[union-attr]
 
 
+def test_long_texts_are_stored_clipped(store: Store) -> None:
+    """A diagnostic may quote a test's argument, an error a whole exception: each is stored in
+    at most MAX_TEXT_BYTES, cut with a marker (security review finding 11)."""
+    from api.limits import MAX_TEXT_BYTES
+
+    new_job(store, "j")
+    long = "é" * 10_000  # 20,000 bytes of UTF-8
+    store.add_results("j", [(0, CandidateResult("compile error", diagnostic=long))])
+    stored = store.result("j", 0).diagnostic  # type: ignore[union-attr]
+    assert stored is not None and len(stored.encode()) <= MAX_TEXT_BYTES
+    assert stored.startswith("é" * 100) and stored.endswith("[truncated: 20000 bytes in all]")
+    store.finish("j", "failed", "RuntimeError: " + long)
+    error = store.get_job("j").error  # type: ignore[union-attr]
+    assert error is not None and len(error.encode()) <= MAX_TEXT_BYTES
+    store.add_results("j", [(1, CandidateResult("compile error", diagnostic="short"))])
+    assert store.result("j", 1).diagnostic == "short"  # type: ignore[union-attr]
+
+
 def second_replica(store: Store) -> Store:
     """Another Store on the same database, as a second API replica would open it."""
     return Store(store.engine.url.render_as_string(hide_password=False))

@@ -101,3 +101,22 @@ def test_run_of_a_hostile_frame_exits_2_at_once(tmp_path: Path) -> None:
     assert f"n_locals 4294967295 + max_stack 1 exceeds the limit {MAX_STACK_WORDS}" in done.stderr
     assert "Traceback" not in done.stderr
 
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        ("def f(x: int) -> int:\n    return " + "-" * 30_000 + "x\n", ":1:1: unsupported: nesting"),
+        ("def f(x: int) -> int:\n    return " + "-" * 500 + "x\n", ":2:"),
+        ("def f(x: int) -> int:\n    return " + "x + " * 600 + "x\n", ":2:"),
+    ],
+)
+def test_compile_of_deeply_nested_source_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, source: str, where: str
+) -> None:
+    """Security review finding 11: a RecursionError (or the parser's MemoryError) escaped the
+    compiler as a traceback; it is a CompileError that says where, exit 2."""
+    path = tmp_path / "deep.py"
+    path.write_text(source)
+    code, _, err = kiln(capsys, "compile", str(path))
+    assert code == 2, err
+    assert f"kiln: error: {path}{where}" in err and "nesting" in err, err

@@ -19,6 +19,7 @@ from fastapi.responses import StreamingResponse
 
 from actors.pipeline import Candidate, Pipeline
 from api.deps import CallerDep, ExecutorDep, JobDep, MetricsDep, RunnerDep, SettingsDep, StoreDep
+from api.limits import clip
 from api.models import JobCreate, JobPublic, JobsPublic, Progress
 from api.problems import ProblemTests, ProblemUnavailable, lookup_problem
 from api.runner import tests_from_spec
@@ -56,7 +57,7 @@ def job_public(row: JobRow, counts: dict[str, int]) -> JobPublic:
         started_at=row.started_at,
         finished_at=row.finished_at,
         elapsed_s=round(end - row.created_at, 6),
-        error=row.error,
+        error=clip(row.error),
     )
 
 
@@ -291,7 +292,7 @@ def _result_line(row: ResultRow, tests: list[dict[str, Any]] | None) -> bytes:
         "fail_test": row.fail_test,
         "trap": row.trap,
         "steps": row.steps,
-        "diagnostic": row.diagnostic,
+        "diagnostic": clip(row.diagnostic),
         "path": row.path,
         "cursor": str(row.seq),
     }

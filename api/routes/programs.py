@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, status
 
 from api.deps import CallerDep, SettingsDep
+from api.limits import clip
 from api.models import (
     CompilePublic,
     CompileRequest,
@@ -74,18 +75,13 @@ def compile_program(
             arg_types=_types(body.example_args) or None,
             passes=body.optimize,
         )
-    except CompileError as error:
+    except CompileError as error:  # deep nesting too (the compiler's limit says where)
         diagnostic = Diagnostic(
-            line=error.line, col=error.col, kind=error.kind, message=error.message, text=str(error)
-        )
-        return CompilePublic(ok=False, diagnostics=[diagnostic])
-    except RecursionError:
-        diagnostic = Diagnostic(
-            line=1,
-            col=1,
-            kind="unsupported",
-            message="nesting too deep",
-            text=f"{body.filename}:1:1: unsupported: nesting too deep",
+            line=error.line,
+            col=error.col,
+            kind=error.kind,
+            message=clip(error.message) or "",
+            text=clip(str(error)) or "",
         )
         return CompilePublic(ok=False, diagnostics=[diagnostic])
     return CompilePublic(
@@ -135,8 +131,6 @@ def run_program(body: RunRequest, caller: CallerDep, settings: SettingsDep) -> R
             )
         except CompileError as error:
             raise HTTPException(unprocessable, f"does not compile: {error}") from None
-        except RecursionError:
-            raise HTTPException(unprocessable, "does not compile: nesting too deep") from None
     else:
         assert body.bytecode is not None
         data = decode_base64(body.bytecode, "bytecode")
