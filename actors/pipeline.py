@@ -99,6 +99,8 @@ class CandidateResult:
     bytecode: bytes | None = None  # the verified container, for passed candidates
     diagnostic: str | None = None  # why it did not compile, load or fit its tests
     path: str = "vm"  # which path produced the verdict ("vm"; "cpython" once the fallback runs)
+    # each test's own {"test", "verdict", "trap", "steps", "diagnostic"}, when asked for
+    tests: list[dict[str, Any]] | None = None
 
     @property
     def passed(self) -> bool:
@@ -213,10 +215,13 @@ class Pipeline:
             compiler=self.compiler,
         )
 
-    def run(self, candidates: Sequence[CandidateLike], tests: Tests) -> BatchReport:
+    def run(
+        self, candidates: Sequence[CandidateLike], tests: Tests, detail: bool = False
+    ) -> BatchReport:
         """Verify `candidates` against their tests. `tests` is one list for all candidates, a
         list per candidate (the same list object may be shared), or a mapping from problem to
-        list, each candidate naming its `problem`."""
+        list, each candidate naming its `problem`. `detail`: each result also gets `tests`,
+        each test's own verdict (`_add_detail`)."""
         start = time.perf_counter()
         cands = [_candidate(c) for c in candidates]
         test_lists = _tests_per_candidate(cands, tests)
@@ -319,6 +324,8 @@ class Pipeline:
             timings.setdefault(stage, 0.0)
         done = [r for r in results if r is not None]
         assert len(done) == len(cands)
+        if detail:
+            self._add_detail(cands, test_lists, done, {i: resolved[keys[i]] for i in rows})
         return BatchReport(
             done,
             self.backend,
@@ -328,6 +335,42 @@ class Pipeline:
             stats,
             batched=memo.batched_used,
         )
+
+    def _add_detail(
+        self,
+        cands: Sequence[Candidate],
+        test_lists: Sequence[Sequence[TestSpec]],
+        results: Sequence[CandidateResult],
+        ran: Mapping[int, Any],
+    ) -> None:
+        """Each test's own verdict, trap, steps and diagnostic in `results[i].tests`. The
+        candidates the VM ran (`ran`: index -> (program, entry)) are run once more per test on
+        its own, typed by the whole list's signature, in one batch; the others (compile error,
+        invalid bytecode, tests that do not fit) give every test their verdict."""
+        singles: list[Candidate] = []
+        single_tests: list[list[TestSpec]] = []
+        for i, (program, function) in ran.items():
+            params, _ = program.signature(function)
+            one = replace(cands[i], arg_types=tuple(params))
+            for test in test_lists[i]:
+                singles.append(one)
+                single_tests.append([test])
+        per_test = iter(self.run(singles, single_tests).results if singles else [])
+        for i, result in enumerate(results):
+            if i in ran:
+                outcomes = [next(per_test) for _ in test_lists[i]]
+            else:
+                outcomes = [result] * len(test_lists[i])
+            result.tests = [
+                {
+                    "test": k,
+                    "verdict": r.verdict,
+                    "trap": r.trap,
+                    "steps": r.steps if i in ran else 0,
+                    "diagnostic": r.diagnostic if i in ran else None,  # else the result's own
+                }
+                for k, r in enumerate(outcomes)
+            ]
 
     def _resolve(
         self, cand: Candidate, tests: Sequence[TestSpec], memo: _Memo

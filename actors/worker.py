@@ -194,6 +194,7 @@ class PipelineWorker:
         tests: Tests,
         limits: Mapping[str, int] | None = None,
         compile_path: str = "deterministic",
+        detail: bool = False,
     ) -> BatchOutcome:
         """Verify one batch (the arguments of `Pipeline.run`). A job's own `limits` (fields of
         `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch."""
@@ -201,7 +202,8 @@ class PipelineWorker:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
-            report: BatchReport = self._pipeline_for(limits, compile_path).run(candidates, tests)
+            pipeline = self._pipeline_for(limits, compile_path)
+            report: BatchReport = pipeline.run(candidates, tests, detail=detail)
             seconds = time.perf_counter() - started
             self._batches += 1
         return BatchOutcome(

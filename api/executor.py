@@ -101,12 +101,13 @@ class ThreadJob:
         candidates: Sequence[Candidate],
         tests: Sequence[TestSpec],
         batch_size: int,
+        detail: bool,
     ) -> None:
         try:
             for start in range(0, len(candidates), batch_size):
                 if self._cancelled.is_set():
                     break
-                report = pipeline.run(candidates[start : start + batch_size], tests)
+                report = pipeline.run(candidates[start : start + batch_size], tests, detail)
                 for offset, result in enumerate(report.results):
                     self._done_count += 1
                     self._queue.put((start + offset, result))
@@ -137,13 +138,15 @@ class ThreadExecutor:
         batch_size: int | None = None,
         limits: dict[str, int] | None = None,
         compile_path: str = "deterministic",
+        detail: bool = False,
     ) -> ThreadJob:
         job = ThreadJob(len(candidates))
         pipeline = self.pipeline.variant(limits, compile_path)
 
         def run() -> None:
             with self._semaphore:
-                job._run(pipeline, list(candidates), list(tests), batch_size or self.batch_size)
+                size = batch_size or self.batch_size
+                job._run(pipeline, list(candidates), list(tests), size, detail)
 
         threading.Thread(target=run, name="kiln-thread-job", daemon=True).start()
         return job

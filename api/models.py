@@ -73,6 +73,14 @@ class JobOptions(Strict):
     batch_size: int | None = Field(
         default=None, ge=1, le=1_000_000, description="candidates per farm batch"
     )
+    detail: Literal["tests"] | None = Field(
+        default=None,
+        description=(
+            '"tests": the workers also record each test\'s own verdict, trap and steps, which'
+            " GET /v1/jobs/{id}/results?detail=tests returns (each candidate the VM runs is run"
+            " once more per test; candidates x tests at most [api] max_detail_items)"
+        ),
+    )
 
 
 class JobCreate(Strict):

@@ -180,6 +180,8 @@ class JobRunner:
             extra["limits"] = limits
         if options.get("compile_path", "deterministic") != "deterministic":
             extra["compile_path"] = options["compile_path"]
+        if options.get("detail") == "tests":
+            extra["detail"] = True
         return self.executor.submit(candidates, tests, options.get("batch_size"), **extra)
 
     def _consume(self, job_id: str, job: Any, original: list[int]) -> bool:

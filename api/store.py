@@ -34,13 +34,15 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    inspect,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from actors.pipeline import CandidateResult
@@ -98,6 +100,8 @@ class ResultRow(Base):
     diagnostic: Mapped[str | None] = mapped_column(Text, nullable=True)
     path: Mapped[str] = mapped_column(String(16))
     bytecode: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    # JSON: each test's own verdict, for jobs submitted with options.detail = "tests"
+    tests: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -139,7 +143,24 @@ class Store:
                 cursor.close()
 
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _add_missing_columns(self) -> None:
+        """Columns added since a store was created (create_all makes missing tables only):
+        nullable, so the rows already there stay as they were."""
+        table = ResultRow.__tablename__
+        existing = {c["name"] for c in inspect(self.engine).get_columns(table)}
+        for column in ResultRow.__table__.columns:
+            if column.name in existing:
+                continue
+            kind = column.type.compile(dialect=self.engine.dialect)
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column.name} {kind}"))
+            except DBAPIError:  # another replica added it first
+                if column.name not in {c["name"] for c in inspect(self.engine).get_columns(table)}:
+                    raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -290,6 +311,7 @@ class Store:
                 diagnostic=clip(r.diagnostic),
                 path=r.path,
                 bytecode=r.bytecode if r.passed else None,
+                tests=None if r.tests is None else json.dumps(r.tests),
             )
             for index, r in results
         ]

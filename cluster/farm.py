@@ -116,10 +116,12 @@ class Farm:
         batch_size: int | None = None,
         limits: Mapping[str, int] | None = None,
         compile_path: str = "deterministic",
+        detail: bool = False,
     ) -> FarmJob:
         """Queue a job (the arguments of `Pipeline.run`) and return it at once. `limits`
         overrides fields of the workers' `Limits` for this job (stack_words, heap_words,
-        max_call_depth, ...); `compile_path` is the Pipeline's (deterministic, neural, hybrid)."""
+        max_call_depth, ...); `compile_path` is the Pipeline's (deterministic, neural, hybrid);
+        `detail`: the workers add each test's own verdict to each result (`Pipeline.run`)."""
         if self._closed:
             raise FarmError("the farm is shut down")
         options: dict[str, Any] = {}
@@ -132,6 +134,8 @@ class Farm:
                     f"unknown compile path {compile_path!r}: choose {', '.join(COMPILE_PATHS)}"
                 )
             options["compile_path"] = compile_path
+        if detail:
+            options["detail"] = True
         return self.scheduler.submit(candidates, tests, batch_size or self.batch_size, options)
 
     def batches_in_flight(self) -> int:

@@ -77,6 +77,9 @@ class ApiSettings:
     """Arrays and objects nested in a JSON body (422 past it): values nest at most
     vm.limits.MAX_TYPE_DEPTH (64) inside a request's few levels of its own."""
     max_fuel: int = 1_000_000_000
+    max_detail_items: int = 100_000
+    """Candidates x tests of a job that asks for per-test detail (options.detail; 413 past it):
+    what it stores is about 100 bytes per item."""
     """The largest fuel a request may ask for (per job, per test, or for /v1/run)."""
     retention_s: int = 7 * 24 * 3600
     """How long a finished job and its results are kept before they are pruned."""
@@ -108,6 +111,7 @@ API_INT_KEYS = (
     "max_body_bytes",
     "max_json_depth",
     "max_fuel",
+    "max_detail_items",
     "retention_s",
     "lease_s",
 )

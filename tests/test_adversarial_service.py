@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -198,6 +199,53 @@ def test_long_texts_are_clipped_with_a_marker(c: httpx.Client) -> None:
     assert unknown.json()["detail"].startswith("unknown problem 'PPP")
     extra = c.post("/v1/run", json={"source": "x", "entry": "f", "k" * 100_000: 1})
     assert extra.status_code == 422 and len(extra.content) < 4 * MAX_TEXT_BYTES
+
+
+# ---- finding 10: per-test detail is recorded once, by the worker --------------------------------
+
+
+def test_per_test_detail_is_read_from_the_store_not_rerun(
+    service: ServiceProcess, c: httpx.Client
+) -> None:
+    """GET ?detail=tests re-ran every candidate of the page in the API process, on every call.
+    The worker records it while it runs the job; here the stored candidate is then replaced by
+    one that does not compile, and the detail read back is still the run's."""
+    tests = [{"args": [x], "expected": y} for x, y in ((3, 6), (4, 5), (0, 0))]
+    body = {"candidates": [{"source": DOUBLE, "entry": "f"}], "tests": tests,
+            "options": {"detail": "tests"}}  # fmt: skip
+    job = submit(c, body)
+    wait_done(c, job["id"])
+    database = sqlite3.connect(service.env["KILN_API_DATABASE"])
+    try:
+        (stored,) = database.execute(
+            "SELECT tests FROM results WHERE job_id = ?", (job["id"],)
+        ).fetchone()
+        database.execute(
+            "UPDATE candidates SET source = 'def f(x):\n    return x +\n' WHERE job_id = ?",
+            (job["id"],),
+        )
+        database.commit()
+    finally:
+        database.close()
+    for _ in range(3):
+        [line] = results(c, job["id"], detail="tests").values()
+        assert line["tests"] == json.loads(stored)
+    assert [t["verdict"] for t in line["tests"]] == ["passed", "wrong answer", "passed"]
+    assert line["verdict"] == "wrong answer" and line["fail_test"] == 1
+
+    plain = submit(c, {"candidates": [{"source": DOUBLE, "entry": "f"}], "tests": tests})
+    wait_done(c, plain["id"])
+    refused = c.get(f"/v1/jobs/{plain['id']}/results", params={"detail": "tests"})
+    assert refused.status_code == 422 and "options.detail='tests'" in refused.json()["detail"]
+
+
+def test_per_test_detail_is_bounded(c: httpx.Client) -> None:
+    body = {"candidates": [{"source": DOUBLE, "entry": "f"}] * 400, "tests": TESTS * 300,
+            "options": {"detail": "tests"}}  # fmt: skip
+    answer = c.post("/v1/jobs", json=body)
+    assert answer.status_code == 413, answer.text
+    assert "400 candidates x 300 tests = 120000" in answer.json()["detail"]
+    assert "max_detail_items=100000" in answer.json()["detail"]
 
 
 def test_server_errors_none_in_the_log(service: ServiceProcess) -> None:

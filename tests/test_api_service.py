@@ -215,14 +215,20 @@ def test_per_test_detail_on_request(service: ServiceProcess) -> None:
         {"args": [4], "expected": 5},
         {"args": [0], "expected": 0},
     ]
+    candidates = [{"source": IDENTITY, "entry": "f"}]
     with client(service) as c:
-        job = submit(c, {"candidates": [{"source": IDENTITY, "entry": "f"}], "tests": tests})
+        job = submit(c, {"candidates": candidates, "tests": tests, "options": {"detail": "tests"}})
         wait_done(c, job["id"])
         plain = c.get(f"/v1/jobs/{job['id']}/results").json()
         assert "tests" not in plain
         line = c.get(f"/v1/jobs/{job['id']}/results", params={"detail": "tests"}).json()
         assert line["verdict"] == "wrong answer" and line["fail_test"] == 1
         assert [t["verdict"] for t in line["tests"]] == ["passed", "wrong answer", "passed"]
+        assert sum(t["steps"] for t in line["tests"]) == line["steps"]
+        without = submit(c, {"candidates": candidates, "tests": tests})
+        wait_done(c, without["id"])
+        refused = c.get(f"/v1/jobs/{without['id']}/results", params={"detail": "tests"})
+        assert refused.status_code == 422 and "options.detail='tests'" in refused.text
 
 
 def test_auth(service: ServiceProcess) -> None:
@@ -528,7 +534,12 @@ def test_dataset_problem_id(service: ServiceProcess) -> None:
     completions = [problem.canonical_solution, "    return False\n", "    return numbers[\n"]
     with client(service) as c:
         job = submit(
-            c, {"candidates": [{"source": s} for s in completions], "problem": "HumanEval/0"}
+            c,
+            {
+                "candidates": [{"source": s} for s in completions],
+                "problem": "HumanEval/0",
+                "options": {"detail": "tests"},
+            },
         )
         lines = sorted(stream_results(c, job["id"]), key=lambda line: line["index"])
         assert [line["verdict"] for line in lines] == ["passed", "wrong answer", "compile error"]

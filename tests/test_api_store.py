@@ -3,7 +3,9 @@ order, pruning after the retention time."""
 
 from __future__ import annotations
 
+import json
 import os
+import sqlite3
 import time
 import uuid
 from collections.abc import Iterator
@@ -139,6 +141,33 @@ def test_long_texts_are_stored_clipped(store: Store) -> None:
     assert error is not None and len(error.encode()) <= MAX_TEXT_BYTES
     store.add_results("j", [(1, CandidateResult("compile error", diagnostic="short"))])
     assert store.result("j", 1).diagnostic == "short"  # type: ignore[union-attr]
+
+
+def test_per_test_detail_is_stored_with_the_verdict(store: Store) -> None:
+    """What a worker recorded of each test is stored once, with the verdict: the results
+    route only reads it (security review finding 10: it re-ran the candidate on every GET)."""
+    new_job(store, "j")
+    tests = [{"test": 0, "verdict": "passed", "trap": None, "steps": 2, "diagnostic": None}]
+    store.add_results("j", [(0, CandidateResult("passed", steps=2, tests=tests))])
+    store.add_results("j", [(1, CandidateResult("passed"))])
+    assert json.loads(store.result("j", 0).tests or "null") == tests  # type: ignore[union-attr]
+    assert store.result("j", 1).tests is None  # type: ignore[union-attr]
+
+
+def test_a_store_made_before_a_column_existed_gets_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    Store(str(path)).close()
+    connection = sqlite3.connect(path)
+    connection.execute("ALTER TABLE results DROP COLUMN tests")  # as a store of an older kiln
+    connection.close()
+    store = Store(str(path))
+    try:
+        new_job(store, "j")
+        store.add_results("j", [(0, CandidateResult("passed", tests=[]))])
+        assert store.result("j", 0).tests == "[]"  # type: ignore[union-attr]
+    finally:
+        store.close()
+    Store(str(path)).close()  # the column is there now: opening again adds nothing
 
 
 def second_replica(store: Store) -> Store:

@@ -286,3 +286,32 @@ def test_batched_compiler_gives_the_reference_compilers_verdicts_steps_and_bytes
     assert batched.counts.get("passed", 0) >= len(cands) // 2
     with pytest.raises(ValueError, match="unknown compiler"):
         Pipeline("cpu", compiler="fast")
+
+
+def test_per_test_detail_agrees_with_the_verdicts() -> None:
+    """`detail=True`: each test's own verdict, its first failure the candidate's, its steps
+    summing to the candidate's; typed by the whole test list (a test alone with `[]` could not
+    be typed); candidates that never ran give every test their verdict."""
+    cpu = Pipeline("cpu", limits=LIMITS, threads=1)
+    candidates = mixed_candidates()
+    plain = cpu.run(candidates, TESTS).results
+    detailed = cpu.run(candidates, TESTS, detail=True).results
+    for before, after in zip(plain, detailed, strict=True):
+        assert (before.verdict, before.fail_test, before.trap, before.steps) == (
+            after.verdict, after.fail_test, after.trap, after.steps
+        )  # fmt: skip
+        assert after.tests is not None and [t["test"] for t in after.tests] == list(range(5))
+        failing = [t for t in after.tests if t["verdict"] != "passed"]
+        if before.verdict in ("compile error", "invalid bytecode"):
+            assert {t["verdict"] for t in after.tests} == {before.verdict}
+            continue
+        assert sum(t["steps"] for t in after.tests) == before.steps
+        if failing:
+            assert (failing[0]["test"], failing[0]["verdict"]) == (before.fail_test, before.verdict)
+        else:
+            assert before.passed
+    assert plain[0].tests is None
+    lengths = [TestSpec(([],), 0), TestSpec(([1, 2],), 2)]
+    [result] = cpu.run([Candidate("def f(x):\n    return len(x)\n", "f")], lengths, True).results
+    assert result.verdict == "passed" and result.tests is not None
+    assert [t["verdict"] for t in result.tests] == ["passed", "passed"]

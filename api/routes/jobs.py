@@ -10,29 +10,25 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Query, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from actors.pipeline import Candidate, Pipeline
 from api.deps import CallerDep, ExecutorDep, JobDep, MetricsDep, RunnerDep, SettingsDep, StoreDep
 from api.limits import clip
 from api.models import JobCreate, JobPublic, JobsPublic, Progress
 from api.problems import ProblemTests, ProblemUnavailable, lookup_problem
-from api.runner import tests_from_spec
 from api.store import (
     UNFINISHED,
-    CandidateRow,
     IdempotencyConflict,
     JobRow,
     NewCandidate,
     ResultRow,
     Store,
 )
-from vm.batch import TestSpec
 from vm.container import ContainerError
 from vm.limits import Limits
 from vm.verify import VerifyError, verify_bytes
@@ -41,7 +37,7 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 
 NDJSON = "application/x-ndjson"
 POLL_S = 0.05  # how often a results stream looks for new verdicts
-MAX_DETAIL = 100  # results per page with per-test detail (each one re-runs its tests)
+MAX_DETAIL = 100  # results per page with per-test detail (a line per candidate holds each test)
 PER_JOB_LIMITS = ("stack_words", "heap_words", "max_call_depth")
 RETRY_AFTER_S = 1
 
@@ -219,6 +215,14 @@ def create_job(
     else:
         spec["tests"] = [t.model_dump(exclude_none=True) for t in body.tests or []]
     candidates = _candidates(body, settings, problem)
+    if body.options.detail is not None:
+        n_tests = len(problem.tests) if problem is not None else len(body.tests or [])
+        items = len(candidates) * n_tests
+        if items > settings.api.max_detail_items:
+            raise _too_large(
+                f"options.detail: {len(candidates)} candidates x {n_tests} tests = {items}"
+                f" per-test results, over max_detail_items={settings.api.max_detail_items}"
+            )
     jobs_in_flight, candidates_in_flight = store.in_flight(caller.owner)
     if jobs_in_flight >= caller.limits.max_jobs_in_flight:
         raise _busy(
@@ -285,7 +289,7 @@ def cancel_job(job: JobDep, store: StoreDep, runner: RunnerDep, metrics: Metrics
     return job_public(row, store.counts(job.id))
 
 
-def _result_line(row: ResultRow, tests: list[dict[str, Any]] | None) -> bytes:
+def _result_line(row: ResultRow, detail: bool) -> bytes:
     line: dict[str, Any] = {
         "index": row.index,
         "verdict": row.verdict,
@@ -296,32 +300,9 @@ def _result_line(row: ResultRow, tests: list[dict[str, Any]] | None) -> bytes:
         "path": row.path,
         "cursor": str(row.seq),
     }
-    if tests is not None:
-        line["tests"] = tests
+    if detail:  # stored by the worker that ran the candidate (options.detail), only read here
+        line["tests"] = None if row.tests is None else json.loads(row.tests)
     return json.dumps(line).encode() + b"\n"
-
-
-def per_test_detail(
-    candidate: CandidateRow, tests: Sequence[TestSpec], limits: Limits
-) -> list[dict[str, Any]]:
-    """Each test's own verdict, trap and steps: the candidate run once per test, compared the way
-    the job compared it."""
-    code: str | bytes = (
-        candidate.bytecode if candidate.bytecode is not None else candidate.source or ""
-    )
-    report = Pipeline(backend="cpu", limits=limits, threads=1).run(
-        [Candidate(code, candidate.entry)] * len(tests), [[t] for t in tests]
-    )
-    return [
-        {
-            "test": i,
-            "verdict": r.verdict,
-            "trap": r.trap,
-            "steps": r.steps,
-            "diagnostic": r.diagnostic,
-        }
-        for i, r in enumerate(report.results)
-    ]
 
 
 def _parse_cursor(cursor: str | None) -> int:
@@ -350,7 +331,6 @@ def _parse_cursor(cursor: str | None) -> int:
 async def job_results(
     job: JobDep,
     store: StoreDep,
-    settings: SettingsDep,
     cursor: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
     detail: Annotated[Literal["tests"] | None, Query()] = None,
@@ -358,24 +338,19 @@ async def job_results(
     """Verdicts as NDJSON, in arrival order. While the job runs, the response streams each
     verdict as it is stored and ends when the job does; once the job has ended, it is one page of
     at most `limit` lines after `cursor`, with `Next-Cursor` when more follow.
-    `detail=tests` adds each test's own verdict (at most 100 lines per page)."""
+    `detail=tests` adds each test's own verdict (at most 100 lines per page), as the worker
+    recorded it: the job must have been submitted with `options.detail = "tests"`."""
     after = _parse_cursor(cursor)
-    if detail is not None and limit > MAX_DETAIL:
-        limit = MAX_DETAIL
-    tests: list[TestSpec] | None = None
     if detail is not None:
-        try:
-            tests = tests_from_spec(json.loads(job.spec), lookup_problem)
-        except LookupError as error:
-            raise _invalid(f"no per-test detail: {error}") from None
+        if json.loads(job.spec).get("options", {}).get("detail") != "tests":
+            raise _invalid(
+                f"job {job.id!r} was not submitted with options.detail='tests': per-test"
+                " detail is recorded by the workers that run a job, when it asks for it"
+            )
+        limit = min(limit, MAX_DETAIL)
 
     async def line(row: ResultRow) -> bytes:
-        if tests is None:
-            return _result_line(row, None)
-        candidate = await run_in_threadpool(store.candidate, job.id, row.index)
-        assert candidate is not None
-        detail_rows = await run_in_threadpool(per_test_detail, candidate, tests, settings.vm)
-        return _result_line(row, detail_rows)
+        return _result_line(row, detail is not None)
 
     if job.status not in UNFINISHED:
         rows = await run_in_threadpool(store.results_after, job.id, after, limit + 1)
