@@ -54,7 +54,7 @@ import numpy as np
 
 from actors.layout import LayoutStats, Work, layout, measure
 from compiler import CompileError, compile_source
-from vm.batch import VERDICT_NAMES, BatchBuilder, TestSpec, verify
+from vm.batch import VERDICT_NAMES, BatchBuilder, Cancel, TestSpec, verify
 from vm.container import ContainerError, Program, load
 from vm.isa import TRAPS
 from vm.limits import Limits
@@ -216,12 +216,18 @@ class Pipeline:
         )
 
     def run(
-        self, candidates: Sequence[CandidateLike], tests: Tests, detail: bool = False
+        self,
+        candidates: Sequence[CandidateLike],
+        tests: Tests,
+        detail: bool = False,
+        cancel: Cancel | None = None,
     ) -> BatchReport:
         """Verify `candidates` against their tests. `tests` is one list for all candidates, a
         list per candidate (the same list object may be shared), or a mapping from problem to
         list, each candidate naming its `problem`. `detail`: each result also gets `tests`,
-        each test's own verdict (`_add_detail`)."""
+        each test's own verdict (`_add_detail`). `cancel`: another thread may stop the batch
+        (`vm.batch.Cancel`); it then raises `Cancelled` (between candidates while compiling,
+        between items while running)."""
         start = time.perf_counter()
         cands = [_candidate(c) for c in candidates]
         test_lists = _tests_per_candidate(cands, tests)
@@ -238,6 +244,8 @@ class Pipeline:
         resolved: dict[tuple[Any, str, int], tuple[Program, int] | CandidateResult] = {}
         for i, key in enumerate(keys):
             if key not in resolved:
+                if cancel is not None:
+                    cancel.check()
                 resolved[key] = self._resolve(cands[i], test_lists[i], memo)
         t_compile = time.perf_counter()
 
@@ -295,7 +303,9 @@ class Pipeline:
             stats = measure(items, work.cand_program)
             t_build = time.perf_counter()
             # 3. execute and verify
-            result = verify(batch, backend=self.backend, limits=self.limits, threads=self.threads)
+            result = verify(
+                batch, backend=self.backend, limits=self.limits, threads=self.threads, cancel=cancel
+            )
             timings.update(result.timings)
             for stage, alias in STAGE_ALIASES.items():
                 if stage not in timings and alias in timings:
@@ -325,7 +335,8 @@ class Pipeline:
         done = [r for r in results if r is not None]
         assert len(done) == len(cands)
         if detail:
-            self._add_detail(cands, test_lists, done, {i: resolved[keys[i]] for i in rows})
+            ran = {i: resolved[keys[i]] for i in rows}
+            self._add_detail(cands, test_lists, done, ran, cancel)
         return BatchReport(
             done,
             self.backend,
@@ -342,6 +353,7 @@ class Pipeline:
         test_lists: Sequence[Sequence[TestSpec]],
         results: Sequence[CandidateResult],
         ran: Mapping[int, Any],
+        cancel: Cancel | None,
     ) -> None:
         """Each test's own verdict, trap, steps and diagnostic in `results[i].tests`. The
         candidates the VM ran (`ran`: index -> (program, entry)) are run once more per test on
@@ -355,7 +367,7 @@ class Pipeline:
             for test in test_lists[i]:
                 singles.append(one)
                 single_tests.append([test])
-        per_test = iter(self.run(singles, single_tests).results if singles else [])
+        per_test = iter(self.run(singles, single_tests, cancel=cancel).results if singles else [])
         for i, result in enumerate(results):
             if i in ran:
                 outcomes = [next(per_test) for _ in test_lists[i]]

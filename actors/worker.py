@@ -18,6 +18,11 @@ Ray it works as a plain object, which is how its tests use it. It is a plain (no
 actor on purpose: Ray runs its calls one at a time in the order they were sent, which the
 scheduler relies on to tell which batch was running when a worker died; so `info` is answered
 between batches.
+
+Since a plain actor takes no call while a batch runs, a cancel reaches the batch through a
+`CancelBoard` (a small actor of the farm's scheduler): while it runs a batch, the worker asks
+the board every CANCEL_POLL_S whether the batch's job was cancelled, and if so stops it
+(`vm.batch.Cancel`: between items) and answers with no results.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from actors.pipeline import (
     Tests,
     cuda_available,
 )
-from vm.batch import TestSpec
+from vm.batch import Cancel, Cancelled, TestSpec
 from vm.isa import isa_hash
 from vm.limits import Limits
 
@@ -56,6 +61,9 @@ status, trap, steps, reduction)."""
 ITEM_MEMORY_FRACTION = 0.25
 MAX_VARIANTS = 8  # Pipelines with a job's own limits or compile path one worker keeps
 """Share of a GPU's free memory the items of one batch may take (scratch takes half)."""
+
+CANCEL_POLL_S = 0.25
+"""How often a worker running a batch asks the CancelBoard whether its job was cancelled."""
 
 _WARMUP = Candidate("def warm(x: int) -> int:\n    return x * 2 + 1\n", "warm")
 _WARMUP_TESTS = [TestSpec((20,), 41), TestSpec((-3,), -5)]
@@ -195,15 +203,27 @@ class PipelineWorker:
         limits: Mapping[str, int] | None = None,
         compile_path: str = "deterministic",
         detail: bool = False,
+        cancel_board: Any = None,
+        job: Any = None,
     ) -> BatchOutcome:
         """Verify one batch (the arguments of `Pipeline.run`). A job's own `limits` (fields of
-        `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch."""
+        `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch.
+        `cancel_board` (a CancelBoard handle) is watched for `job` while the batch runs: once
+        the job is cancelled the batch stops and the outcome has no results."""
         if self._pipeline is None or self._error is not None:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
             pipeline = self._pipeline_for(limits, compile_path)
-            report: BatchReport = pipeline.run(candidates, tests, detail=detail)
+            cancel = Cancel()
+            watch = _CancelWatch(cancel_board, job, cancel) if cancel_board is not None else None
+            try:
+                report: BatchReport = pipeline.run(candidates, tests, detail=detail, cancel=cancel)
+            except Cancelled:
+                return BatchOutcome([], 0, 0, time.perf_counter() - started, self._id)
+            finally:
+                if watch is not None:
+                    watch.stop()
             seconds = time.perf_counter() - started
             self._batches += 1
         return BatchOutcome(
@@ -226,6 +246,48 @@ class PipelineWorker:
                 self._variants.pop(next(iter(self._variants)))
             self._variants[key] = self._pipeline.variant(limits, compile_path)
         return self._variants[key]
+
+
+class CancelBoard:
+    """The jobs of one farm that were cancelled (a Ray actor of its scheduler; module
+    docstring). Remembers the last MAX_REMEMBERED."""
+
+    MAX_REMEMBERED = 10_000
+
+    def __init__(self) -> None:
+        self._cancelled: dict[Any, None] = {}
+
+    def cancel(self, job: Any) -> None:
+        self._cancelled[job] = None
+        while len(self._cancelled) > self.MAX_REMEMBERED:
+            self._cancelled.pop(next(iter(self._cancelled)))
+
+    def is_cancelled(self, job: Any) -> bool:
+        return job in self._cancelled
+
+
+class _CancelWatch:
+    """Asks `board` every CANCEL_POLL_S whether `job` was cancelled and sets `cancel` if so, on
+    a thread of its own until `stop()`. A board that cannot answer is asked again."""
+
+    def __init__(self, board: Any, job: Any, cancel: Cancel) -> None:
+        self._board, self._job, self._cancel = board, job, cancel
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="kiln-cancel-watch", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stopped.wait(CANCEL_POLL_S):
+            try:
+                if ray.get(self._board.is_cancelled.remote(self._job), timeout=10):
+                    self._cancel.set()
+                    return
+            except Exception:  # the board is busy or gone: the batch then runs to its end
+                continue
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join()
 
 
 def crashed_result(deaths: int) -> CandidateResult:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from actors.pipeline import Candidate, CandidateResult, Pipeline
-from vm.batch import TestSpec
+from vm.batch import Cancel, Cancelled, TestSpec
 from vm.limits import Limits
 
 
@@ -66,14 +66,15 @@ _END = object()
 
 
 class ThreadJob:
-    """One job on a `ThreadExecutor`: batches run in a thread, results come through a queue."""
+    """One job on a `ThreadExecutor`: batches run in a thread, results come through a queue.
+    `cancel()` reaches the batch running (`vm.batch.Cancel`): it stops between items."""
 
     def __init__(self, total: int) -> None:
         self._queue: queue.Queue[Any] = queue.Queue()
         self._total = total
         self._done_count = 0
         self._finished = threading.Event()
-        self._cancelled = threading.Event()
+        self._cancel = Cancel()
 
     def __iter__(self) -> Iterator[tuple[int, CandidateResult]]:
         while True:
@@ -93,7 +94,7 @@ class ThreadJob:
         return self._finished.is_set()
 
     def cancel(self) -> None:
-        self._cancelled.set()
+        self._cancel.set()
 
     def _run(
         self,
@@ -105,12 +106,13 @@ class ThreadJob:
     ) -> None:
         try:
             for start in range(0, len(candidates), batch_size):
-                if self._cancelled.is_set():
-                    break
-                report = pipeline.run(candidates[start : start + batch_size], tests, detail)
+                chunk = candidates[start : start + batch_size]
+                report = pipeline.run(chunk, tests, detail, cancel=self._cancel)
                 for offset, result in enumerate(report.results):
                     self._done_count += 1
                     self._queue.put((start + offset, result))
+        except Cancelled:
+            pass  # the consumer cancelled it: what came before stays, nothing more comes
         except Exception as error:  # handed to the consumer, which marks the job failed
             self._queue.put(error)
         finally:

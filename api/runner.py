@@ -4,7 +4,8 @@ One runner per API process (a "replica", with a random id). It runs the jobs it 
 every `lease_s / 3` seconds it renews the leases of the jobs it runs, claims jobs whose lease
 expired (their replica died: they resume with the candidates that have no verdict yet) and
 prunes jobs past their retention. A cancel is a status in the store, so any replica may take it:
-the replica running the job sees it at its next flush and cancels the executor's job.
+the replica running the job looks for cancels of its jobs every CANCEL_POLL_S (and at each
+flush) and cancels the executor's job, which stops the batches running (between items).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ log = logging.getLogger("kiln.api")
 
 FLUSH_S = 0.05  # verdicts are written at least this often while they arrive
 FLUSH_SIZE = 512
+CANCEL_POLL_S = 0.5  # how often a replica looks for cancels (by any replica) of the jobs it runs
 
 
 ProblemLookup = Callable[[str], "ProblemTests | None"]
@@ -213,16 +215,23 @@ class JobRunner:
 
     def _maintain(self) -> None:
         period = max(0.2, self.settings.lease_s / 3)
+        upkeep_at = 0.0
         while not self._stop.is_set():
             try:
                 with self._lock:
-                    mine = list(self._running)
-                self.store.renew(self.replica, mine, self.settings.lease_s)
-                for job_id in self.store.claim_orphans(self.replica, self.settings.lease_s):
-                    log.info("resuming job %s", job_id)
-                    self.metrics.jobs.inc(event="resumed")
-                    self.launch(job_id)
-                self.store.prune(self.settings.retention_s)
+                    running = {k: job for k, job in self._running.items() if job is not None}
+                for job_id in self.store.cancelled_among(list(running)):
+                    running[job_id].cancel()
+                if time.monotonic() >= upkeep_at:
+                    upkeep_at = time.monotonic() + period
+                    with self._lock:
+                        mine = list(self._running)
+                    self.store.renew(self.replica, mine, self.settings.lease_s)
+                    for job_id in self.store.claim_orphans(self.replica, self.settings.lease_s):
+                        log.info("resuming job %s", job_id)
+                        self.metrics.jobs.inc(event="resumed")
+                        self.launch(job_id)
+                    self.store.prune(self.settings.retention_s)
             except Exception:  # the store may be briefly unreachable: try again next period
                 log.exception("job maintenance failed")
-            self._stop.wait(period)
+            self._stop.wait(min(period, CANCEL_POLL_S))

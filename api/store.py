@@ -352,6 +352,17 @@ class Store:
             session.commit()
             return bool(changed)
 
+    def cancelled_among(self, job_ids: Sequence[str]) -> list[str]:
+        """Those of `job_ids` that are cancelled (by any replica)."""
+        if not job_ids:
+            return []
+        with self.session() as session:
+            return list(
+                session.scalars(
+                    select(JobRow.id).where(JobRow.id.in_(job_ids), JobRow.status == CANCELLED)
+                ).all()
+            )
+
     def status(self, job_id: str) -> str | None:
         with self.session() as session:
             return session.scalar(select(JobRow.status).where(JobRow.id == job_id))

@@ -35,7 +35,9 @@ only on its candidates and tests (fuel, not time, bounds execution), and each ca
 verdict is taken once.
 
 Cancellation drops the job's queued work, cancels its batches queued in actors (`ray.cancel`)
-and ignores the one still running, whose worker is then free for other jobs.
+and posts the job on the `CancelBoard` (actors/worker.py), which the workers running its
+batches watch: they stop between items and answer with no results, so the worker is free for
+other jobs within about CANCEL_POLL_S and an item's time.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from actors.pipeline import (
     _candidate,
     _tests_per_candidate,
 )
-from actors.worker import BatchOutcome, copy_result, crashed_result
+from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, copy_result, crashed_result
 from cluster.runtime import START_FAILURES_ALLOWED, FarmError, Runtime, Worker
 from vm.batch import TestSpec
 
@@ -215,6 +217,7 @@ class FarmJob:
                 return
             self._cancelled = True
         self._finish()
+        self._scheduler.announce_cancel(self)
         self._scheduler.wake()
 
     def __iter__(self) -> Iterator[tuple[int, CandidateResult]]:
@@ -317,8 +320,11 @@ class Scheduler:
         self._last_reconcile = 0.0
         self._thread = threading.Thread(target=self._run, name="kiln-farm-scheduler", daemon=True)
         self.crash: BaseException | None = None
+        self.board: Any = None  # the CancelBoard the workers watch (start)
 
     def start(self) -> None:
+        board = ray.remote(CancelBoard)
+        self.board = board.options(**ACTOR_OPTIONS, num_cpus=0).remote()
         self._thread.start()
 
     def stop(self) -> None:
@@ -330,9 +336,22 @@ class Scheduler:
             jobs, self._jobs = self._jobs, []
         for job in jobs:
             job.fail(FarmError("the farm was shut down"))
+        if self.board is not None:
+            try:
+                ray.kill(self.board, no_restart=True)
+            except Exception:  # already gone, or Ray is shutting down
+                pass
 
     def wake(self) -> None:
         self._wake.set()
+
+    def announce_cancel(self, job: FarmJob) -> None:
+        """Tell the workers running `job`'s batches to stop them (the CancelBoard)."""
+        if self.board is not None:
+            try:
+                self.board.cancel.remote(job.id)
+            except Exception:  # Ray is going: nothing runs any more anyway
+                pass
 
     def submit(
         self,
@@ -508,7 +527,9 @@ class Scheduler:
         tests = [job.unit_tests[u] for u in batch.units]  # shared lists pickle once
         self._sent += 1
         batch.serial = self._sent
-        ref = worker.handle.run.remote(candidates, tests, **job.run_options)
+        ref = worker.handle.run.remote(
+            candidates, tests, **job.run_options, cancel_board=self.board, job=job.id
+        )
         worker.in_flight += 1
         job.in_flight += 1
         with self._lock:

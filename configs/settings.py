@@ -77,6 +77,10 @@ class ApiSettings:
     """Arrays and objects nested in a JSON body (422 past it): values nest at most
     vm.limits.MAX_TYPE_DEPTH (64) inside a request's few levels of its own."""
     max_fuel: int = 1_000_000_000
+    max_job_fuel: int = 10_000_000_000_000
+    """The most instructions one job may run: the fuel of each test (its own, else options.fuel,
+    else [vm] fuel) summed over candidates x tests, twice with options.detail (413 past it).
+    1e13 is about three hours of one CPU core, under two minutes of one H100."""
     max_detail_items: int = 100_000
     """Candidates x tests of a job that asks for per-test detail (options.detail; 413 past it):
     what it stores is about 100 bytes per item."""
@@ -111,6 +115,7 @@ API_INT_KEYS = (
     "max_body_bytes",
     "max_json_depth",
     "max_fuel",
+    "max_job_fuel",
     "max_detail_items",
     "retention_s",
     "lease_s",

@@ -11,6 +11,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -199,6 +200,96 @@ def test_long_texts_are_clipped_with_a_marker(c: httpx.Client) -> None:
     assert unknown.json()["detail"].startswith("unknown problem 'PPP")
     extra = c.post("/v1/run", json={"source": "x", "entry": "f", "k" * 100_000: 1})
     assert extra.status_code == 422 and len(extra.content) < 4 * MAX_TEXT_BYTES
+
+
+# ---- finding 9: cancellation reaches running work; a job's total work is bounded ---------------
+
+LOOP = (
+    "def f(n: int) -> int:\n    s = 0\n    for i in range(n):\n        s = (s + i) % 7\n"
+    "    return n + s - s\n"
+)
+HEAVY_TESTS = [{"args": [40_000_000], "expected": 40_000_000, "fuel": 1_000_000_000}]
+
+
+def heavy_candidates(n: int, salt: str) -> list[dict[str, Any]]:
+    """`n` distinct candidates of about 0.3 s each: one batch of them runs for many seconds."""
+    return [{"source": LOOP + f"# {salt} {k}\n", "entry": "f"} for k in range(n)]
+
+
+def test_a_cancel_stops_the_batch_running(c: httpx.Client) -> None:
+    """DELETE marked the job cancelled but its batch (here 30 candidates, about 10 s) ran to
+    its end, and the next job waited for it (16-37 s in the review)."""
+    heavy = submit(c, {"candidates": heavy_candidates(30, "cancel"), "tests": HEAVY_TESTS})
+    deadline = time.monotonic() + 20
+    while c.get(f"/v1/jobs/{heavy['id']}").json()["status"] != "running":
+        assert time.monotonic() < deadline, "the heavy job did not start"
+        time.sleep(0.02)
+    time.sleep(0.5)  # compiled, and running its first items
+    cancelled = c.delete(f"/v1/jobs/{heavy['id']}")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    started = time.monotonic()
+    small = submit(c, {"candidates": [{"source": DOUBLE, "entry": "f"}], "tests": TESTS})
+    assert wait_done(c, small["id"], timeout=5)["status"] == "done"
+    assert time.monotonic() - started < 5
+    assert c.get(f"/v1/jobs/{heavy['id']}").json()["progress"]["done"] < 30
+
+
+def test_a_cancel_made_by_another_replica_reaches_the_running_batch(tmp_path: Path) -> None:
+    """A cancel is a status in the shared store: the replica running the job only looked at it
+    when a verdict came in, so a long batch ran on. It now looks every CANCEL_POLL_S."""
+    from api.executor import ThreadExecutor
+    from api.metrics import Metrics
+    from api.problems import lookup_problem
+    from api.runner import CANCEL_POLL_S, JobRunner
+    from api.store import NewCandidate, Store
+    from configs.settings import ApiSettings
+
+    database = str(tmp_path / "jobs.sqlite")
+    store, other = Store(database), Store(database)  # two replicas' views of one store
+    runner = JobRunner(store, ThreadExecutor(), ApiSettings(), Metrics(), lookup_problem)
+    try:
+        candidates = [
+            NewCandidate("f", source=c["source"]) for c in heavy_candidates(30, "replica")
+        ]
+        store.create_job("j", "owner", {"tests": HEAVY_TESTS}, candidates,
+                         replica=runner.replica, lease_s=30)  # fmt: skip
+        runner.start()
+        runner.launch("j")
+        deadline = time.monotonic() + 20
+        while store.status("j") != "running":
+            assert time.monotonic() < deadline, "the job did not start"
+            time.sleep(0.02)
+        time.sleep(0.5)
+        assert other.cancel("j")
+        cancelled_at = time.monotonic()
+        while runner.running():
+            assert time.monotonic() - cancelled_at < CANCEL_POLL_S + 3, "the batch ran on"
+            time.sleep(0.02)
+        assert store.get_job("j").done < 30  # type: ignore[union-attr]
+    finally:
+        runner.stop()
+        store.close()
+        other.close()
+
+
+def test_a_jobs_total_work_is_bounded(c: httpx.Client) -> None:
+    """Within every per-request limit a job could ask for 10,000 candidates x 1,000 tests x
+    1e9 fuel = 1e16 instructions. Fuel summed over candidates x tests is at most max_job_fuel."""
+    tests = [{"args": [1], "expected": 2, "fuel": 1_000_000_000}] * 100
+    body = {"candidates": [{"source": DOUBLE, "entry": "f"}] * 200, "tests": tests}
+    answer = c.post("/v1/jobs", json=body)
+    assert answer.status_code == 413, answer.text
+    detail = answer.json()["detail"]
+    assert "200 candidates x 100000000000 instructions (the fuel of its 100 tests)" in detail
+    assert "= 20000000000000: over max_job_fuel=10000000000000" in detail
+    body = {"candidates": [{"source": DOUBLE, "entry": "f"}] * 100, "tests": tests,
+            "options": {"detail": "tests"}}  # fmt: skip
+    doubled = c.post("/v1/jobs", json=body)
+    assert doubled.status_code == 413 and "x 2 (options.detail)" in doubled.json()["detail"]
+    defaults = {"candidates": [{"source": DOUBLE, "entry": "f"}] * 2000,
+                "tests": [{"args": [1], "expected": 2}] * 1000}  # fmt: skip
+    by_default = c.post("/v1/jobs", json=defaults)  # [vm] fuel, 1e7 per test
+    assert by_default.status_code == 413 and "= 20000000000000" in by_default.json()["detail"]
 
 
 # ---- finding 10: per-test detail is recorded once, by the worker --------------------------------

@@ -23,10 +23,16 @@ cannot hold it), so any value is a wrong answer while traps still count as traps
 
 Backends: `ref` (here: vm.ref plus Python's comparison, the specification), `cpu` and `cuda`
 (the C interpreter's `kiln_verify_*`, one definition of the comparison for both).
+
+`verify(..., cancel=flag)` stops a batch another thread cancels (`Cancel.set()`): the CPU and
+ref backends look at the flag between items (an item running finishes: at most its fuel, about
+a second at 1e9 on the CPU), `cuda` only before and after its kernels. A cancelled batch raises
+`Cancelled` and returns nothing.
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
 import time
 from collections.abc import Sequence
@@ -43,6 +49,33 @@ from vm.values import Type, marshal, unmarshal
 PASSED, WRONG_ANSWER, TRAPPED, TIMED_OUT, NEEDS_FALLBACK = range(5)
 VERDICT_NAMES = ("passed", "wrong answer", "trapped", "timed out", "needs fallback")
 EXACT, CLOSE, NEVER = range(3)
+
+
+class Cancelled(RuntimeError):
+    """The batch was cancelled while it ran (`Cancel`): its results were thrown away."""
+
+
+class Cancel:
+    """A flag one thread sets to stop a batch another runs (module docstring). The CPU backend's
+    threads read it where it lies (`address`: kiln_verify_batch in vm/kernels/cpu.c)."""
+
+    def __init__(self) -> None:
+        self._flag = ctypes.c_int32(0)
+
+    def set(self) -> None:
+        self._flag.value = 1
+
+    def is_set(self) -> bool:
+        return bool(self._flag.value)
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self._flag)
+
+    def check(self) -> None:
+        """Cancelled if the flag is set."""
+        if self._flag.value:
+            raise Cancelled("the batch was cancelled")
 
 
 def verdict_of_trap(trap_code: int) -> int:
@@ -306,8 +339,21 @@ def verify(
     backend: str = "cpu",
     limits: Limits | None = None,
     threads: int | None = None,
+    cancel: Cancel | None = None,
 ) -> VerifyResult:
+    """Run and compare every item of `batch`, reduced per candidate (module docstring)."""
     limits = limits or Limits()
+    if cancel is not None:
+        cancel.check()
+        result = _verify(batch, backend, limits, threads, cancel)
+        cancel.check()  # whatever a cancelled backend left is thrown away
+        return result
+    return _verify(batch, backend, limits, threads, None)
+
+
+def _verify(
+    batch: VerifyBatch, backend: str, limits: Limits, threads: int | None, cancel: Cancel | None
+) -> VerifyResult:
     if backend == "ref":
         from vm import ref
 
@@ -317,6 +363,8 @@ def verify(
         traps = np.zeros(n, dtype=np.int8)
         steps = np.zeros(n, dtype=np.int64)
         for k, (c, t) in enumerate(batch.items):
+            if cancel is not None:
+                cancel.check()
             program = batch.programs[batch.cand_program[c]]
             fn = int(batch.cand_function[c])
             params, ret = program.signature(fn)
@@ -347,7 +395,7 @@ def verify(
     if backend == "cpu":
         from vm import cpu
 
-        return cpu.verify_batch(batch, limits, threads=threads)
+        return cpu.verify_batch(batch, limits, threads=threads, cancel=cancel)
     if backend == "cuda":
         from vm import cuda
 

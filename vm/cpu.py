@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from vm import ExecResult
-from vm.batch import VerifyBatch, VerifyResult, reduce_items
+from vm.batch import Cancel, VerifyBatch, VerifyResult, reduce_items
 from vm.build import FlatProgram, flatten, shared_library, verify_inputs
 from vm.container import Program
 from vm.isa import TRAPS
@@ -105,6 +105,7 @@ def library(computed_goto: bool = True) -> ctypes.CDLL:
                 p, i64,  # items
                 ctypes.POINTER(_CLimits), ctypes.c_int32,  # limits, threads
                 p, p, p,  # per item: status, trap, steps
+                p,  # the cancel flag (vm.batch.Cancel), or NULL
             ]  # fmt: skip
             lib.kiln_verify_batch.restype = ctypes.c_int
             _libs[computed_goto] = lib
@@ -356,12 +357,15 @@ def run_batch(
     return prepared.results(traps, steps, words, offs, lens)
 
 
-def verify_batch(batch: VerifyBatch, limits: Limits, threads: int | None = None) -> VerifyResult:
+def verify_batch(
+    batch: VerifyBatch, limits: Limits, threads: int | None = None, cancel: Cancel | None = None
+) -> VerifyResult:
     """Run every item of `batch` on the C interpreter over `threads` cores, comparing each result
     with its expected value where it ran (`kiln_verify_item`), then reduce per candidate
     (`vm.batch.reduce_items`). timings: "prepare" (verifying and flattening the programs),
     "kernel" (the C call), "reduce". VerifyError for a program that fails the bytecode verifier;
-    ValueError for negative CLOSE tolerances."""
+    ValueError for negative CLOSE tolerances; Cancelled once `cancel` is set (no thread starts
+    another item; those running finish: at most their fuel each)."""
     threads = _threads(threads)
     started = time.perf_counter()
     inputs = verify_inputs(batch)
@@ -383,12 +387,15 @@ def verify_batch(batch: VerifyBatch, limits: Limits, threads: int | None = None)
         _ptr(inputs.items), n_items,
         ctypes.byref(c_limits), threads,
         _ptr(status), _ptr(trap), _ptr(steps),
+        cancel.address if cancel is not None else None,
     )  # fmt: skip
     ran = time.perf_counter()
     if rc != 0:
         raise MemoryError(
             f"the CPU backend could not allocate memory for {threads} thread(s) with {limits}"
         )
+    if cancel is not None:
+        cancel.check()
     result = reduce_items(batch, status[:n_items], trap[:n_items], steps[:n_items])
     result.timings.update(
         prepare=prepared - started, kernel=ran - prepared, reduce=time.perf_counter() - ran

@@ -106,6 +106,25 @@ def _check_limits(body: JobCreate, settings: SettingsDep, executor: ExecutorDep)
             )
 
 
+def _check_job_fuel(body: JobCreate, settings: SettingsDep, problem: ProblemTests | None) -> None:
+    """413 when the job could run more instructions than max_job_fuel: each test's fuel (its
+    own, else options.fuel, else [vm] fuel) over candidates x tests, twice with per-test detail
+    (each candidate the VM runs is run once more per test)."""
+    default = body.options.fuel or settings.vm.fuel
+    tests = problem.tests if problem is not None else body.tests or []
+    per_candidate = sum(t.fuel or default for t in tests)
+    runs = 2 if body.options.detail is not None else 1
+    total = len(body.candidates) * per_candidate * runs
+    limit = settings.api.max_job_fuel
+    if total > limit:
+        twice = " x 2 (options.detail)" if runs == 2 else ""
+        raise _too_large(
+            f"the job may run {len(body.candidates)} candidates x {per_candidate} instructions"
+            f" (the fuel of its {len(tests)} tests){twice} = {total}: over"
+            f" max_job_fuel={limit}; send fewer candidates or tests, or less fuel"
+        )
+
+
 def _neural_available() -> bool:
     import importlib.util
 
@@ -214,6 +233,7 @@ def create_job(
         spec["problem"] = body.problem
     else:
         spec["tests"] = [t.model_dump(exclude_none=True) for t in body.tests or []]
+    _check_job_fuel(body, settings, problem)
     candidates = _candidates(body, settings, problem)
     if body.options.detail is not None:
         n_tests = len(problem.tests) if problem is not None else len(body.tests or [])

@@ -248,10 +248,13 @@ cleanup:
  *   kiln_verify_batch(progs, n_progs, cand_program, cand_function, cand_tests, n_cand,
  *                     arg_words, n_arg_words, arg_offsets, expected_words, n_expected_words,
  *                     expected_offsets, mode, tolerance, fuel, n_tests, items, n_items, limits,
- *                     threads, status, trap, steps)
+ *                     threads, status, trap, steps, cancel)
  *
  * The arrays are interp.h's kiln_vbatch; fuel[t] (> 0) replaces the limits' fuel for test t. Each item is run and compared by kiln_verify_at and only
  * status[k] (0 equal, 1 unequal, 2 trapped), trap[k] and steps[k] are written: no result words.
+ * Once *cancel is nonzero (another thread cancelled the batch: vm.batch.Cancel) no thread starts
+ * another item; the items running finish (at most their fuel), and what was written is the
+ * caller's to throw away. cancel may be 0 (never). The interpreter's loop is not touched.
  * Returns 0, or -1 when the scratch memory could not be allocated.
  */
 typedef struct {
@@ -261,6 +264,7 @@ typedef struct {
     int8_t *status, *trap;
     int64_t *steps;
     const int64_t *fuel;
+    const volatile int32_t *cancel;
     atomic_llong next;
     atomic_int failed;
 } kiln_vjob;
@@ -279,6 +283,7 @@ static void *kiln_verify_work(void *arg) {
             for (k = start; k < end; k++) {
                 int status, trap;
                 int32_t t = b.items[2 * k + 1];
+                if (job->cancel && *job->cancel) break; /* the rest is thrown away */
                 b.lim.fuel = t >= 0 && t < b.n_tests && job->fuel[t] > 0 ? job->fuel[t] : job->b.lim.fuel;
                 kiln_verify_at(&b, &mem, k, &status, &trap, &job->steps[k]);
                 job->status[k] = (int8_t)status;
@@ -297,7 +302,7 @@ int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t 
                       const int8_t *mode, const double *tolerance, const int64_t *fuel, int64_t n_tests,
                       const int32_t *items,
                       int64_t n_items, const kiln_limits *lim, int32_t threads, int8_t *status, int8_t *trap,
-                      int64_t *steps) {
+                      int64_t *steps, const volatile int32_t *cancel) {
     kiln_vjob job;
     pthread_t *tids;
     int32_t *prog_ok, t, started;
@@ -337,6 +342,7 @@ int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t 
     job.trap = trap;
     job.steps = steps;
     job.fuel = fuel;
+    job.cancel = cancel;
     atomic_init(&job.next, 0);
     atomic_init(&job.failed, 0);
 
