@@ -200,6 +200,10 @@ def test_long_texts_are_clipped_with_a_marker(c: httpx.Client) -> None:
     assert unknown.json()["detail"].startswith("unknown problem 'PPP")
     extra = c.post("/v1/run", json={"source": "x", "entry": "f", "k" * 100_000: 1})
     assert extra.status_code == 422 and len(extra.content) < 4 * MAX_TEXT_BYTES
+    long = "def f(n: int) -> str:\n    return 'y' * n\n"
+    ran = c.post("/v1/run", json={"source": long, "entry": "f", "args": [50_000]}).json()
+    assert ran["value"] == "y" * 50_000  # the value is data: only its repr is text
+    assert len(ran["repr"].encode()) <= MAX_TEXT_BYTES and ran["repr"].endswith("bytes in all]")
 
 
 # ---- finding 9: cancellation reaches running work; a job's total work is bounded ---------------

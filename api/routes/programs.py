@@ -163,7 +163,7 @@ def run_program(body: RunRequest, caller: CallerDep, settings: SettingsDep) -> R
     value: Any = None
     shown: str | None = None
     if result.trap is None:
-        shown = repr(result.value)
+        shown = clip(repr(result.value))
         try:
             value = _json_value(result.value)
         except ValueError:
