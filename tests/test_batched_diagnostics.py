@@ -112,7 +112,9 @@ def test_corpus_error_programs():
     rejected, diagnosed = _check(*zip(*cases, strict=True))
     assert rejected == len(cases)
     _report("corpus error programs", rejected, diagnosed)
-    assert diagnosed >= 3  # measured 3 of 60: call of an unknown function, argument counts
+    # measured 3 of 60: call of an unknown function, argument counts; 2 of 63 once print became
+    # a builtin (errors/unsupported_print.py was the unknown call)
+    assert diagnosed >= 2
 
 
 def test_accepted_programs_are_never_diagnosed():

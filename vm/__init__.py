@@ -8,6 +8,11 @@ implements identically. Backends: `ref` (`vm.ref`, pure Python, the specificatio
     from vm import execute, execute_batch
     result = execute(program, "fib", [20], backend="cpu")
     result.value, result.trap, result.steps
+
+A program whose module has top-level statements that do something (`print(...)`, `assert`,
+calls) holds them as a function named `<module>` (MODULE_FUNCTION, compiler/frontend.py).
+CPython runs a module before anything calls its functions, so a call runs `<module>()` first:
+a trap there is the call's outcome (its steps count), else the call runs as usual.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ if TYPE_CHECKING:
     from vm.container import Program
 
 BACKENDS = ("ref", "cpu", "cuda")
+MODULE_FUNCTION = "<module>"  # a program's top-level statements, run before any call
 
 
 @dataclass(frozen=True)
@@ -52,8 +58,43 @@ def execute(program: Program, function: str | int, args: Sequence[Any], *, backe
 
 
 def execute_batch(items: Sequence[Item], *, backend: str = "cpu", limits: Limits | None = None, threads: int | None = None) -> list[ExecResult]:
-    """Run many calls; the `cpu` backend spreads them over all cores outside the GIL."""
+    """Run many calls, each after its program's module code (module docstring); the `cpu`
+    backend spreads them over all cores outside the GIL."""
     limits = limits or Limits()
+    inits = [module_function(program, function) for program, function, _ in items]
+    first = _run([(program, i, ()) for (program, _, _), i in zip(items, inits) if i is not None], backend, limits, threads)
+    todo = []
+    outcomes: list[ExecResult | None] = []
+    for item, init in zip(items, inits):
+        done = first.pop(0) if init is not None else None
+        if done is not None and done.trap is not None:
+            outcomes.append(done)
+        else:
+            outcomes.append(None)
+            todo.append((item, done.steps if done is not None else 0))
+    ran = iter(_run([item for item, _ in todo], backend, limits, threads))
+    steps = iter(before for _, before in todo)
+    return [
+        o if o is not None else _after(next(ran), next(steps)) for o in outcomes
+    ]
+
+
+def module_function(program: Program, function: str | int) -> int | None:
+    """The index of `program`'s module code, when it has some and `function` is not it."""
+    for index, fn in enumerate(program.functions):
+        if fn.name == MODULE_FUNCTION:
+            called = function if isinstance(function, int) else program.function_index(function)
+            return None if called == index else index
+    return None
+
+
+def _after(result: ExecResult, steps: int) -> ExecResult:
+    return result if not steps else ExecResult(result.value, result.trap, result.steps + steps)
+
+
+def _run(items: Sequence[Item], backend: str, limits: Limits, threads: int | None) -> list[ExecResult]:
+    if not items:
+        return []
     if backend == "ref":
         from vm import ref
 
