@@ -156,9 +156,7 @@ def is_main_guard(stmt: ast.stmt) -> bool:
         return False
     test = stmt.test
     if not (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq)
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
     ):
         return False
     sides = [test.left, test.comparators[0]]
@@ -241,7 +239,12 @@ def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:
     fn = ast.FunctionDef(
         name=MODULE_FUNCTION,
         args=ast.arguments(
-            posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            posonlyargs=[],
+            args=[],
+            vararg=None,
+            kwonlyargs=[],
+            kw_defaults=[],
+            kwarg=None,
             defaults=[],
         ),
         body=stmts,
@@ -421,7 +424,8 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
-                        "only sorted(..., reverse=...), list.sort(reverse=...) and print(sep=, end=) take a keyword",
+                        "only sorted(..., reverse=...), list.sort(reverse=...) and"
+                        " print(sep=, end=) take a keyword",
                     )
 
 

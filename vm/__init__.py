@@ -52,31 +52,54 @@ class ExecResult:
 Item = tuple["Program", str | int, Sequence[Any]]
 
 
-def execute(program: Program, function: str | int, args: Sequence[Any], *, backend: str = "ref", limits: Limits | None = None) -> ExecResult:
+def execute(
+    program: Program,
+    function: str | int,
+    args: Sequence[Any],
+    *,
+    backend: str = "ref",
+    limits: Limits | None = None,
+) -> ExecResult:
     """Run one call of `function` (name or index) with Python `args`."""
     return execute_batch([(program, function, args)], backend=backend, limits=limits)[0]
 
 
-def execute_batch(items: Sequence[Item], *, backend: str = "cpu", limits: Limits | None = None, threads: int | None = None) -> list[ExecResult]:
+def execute_batch(
+    items: Sequence[Item],
+    *,
+    backend: str = "cpu",
+    limits: Limits | None = None,
+    threads: int | None = None,
+) -> list[ExecResult]:
     """Run many calls, each after its program's module code (module docstring); the `cpu`
     backend spreads them over all cores outside the GIL."""
     limits = limits or Limits()
     inits = [module_function(program, function) for program, function, _ in items]
-    first = _run([(program, i, ()) for (program, _, _), i in zip(items, inits) if i is not None], backend, limits, threads)
-    todo = []
-    outcomes: list[ExecResult | None] = []
-    for item, init in zip(items, inits):
-        done = first.pop(0) if init is not None else None
-        if done is not None and done.trap is not None:
-            outcomes.append(done)
+    modules = iter(
+        _run(
+            [
+                (item[0], init, ())
+                for item, init in zip(items, inits, strict=True)
+                if init is not None
+            ],
+            backend,
+            limits,
+            threads,
+        )
+    )
+    before: list[ExecResult | None] = [next(modules) if i is not None else None for i in inits]
+    todo = [k for k, b in enumerate(before) if b is None or b.trap is None]
+    calls = dict(zip(todo, _run([items[k] for k in todo], backend, limits, threads), strict=True))
+    results = []
+    for k, module in enumerate(before):
+        if k not in calls:  # the module's code raised: the call never happens
+            results.append(module)
+        elif module is None:
+            results.append(calls[k])
         else:
-            outcomes.append(None)
-            todo.append((item, done.steps if done is not None else 0))
-    ran = iter(_run([item for item, _ in todo], backend, limits, threads))
-    steps = iter(before for _, before in todo)
-    return [
-        o if o is not None else _after(next(ran), next(steps)) for o in outcomes
-    ]
+            call = calls[k]
+            results.append(ExecResult(call.value, call.trap, call.steps + module.steps))
+    return results  # type: ignore[return-value]
 
 
 def module_function(program: Program, function: str | int) -> int | None:
@@ -88,11 +111,9 @@ def module_function(program: Program, function: str | int) -> int | None:
     return None
 
 
-def _after(result: ExecResult, steps: int) -> ExecResult:
-    return result if not steps else ExecResult(result.value, result.trap, result.steps + steps)
-
-
-def _run(items: Sequence[Item], backend: str, limits: Limits, threads: int | None) -> list[ExecResult]:
+def _run(
+    items: Sequence[Item], backend: str, limits: Limits, threads: int | None
+) -> list[ExecResult]:
     if not items:
         return []
     if backend == "ref":
