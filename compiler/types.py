@@ -310,6 +310,15 @@ def _is_none_literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def _returns_a_value(fn: ast.FunctionDef) -> bool:
+    """Whether some `return` of `fn` gives a value other than None (a docstring-only stub, or a
+    body cut short, returns None whatever its annotation says)."""
+    return any(
+        isinstance(n, ast.Return) and n.value is not None and not _is_none_literal(n.value)
+        for n in _own_nodes(fn)
+    )
+
+
 def _optional_result(fn: ast.FunctionDef) -> bool:
     """Whether `fn` returns None on some path (`return None`, a bare `return`) and a value on
     another (`return x`): then its result is Optional."""
@@ -355,6 +364,8 @@ class Checker:
                     )
                 )
             ret = annotation_type(fn.returns, report)
+            if ret is not None and not _returns_a_value(fn):
+                ret = NONE  # CPython ignores the annotation: every path returns None
             if ret is None and _optional_result(fn):
                 ret = optional_of(TVar(f"result of {fn.name}"))  # type: ignore[arg-type]
             info = FunctionInfo(

@@ -6046,6 +6046,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 continue;
             }
             f->var_end = c->n_vars;
+            if (!f->returns_value && f->ret != T_UNKNOWN && f->ret != T_NONE) {
+                /* annotated, but no path returns a value: types.py makes the result None */
+                kc_fail(c, "an annotated function that returns no value", f->line);
+                break;
+            }
             if (!f->returns_value && f->ret == T_UNKNOWN) f->ret = T_NONE;
             f->state = 2;
             top--;
