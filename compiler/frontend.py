@@ -146,6 +146,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         functions.append(init)
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
+        fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
         _inline_constants(fn, constants)
     return functions
 

@@ -1159,7 +1159,9 @@ class FunctionLowerer:
 
     # -- calls ------------------------------------------------------------------------------------------
     def e_Call(self, node: ast.Call) -> None:
-        if hasattr(node, "kcallee"):
+        if hasattr(node, "kname_error"):  # a name bound nowhere: NameError, arguments unevaluated
+            self.raise_("NameError")
+        elif hasattr(node, "kcallee"):
             for arg in node.args:
                 self.expr(arg)
             self.emit("CALL", self.pool.function_index[node.kcallee])  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ solved by unification). Functions whose parameter types nothing tells are left o
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -54,7 +55,24 @@ class TVar:
         return f"?{self.id}"
 
 
+class NeverVar(TVar):
+    """The type of a call that never returns a value (a name bound nowhere: NameError): it takes
+    the type its context wants (an operand's, a truth test's bool)."""
+
+
 KType = Union[Type, TVar]
+
+
+def settle(a: KType, b: KType) -> tuple[KType, KType]:
+    """An operand pair with a NeverVar on one side takes the other side's type."""
+    ra, rb = resolve(a), resolve(b)
+    if isinstance(ra, NeverVar) and isinstance(rb, Type):
+        unify(ra, rb)
+        return rb, rb
+    if isinstance(rb, NeverVar) and isinstance(ra, Type):
+        unify(rb, ra)
+        return ra, ra
+    return a, b
 
 
 def resolve(t: KType) -> KType:
@@ -342,6 +360,11 @@ class Checker:
         # CPython: a function may use math only when the module or the function imports it)
         imports = getattr(functions[0], "kmodule_imports", []) if functions else []
         self.math_module = any(isinstance(node, ast.Import) for node in imports)
+        # every name the module binds (defs, imports, constants): a call of any other name that
+        # is no builtin and no local is CPython's NameError
+        self.module_names: frozenset[str] = (
+            getattr(functions[0], "kmodule_names", frozenset()) if functions else frozenset()
+        )
         self.math_names = {
             a.name for node in imports if isinstance(node, ast.ImportFrom) for a in node.names
         }
@@ -1115,6 +1138,9 @@ class FunctionChecker:
     # -- expressions -------------------------------------------------------------------------------
     def truth(self, node: ast.expr) -> KType:
         t = self.expr(node)
+        if isinstance(resolve(t), NeverVar):
+            unify(t, BOOL)
+            t = BOOL
         if _kind(t) in ("none", "?"):
             raise self.err(node, f"cannot test the truth of a {show(t)} value")
         return t
@@ -1176,6 +1202,7 @@ class FunctionChecker:
         return self.binop_type(node, node.op, self.expr(node.left), self.expr(node.right))
 
     def binop_type(self, node: ast.AST, op: ast.operator, lt: KType, rt: KType) -> KType:
+        lt, rt = settle(lt, rt)
         sym = _BINOP_NAMES.get(type(op), "?")
         lk, rk = _kind(lt), _kind(rt)
         if _numeric(lt) and _numeric(rt):
@@ -1319,6 +1346,7 @@ class FunctionChecker:
 
     def compare_plan(self, node: ast.AST, op: ast.cmpop, lt: KType, rt: KType) -> tuple[str, Type]:
         """('num'|'value'|'in'|'is', type): how one link of a comparison chain compares."""
+        lt, rt = settle(lt, rt)
         if isinstance(op, (ast.Is, ast.IsNot)):
             raise self.report.unsupported(
                 node, "is / is not", "identity is not in kiln Python: use =="
@@ -1559,6 +1587,11 @@ class FunctionChecker:
             return self.builtin_call(node, func.id)
         if self.lookup(func.id) is not None:
             raise self.err(func, f"'{show(self.lookup(func.id).type)}' object is not callable")  # type: ignore[union-attr]
+        if func.id not in self.module.module_names and not hasattr(builtins, func.id):
+            # bound nowhere: looking the name up raises NameError before any argument is
+            # evaluated; the call has no value, so its type is whatever the context wants
+            node.kname_error = func.id  # type: ignore[attr-defined]
+            return NeverVar(f"result of {func.id}, which is not defined")
         raise self.report.unsupported(
             func,
             f"call of {func.id}",

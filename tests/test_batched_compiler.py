@@ -66,9 +66,10 @@ def test_corpus_programs_it_accepts_are_byte_identical():
     # measured 73.0% (306/419) with str, list, tuple, set and dict values; 78.5% (329/419, all
     # but 30 of the 359 the reference compiles) with nested defs, module constants, math,
     # lambdas and key=, for/while-else, dict annotations, views, dict() and d[k] op= v;
-    # 76.7% (329/429) with the programs of modules/ and their errors, which kc leaves to the
-    # reference (redefinitions, top-level statements, the __main__ guard)
-    assert share >= 0.76
+    # 75.6% (329/435) with the programs of modules/ and their errors, print, NameError and
+    # annotated stubs, which kc leaves to the reference (redefinitions, top-level statements,
+    # the __main__ guard)
+    assert share >= 0.75
 
 
 @pytest.mark.parametrize("level", [0, 1, 2])

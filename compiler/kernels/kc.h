@@ -3022,52 +3022,28 @@ KC_FN void kc_undefined_name(kc_ctx *c, int32_t tok, int32_t line) {
     kc_diag(c, t->line, t->col + 1, "unsupported", msg);
 }
 
-/* Python's builtins and math's functions: the front end rewrites or types.py
-   words some calls of these otherwise, so kc_call_error leaves them alone */
-KC_TABLE char *const KC_PY_BUILTINS[] = {
-    "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray",
-    "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits",
-    "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float",
-    "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input",
-    "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max",
-    "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "property", "quit",
-    "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod",
-    "str", "sum", "super", "tuple", "type", "vars", "zip", "sqrt", "floor", "ceil", "copy",
-    "math", "print", 0
-};
-
 /* The diagnostic of a call types.py rejects, where kc is sure of it (as kc_undefined_name): the
-   wrong number of arguments for a module function (`callee`), or (callee 0) a name that is no
-   function, builtin or variable. */
+   wrong number of arguments for a module function. A call of a name that is no function,
+   builtin or variable is not diagnosed: types.py compiles a name bound nowhere to a NameError
+   trap, which kc leaves to the reference (callee 0). */
 KC_FN void kc_call_error(kc_ctx *c, const kc_node *n, const kc_func *callee) {
     const char *what = callee ? "call with the wrong number of arguments (a type error)"
                               : "call of something other than a module function or abs/min/max/int/float/bool/len";
-    int sure = !c->err && kc_frontend_ok(c) && (callee || kc_lookup(c, n->tok) < 0);
-    for (int k = 0; KC_PY_BUILTINS[k] && sure && !callee; k++) sure = !kc_tok_is(c, &c->toks[n->tok], KC_PY_BUILTINS[k]);
+    int sure = !c->err && kc_frontend_ok(c) && callee;
     for (int32_t i = 0; i < c->n_funcs && sure; i++) sure = c->funcs[i].outer_tok < 0;
     const kc_tok *t = &c->toks[n->tok];
     for (int64_t i = t->start - 1; i >= 0 && c->src[i] != '\n' && sure; i--) sure = (unsigned char)c->src[i] < 0x80;
     if (!sure || t->len > 60) { kc_fail(c, what, n->line); return; }
     char msg[200];
     int at = 0;
-    if (callee) {
-        for (int32_t j = 0; j < t->len; j++) msg[at++] = c->src[t->start + j];
-        msg[at] = 0;
-        at = kc_copy(msg, at, 200, "() takes ");
-        at = kc_copy_int(msg, at, 200, callee->n_params);
-        at = kc_copy(msg, at, 200, " argument(s) but ");
-        at = kc_copy_int(msg, at, 200, n->ival);
-        kc_copy(msg, at, 200, " were given");
-        kc_diag(c, t->line, t->col + 1, "type error", msg);
-        return;
-    }
-    for (int r = 0; r < 2; r++) {
-        at = kc_copy(msg, at, 200, r ? " (" : "call of ");
-        for (int32_t j = 0; j < t->len; j++) msg[at++] = c->src[t->start + j];
-        msg[at] = 0;
-    }
-    kc_copy(msg, at, 200, " is neither a function of this module nor a kiln builtin)");
-    kc_diag(c, t->line, t->col + 1, "unsupported", msg);
+    for (int32_t j = 0; j < t->len; j++) msg[at++] = c->src[t->start + j];
+    msg[at] = 0;
+    at = kc_copy(msg, at, 200, "() takes ");
+    at = kc_copy_int(msg, at, 200, callee->n_params);
+    at = kc_copy(msg, at, 200, " argument(s) but ");
+    at = kc_copy_int(msg, at, 200, n->ival);
+    kc_copy(msg, at, 200, " were given");
+    kc_diag(c, t->line, t->col + 1, "type error", msg);
 }
 
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {

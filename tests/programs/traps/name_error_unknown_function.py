@@ -1,4 +1,4 @@
-# expect error: type
+# expect trap: NameError
 def main() -> int:
     """helper is not defined in the module."""
     n = 3
