@@ -509,10 +509,24 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
     return ast.copy_location(ast.ListComp(elt=gen.elt, generators=gen.generators), gen)
 
 
+# Builtins the rewrites below call, drop or add: a function with a variable of one of these names
+# (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
+_REWRITTEN = frozenset(
+    {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
+    | {"filter", "map", "tuple", "len", "set", "zip"}
+)
+
+
+def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
+    return bool(_bound_names(fn) & _REWRITTEN)
+
+
 def _rewrite_generators(fn: ast.FunctionDef) -> None:
     """`sum(f(x) for x in xs)` -> `sum([f(x) for x in xs])` (and min, max, sorted, list,
     `sep.join`); `all(g)` / `any(g)` keep their generator (marked allowed); `all(xs)` of a
     sequence becomes `all($x for $x in xs)`."""
+    if _shadows_a_rewritten_builtin(fn):
+        return
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call) or len(node.args) != 1:
             continue
@@ -791,4 +805,5 @@ class _Functionals(ast.NodeTransformer):
 
 
 def _rewrite_functionals(fn: ast.FunctionDef) -> None:
-    _Functionals().visit(fn)
+    if not _shadows_a_rewritten_builtin(fn):
+        _Functionals().visit(fn)

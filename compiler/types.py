@@ -504,13 +504,15 @@ class FunctionChecker:
                 return scope[name]
         return self.info.variables.get(name)
 
+    def is_local(self, name: str) -> bool:
+        """Whether `name` is a variable of this function (a parameter, or assigned anywhere in
+        it: then, as in CPython, every use of the name here is the variable, never the builtin
+        or module function of that name)."""
+        return self.lookup(name) is not None or name in self.assigned
+
     def bind(self, target: ast.Name, t: KType) -> Var:
         var = self.lookup(target.id)
         if var is None:
-            if target.id in self.module.infos or target.id in BUILTINS:
-                raise self.report.unsupported(
-                    target, f"assignment to {target.id}", "it names a function"
-                )
             var = Var(target.id, t)
             self.info.variables[target.id] = var
         elif not unify(var.type, t):
@@ -1047,10 +1049,10 @@ class FunctionChecker:
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
             and it.func.id in ("range", "enumerate", "reversed", "zip")
-            and self.lookup(it.func.id) is None
+            and not self.is_local(it.func.id)
         ):
             name = it.func.id
-            if name == "zip" and self.lookup("zip") is None:
+            if name == "zip":
                 if len(it.args) < 1 or it.keywords:
                     raise self.err(it, "zip() takes one or more sequences")
                 seqs = [self.sequence(a) for a in it.args]
@@ -1102,7 +1104,7 @@ class FunctionChecker:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "range"
-            and self.lookup("range") is None
+            and not self.is_local("range")
         ):
             self.range_args(node)
             node.kbuiltin = "range"  # type: ignore[attr-defined]
@@ -1557,7 +1559,7 @@ class FunctionChecker:
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
             and func.value.id == "math"
-            and self.lookup("math") is None
+            and not self.is_local("math")
         ):
             if not (self.local_math or self.module.math_module):
                 raise self.report.unsupported(
@@ -1569,7 +1571,7 @@ class FunctionChecker:
         if (
             isinstance(func, ast.Name)
             and func.id in MATH_FUNCTIONS
-            and self.lookup(func.id) is None
+            and not self.is_local(func.id)
             and (
                 func.id in self.local_math_names
                 or (func.id in self.module.math_names and func.id not in self.module.infos)
@@ -1580,13 +1582,17 @@ class FunctionChecker:
             return self.method_call(node, func)
         if not isinstance(func, ast.Name):
             raise self.report.unsupported(func, "call of an expression", "call functions by name")
+        if self.is_local(func.id):  # CPython calls the variable: TypeError or UnboundLocalError
+            raise self.report.unsupported(
+                func,
+                f"call of the variable {func.id}",
+                "a variable named like a function shadows it in the whole function",
+            )
         if func.id in self.module.infos:
             return self.user_call(node, self.module.infos[func.id])
         if func.id in BUILTINS:
             node.kbuiltin = func.id  # type: ignore[attr-defined]
             return self.builtin_call(node, func.id)
-        if self.lookup(func.id) is not None:
-            raise self.err(func, f"'{show(self.lookup(func.id).type)}' object is not callable")  # type: ignore[union-attr]
         if func.id not in self.module.module_names and not hasattr(builtins, func.id):
             # bound nowhere: looking the name up raises NameError before any argument is
             # evaluated; the call has no value, so its type is whatever the context wants
@@ -1923,7 +1929,7 @@ class FunctionChecker:
             isinstance(arg, ast.Call)
             and isinstance(arg.func, ast.Name)
             and arg.func.id in ("range", "reversed")
-            and self.lookup(arg.func.id) is None
+            and not self.is_local(arg.func.id)
         ):
             if arg.func.id == "range":
                 self.range_args(arg)

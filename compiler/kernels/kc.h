@@ -2205,7 +2205,31 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
    param: NAME [':' annotation] */
 /* frontend.py binds each module name one way (a def, an import or a constant): a later binding
    of another kind would replace the first, which kc leaves to the reference */
+KC_FN int kc_is_builtin(const kc_ctx *c, int32_t tok);
+KC_FN int32_t kc_find_func(const kc_ctx *c, int32_t tok);
+
+/* A variable named like a builtin or a module function shadows it in its whole function
+   (types.py's is_local), and the front end's rewrites stand back from a function with such a
+   variable (frontend.py's _REWRITTEN, with filter, map and tuple): kc leaves those functions to
+   the reference. */
+KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
+    for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
+        kc_func *f = &c->funcs[i];
+        if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) kc_fail(c, "nested assignment target", f->line);
+        for (int32_t k = f->node_begin; k < f->node_end && !c->err; k++) {
+            const kc_node *n = &c->nodes[k];
+            if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
+            const kc_tok *t = &c->toks[n->tok];
+            if (kc_is_builtin(c, n->tok) || kc_find_func(c, n->tok) >= 0 || kc_tok_is(c, t, "filter") ||
+                kc_tok_is(c, t, "map") || kc_tok_is(c, t, "tuple"))
+                kc_fail(c, "a variable named like a function", n->line);
+        }
+        kc_mark_stores(c, f->node_begin, f->node_end, 0);
+    }
+}
+
 KC_FN void kc_module_names_once(kc_ctx *c) {
+    kc_no_shadowing_variables(c);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         if (c->funcs[i].outer_tok >= 0) continue;
         kc_tok *name = &c->toks[c->funcs[i].name_tok];
