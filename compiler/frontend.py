@@ -642,6 +642,22 @@ def _unary_function(node: ast.expr) -> tuple[str, ast.expr] | None:
     return None
 
 
+def _reads_only_its_argument(key: ast.expr) -> bool:
+    """A key function that is a name (a module function or builtin: it sees none of the caller's
+    variables), or a lambda whose body reads no name but its parameter (names it calls apart)."""
+    if isinstance(key, ast.Name):
+        return True
+    if not isinstance(key, ast.Lambda) or len(key.args.args) != 1:
+        return False
+    param = key.args.args[0].arg
+    called = {id(n.func) for n in ast.walk(key.body) if isinstance(n, ast.Call)}
+    return all(
+        n.id == param or id(n) in called
+        for n in ast.walk(key.body)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    )
+
+
 def _load(name: str) -> ast.Name:
     return ast.Name(id=name, ctx=ast.Load())
 
@@ -739,11 +755,67 @@ class _Functionals(ast.NodeTransformer):
             return _comp(elt, target, view, [])
         return _comp(_load(k), _store(k), view, [])
 
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        """`xs.sort(key=f[, reverse=b])` as a statement: `xs[:] = sorted(xs, key=f, ...)`, the
+        list sorted in place (aliases see it) by the sorted(key=) rewrite below. Only with a
+        key that reads nothing but its argument: CPython's list.sort makes the list look empty
+        while the keys are computed, so a key reading the list (`key=xs.index`) differs."""
+        self.generic_visit(node)
+        call = node.value
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "sort"
+            and isinstance(call.func.value, ast.Name)
+            and not call.args
+            and any(k.arg == "key" for k in call.keywords)
+        ):
+            return node
+        key = next(k for k in call.keywords if k.arg == "key")
+        if not _reads_only_its_argument(key.value):
+            return node
+        xs = call.func.value.id
+        ordered = ast.Call(func=_load("sorted"), args=[_load(xs)], keywords=call.keywords)
+        rewritten = self.visit_Call(ast.fix_missing_locations(ast.copy_location(ordered, call)))
+        if rewritten is ordered:
+            return node  # a key the sorted rewrite does not take
+        whole = ast.Slice(lower=None, upper=None, step=None)
+        target = ast.Subscript(value=_load(xs), slice=whole, ctx=ast.Store())
+        assign = ast.Assign(targets=[target], value=rewritten)
+        return ast.fix_missing_locations(ast.copy_location(assign, node))
+
+    def extreme_by_key(self, node: ast.Call, name: str) -> ast.expr | None:
+        """`max(xs, key=f)` -> `max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2]` (min with
+        $i): the first item of the extreme key, as CPython's (which keeps the first it met);
+        the keys alone decide, the index between equal ones; empty xs is ValueError alike."""
+        if len(node.args) != 1 or [k.arg for k in node.keywords] != ["key"]:
+            return None
+        fn = _unary_function(node.keywords[0].value)
+        if fn is None:
+            return None
+        var, body = fn
+        self.count += 1
+        idx = f"$key_i{self.count}"
+        index: ast.expr = _load(idx)
+        if name == "max":
+            index = ast.UnaryOp(op=ast.USub(), operand=index)
+        decorated = _comp(
+            ast.Tuple(elts=[body, index, _load(var)], ctx=ast.Load()),
+            ast.Tuple(elts=[_store(idx), _store(var)], ctx=ast.Store()),
+            ast.Call(func=_load("enumerate"), args=[node.args[0]], keywords=[]),
+            [],
+        )
+        best = ast.Call(func=_load(name), args=[decorated], keywords=[])
+        item = ast.Subscript(value=best, slice=ast.Constant(value=2), ctx=ast.Load())
+        return ast.fix_missing_locations(ast.copy_location(item, node))
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
         if not isinstance(func, ast.Name):
             return node
+        if func.id in ("max", "min") and node.keywords:
+            return self.extreme_by_key(node, func.id) or node
         if func.id in _VIEW_CONSUMERS:
             node.args = [
                 ast.fix_missing_locations(ast.copy_location(self.view_list(a), a))

@@ -68,8 +68,9 @@ def test_corpus_programs_it_accepts_are_byte_identical():
     # lambdas and key=, for/while-else, dict annotations, views, dict() and d[k] op= v;
     # 75.6% (329/435) with the programs of modules/ and their errors, print, NameError and
     # annotated stubs, which kc leaves to the reference (redefinitions, top-level statements,
-    # the __main__ guard)
-    assert share >= 0.75
+    # the __main__ guard); since then counted, not as a share (files kc leaves to the
+    # reference keep being added): 329 of 441 with key= of sort, max and min
+    assert accepted >= 329
 
 
 @pytest.mark.parametrize("level", [0, 1, 2])
