@@ -134,12 +134,14 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     functions: list[ast.FunctionDef] = []
     for stmt in defs.values():
         for fn in [*_hoist_nested(stmt), stmt]:
+            _rewrite_spelled_forms(fn)
             _rewrite_generators(fn)
             _rewrite_functionals(fn)
             _check_function(fn, report)
             functions.append(fn)
     if effects:
         init = _module_function([s for _, s in effects])
+        _rewrite_spelled_forms(init)
         _rewrite_generators(init)
         _rewrite_functionals(init)
         _check_function(init, report)
@@ -513,12 +515,105 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
 # (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
 _REWRITTEN = frozenset(
     {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
-    | {"filter", "map", "tuple", "len", "set", "zip"}
+    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str"}
 )
 
 
 def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
     return bool(_bound_names(fn) & _REWRITTEN)
+
+
+# map(f, xs) as the only argument of these is [f(v) for v in xs]: they consume every item, in
+# order (list(map(...)) is _Functionals'); all and any stop early: a generator for them.
+_MAP_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "set"})
+
+
+class _SpelledForms(ast.NodeTransformer):
+    """Forms that mean what a construct of the subset means:
+
+    float("inf")        the float CPython's float() makes of the literal (not NaN)
+    f"a{x}b"            "a" + str(x) + "b"  (format(x, "") is str(x) for str, int, bool;
+                        str() of anything else is a type error); no format spec, no !r
+    sum(map(f, xs))     sum([f(v) for v in xs])  (min, max, sorted, set, sep.join too)
+    all(map(f, xs))     all(f(v) for v in xs)    (any too)
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else None
+        if (
+            name == "float"
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            try:
+                value = float(node.args[0].value)
+            except ValueError:
+                return node
+            if value != value:  # NaN: left to the fallback
+                return node
+            return ast.copy_location(ast.Constant(value=value), node)
+        consumer = name in _MAP_CONSUMERS or (
+            isinstance(func, ast.Attribute) and func.attr == "join"
+        )
+        if (consumer or name in _SHORT_CIRCUIT) and len(node.args) == 1 and not node.keywords:
+            mapped = self.map_items(node.args[0], generator=name in _SHORT_CIRCUIT)
+            if mapped is not None:
+                node.args[0] = mapped
+        return node
+
+    def map_items(self, node: ast.expr, generator: bool) -> ast.expr | None:
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "map"
+            and len(node.args) == 2
+            and not node.keywords
+        ):
+            return None
+        fn = _unary_function(node.args[0])
+        if fn is None:
+            return None
+        var, body = fn
+        comp: ast.expr = _comp(body, _store(var), node.args[1], [])
+        if generator:
+            comp = ast.GeneratorExp(elt=body, generators=comp.generators)  # type: ignore[attr-defined]
+        return ast.fix_missing_locations(ast.copy_location(comp, node))
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        parts: list[ast.expr] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(value)
+            elif (
+                isinstance(value, ast.FormattedValue)
+                and value.conversion == -1
+                and value.format_spec is None
+            ):
+                self.generic_visit(value)
+                call = ast.Call(func=_load("str"), args=[value.value], keywords=[])
+                parts.append(ast.copy_location(call, value))
+            else:
+                return node  # a format spec or a conversion: left as it is (unsupported)
+        if not parts:
+            return ast.copy_location(ast.Constant(value=""), node)
+        whole = parts[0]
+        if len(parts) == 1 and not isinstance(whole, ast.Constant):
+            return whole
+        for part in parts[1:]:
+            whole = ast.BinOp(left=whole, op=ast.Add(), right=part)
+        return ast.fix_missing_locations(ast.copy_location(whole, node))
+
+
+def _rewrite_spelled_forms(fn: ast.FunctionDef) -> None:
+    if not _shadows_a_rewritten_builtin(fn):
+        _SpelledForms().visit(fn)
 
 
 def _rewrite_generators(fn: ast.FunctionDef) -> None:
