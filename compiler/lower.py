@@ -1687,6 +1687,12 @@ class FunctionLowerer:
         self.place(done)
         self.emit("LOADI", 0)
 
+    def b_isinstance(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """Decided by the argument's static type (types.py): evaluated, dropped, a constant."""
+        self.expr(args[0])
+        self.emit("POP")
+        self.emit("LOADI", int(node.kisinstance))  # type: ignore[attr-defined]
+
     def b_print(self, node: ast.Call, args: list[ast.expr]) -> None:
         """The arguments are evaluated and dropped (the output would be swallowed); the result
         is None."""

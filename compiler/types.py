@@ -186,8 +186,24 @@ BUILTINS = frozenset(
         "set",
         "dict",
         "print",
+        "isinstance",
     }
 )
+# isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
+# an int a float; an int parameter may hold a bool (an argument True is an int's 1), so
+# isinstance(x, bool) of an int is not known before it runs.
+_RUNTIME_CLASSES = {
+    "int": {"int", "bool"},
+    "float": {"float"},
+    "bool": {"bool"},
+    "str": {"str"},
+    "list": {"list"},
+    "tuple": {"tuple"},
+    "dict": {"dict"},
+    "set": {"set"},
+    "none": {"NoneType"},
+}
+_SUBCLASSES = {"int": {"int", "bool"}}  # a class and the classes isinstance accepts for it
 _ITER_ONLY = {
     "zip": "for loops and comprehensions",
     "range": "for loops and list()",
@@ -1764,6 +1780,8 @@ class FunctionChecker:
             return self.list_call(node)
         if name == "print":
             return self.print_call(node)
+        if name == "isinstance":
+            return self.isinstance_call(node)
         if name == "dict":
             if node.keywords or len(args) > 1:
                 raise self.err(node, "kiln's dict() takes a list of pairs, or nothing")
@@ -1901,6 +1919,34 @@ class FunctionChecker:
                 raise self.err(node, f"'{show(t)}' object cannot be interpreted as an integer")
             return STR
         raise AssertionError(name)  # pragma: no cover
+
+    def isinstance_call(self, node: ast.Call) -> KType:
+        """isinstance(x, C) with C a builtin class or a tuple of them, where x's static type
+        decides it: every class a value of that type can be at run time is (or none is) an
+        instance of C. x is evaluated; the result is a constant."""
+        if len(node.args) != 2 or node.keywords:
+            raise self.err(node, "isinstance expected 2 arguments")
+        value, classes = node.args
+        names = classes.elts if isinstance(classes, ast.Tuple) else [classes]
+        accepted: set[str] = set()
+        for c in names:
+            if not (
+                isinstance(c, ast.Name) and c.id in _RUNTIME_CLASSES and not self.is_local(c.id)
+            ):
+                raise self.report.unsupported(
+                    c, f"isinstance(x, {ast.unparse(c)})", "kiln decides builtin classes only"
+                )
+            accepted |= _SUBCLASSES.get(c.id, {c.id})
+        t = self.need(value, self.expr(value, allow_none=True), "the argument of isinstance()")
+        possible = _RUNTIME_CLASSES.get(t.kind)
+        if possible is None or not (possible <= accepted or not possible & accepted):
+            raise self.report.unsupported(
+                node,
+                f"isinstance() of a {show(t)} value",
+                "whether it holds is known only at run time (a union of types)",
+            )
+        node.kisinstance = possible <= accepted  # type: ignore[attr-defined]
+        return BOOL
 
     def print_call(self, node: ast.Call) -> KType:
         """print(x, ...) evaluates its arguments and writes their str(), which no kiln value

@@ -2314,7 +2314,7 @@ KC_FN void kc_parse_module(kc_ctx *c) {
 KC_TABLE char *const KC_BUILTINS[] = {
     "len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
     "reversed", "enumerate", "list", "ord", "chr", "all", "any", "bin", "round", "zip", "set",
-    "dict", "print", 0
+    "dict", "print", "isinstance", 0
 };
 
 KC_FN int kc_is_builtin(const kc_ctx *c, int32_t tok) {
