@@ -134,6 +134,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     functions: list[ast.FunctionDef] = []
     for stmt in defs.values():
         for fn in [*_hoist_nested(stmt), stmt]:
+            fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
             _rewrite_spelled_forms(fn)
             _rewrite_generators(fn)
             _rewrite_functionals(fn)
@@ -141,16 +142,49 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             functions.append(fn)
     if effects:
         init = _module_function([s for _, s in effects])
+        init.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
         _rewrite_spelled_forms(init)
         _rewrite_generators(init)
         _rewrite_functionals(init)
         _check_function(init, report)
         functions.append(init)
+    if any(getattr(n, "kpow_mod", False) for fn in functions for n in ast.walk(fn)):
+        functions.append(_pow_mod_function())
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
         fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
         _inline_constants(fn, constants)
     return functions
+
+
+POW_MOD = "$pow_mod"  # the function pow(b, e, m) calls (no source can name it)
+_POW_MOD_SOURCE = """
+def pow_mod(base: int, exp: int, mod: int) -> int:
+    if mod == 0:
+        raise ValueError
+    if exp < 0:
+        return base ** exp
+    result = 1 % mod
+    base = base % mod
+    while exp > 0:
+        if exp % 2 == 1:
+            result = result * base % mod
+        base = base * base % mod
+        exp = exp // 2
+    return result
+"""
+
+
+def _pow_mod_function() -> ast.FunctionDef:
+    """pow(base, exp, mod) of ints, as CPython computes it: ValueError for a modulus 0; a
+    negative exponent (CPython's modular inverse) is `base ** exp`, which kiln's VM stops with
+    the fallback trap Unsupported; else square and multiply, each product reduced by Python's
+    %, so the result is (base ** exp) % mod (a product past 64 bits is the fallback trap
+    Overflow)."""
+    fn = ast.parse(_POW_MOD_SOURCE).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    fn.name = POW_MOD
+    return fn
 
 
 def is_main_guard(stmt: ast.stmt) -> bool:
@@ -515,12 +549,15 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
 # (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
 _REWRITTEN = frozenset(
     {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
-    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str"}
+    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow"}
 )
 
 
 def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
-    return bool(_bound_names(fn) & _REWRITTEN)
+    """Whether `fn`, or the module (a def, import or constant of that name), binds a builtin
+    the rewrites call, drop or add."""
+    module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
+    return bool((_bound_names(fn) | module) & _REWRITTEN)
 
 
 # map(f, xs) as the only argument of these is [f(v) for v in xs]: they consume every item, in
@@ -536,6 +573,8 @@ class _SpelledForms(ast.NodeTransformer):
                         str() of anything else is a type error); no format spec, no !r
     sum(map(f, xs))     sum([f(v) for v in xs])  (min, max, sorted, set, sep.join too)
     all(map(f, xs))     all(f(v) for v in xs)    (any too)
+    pow(x, y)           x ** y
+    pow(b, e, m)        $pow_mod(b, e, m)  (_pow_mod_function, added to the module)
     """
 
     def __init__(self) -> None:
@@ -559,6 +598,13 @@ class _SpelledForms(ast.NodeTransformer):
             if value != value:  # NaN: left to the fallback
                 return node
             return ast.copy_location(ast.Constant(value=value), node)
+        if name == "pow" and len(node.args) in (2, 3) and not node.keywords:
+            if len(node.args) == 2:  # pow(x, y) is x ** y
+                power = ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1])
+                return ast.copy_location(power, node)
+            call = ast.Call(func=_load(POW_MOD), args=node.args, keywords=[])
+            call.kpow_mod = True  # type: ignore[attr-defined]
+            return ast.fix_missing_locations(ast.copy_location(call, node))
         consumer = name in _MAP_CONSUMERS or (
             isinstance(func, ast.Attribute) and func.attr == "join"
         )

@@ -2228,11 +2228,26 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     }
 }
 
+/* frontend.py's _REWRITTEN: a module name among these makes the front end leave every rewrite */
+KC_TABLE char *const KC_REWRITTEN[] = {
+    "sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed",
+    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", 0
+};
+
+KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
+    for (int k = 0; KC_REWRITTEN[k]; k++)
+        if (kc_tok_is(c, t, KC_REWRITTEN[k])) return 1;
+    return 0;
+}
+
 KC_FN void kc_module_names_once(kc_ctx *c) {
     kc_no_shadowing_variables(c);
+    for (int32_t i = 0; i < c->n_mconst && !c->err; i++)
+        if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]])) kc_fail(c, "a module constant named like a builtin", c->toks[c->mconst_tok[i]].line);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         if (c->funcs[i].outer_tok >= 0) continue;
         kc_tok *name = &c->toks[c->funcs[i].name_tok];
+        if (kc_is_rewritten(c, name)) { kc_fail(c, "a function named like a builtin", name->line); break; }
         int m = kc_math_fn(c, name);
         if (kc_mconst_of(c, c->funcs[i].name_tok) >= 0 || (m >= 0 && (c->math_names >> m & 1))
             || (c->math_module && kc_tok_is(c, name, "math")))
