@@ -1161,6 +1161,10 @@ class FunctionLowerer:
     def e_Call(self, node: ast.Call) -> None:
         if hasattr(node, "kname_error"):  # a name bound nowhere: NameError, arguments unevaluated
             self.raise_("NameError")
+        elif hasattr(node, "knone_error"):  # len(None) and the like: TypeError, argument first
+            self.expr(node.args[0])
+            self.emit("POP")
+            self.raise_("TypeError")
         elif hasattr(node, "kcallee"):
             for arg in node.args:
                 self.expr(arg)

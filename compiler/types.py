@@ -204,6 +204,10 @@ _RUNTIME_CLASSES = {
     "none": {"NoneType"},
 }
 _SUBCLASSES = {"int": {"int", "bool"}}  # a class and the classes isinstance accepts for it
+# builtins that raise TypeError when given None (where str(None), bool(None) do not)
+_NONE_IS_A_TYPE_ERROR = frozenset(
+    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float"}
+)
 _ITER_ONLY = {
     "zip": "for loops and comprehensions",
     "range": "for loops and list()",
@@ -630,6 +634,7 @@ class FunctionChecker:
 
     def finish(self) -> None:
         """Resolves every type of the function; each must be known by now."""
+        _settle_never(self.info.ret)
         if not is_concrete(self.info.ret):
             raise self.err(
                 self.info.node, f"cannot infer the result type of {self.info.name}: annotate it"
@@ -1770,8 +1775,29 @@ class FunctionChecker:
         node.kmethod = f"str.{func.attr}"  # type: ignore[attr-defined]
         return result
 
+    def returns_none(self, node: ast.expr) -> bool:
+        """Whether `node` is a call of a module function whose result is None (it returns no
+        value: a stub, a body cut short)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return False
+        callee = self.module.infos.get(node.func.id)
+        if callee is None or self.is_local(node.func.id):
+            return False
+        if all(is_concrete(p.type) for p in callee.params):
+            self.module.check_now(callee)
+        return resolve(callee.ret) == NONE
+
     def builtin_call(self, node: ast.Call, name: str) -> KType:
         args = node.args
+        if (
+            name in _NONE_IS_A_TYPE_ERROR
+            and len(args) == 1
+            and not node.keywords
+            and self.returns_none(args[0])
+        ):  # len(f(x)) of an f that returns None: CPython evaluates f(x), then TypeError
+            self.expr(args[0], allow_none=True)
+            node.knone_error = True  # type: ignore[attr-defined]
+            return NeverVar(f"{name}() of None")
         if name in _ITER_ONLY:
             raise self.report.unsupported(
                 node, f"{name}() here", f"{name}() is supported in {_ITER_ONLY[name]}"
@@ -2028,6 +2054,17 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
             )
     for arg in t.args:
         _check_sets(arg, node, report, True)
+
+
+def _settle_never(t: KType) -> None:
+    """A NeverVar nothing else typed (a value no run ever makes: `return (s, undefined(s))`)
+    takes a type, int, like an unknown element type."""
+    t = resolve(t)
+    if isinstance(t, NeverVar):
+        unify(t, INT)
+    elif isinstance(t, Type):
+        for arg in t.args:
+            _settle_never(arg)
 
 
 def _default_unknown(t: KType) -> None:
