@@ -55,6 +55,9 @@ class TVar:
         return f"?{self.id}"
 
 
+_SCALARS = frozenset({"int", "float", "bool", "str"})
+
+
 class NeverVar(TVar):
     """The type of a call that never returns a value (a name bound nowhere: NameError): it takes
     the type its context wants (an operand's, a truth test's bool)."""
@@ -63,15 +66,20 @@ class NeverVar(TVar):
 KType = Union[Type, TVar]
 
 
-def settle(a: KType, b: KType) -> tuple[KType, KType]:
-    """An operand pair with a NeverVar on one side takes the other side's type."""
+def settle(a: KType, b: KType, *, unknown: bool = False) -> tuple[KType, KType]:
+    """An operand pair with a NeverVar on one side takes the other side's type; with `unknown`,
+    so does a type not known yet of int, float, bool or str (`counts[k] += 1` of a dict whose
+    values a later `counts[k] = 1` types: any other use of them must agree, else it is a type
+    error; an item read before any is stored does not exist, KeyError)."""
     ra, rb = resolve(a), resolve(b)
-    if isinstance(ra, NeverVar) and isinstance(rb, Type):
-        unify(ra, rb)
-        return rb, rb
-    if isinstance(rb, NeverVar) and isinstance(ra, Type):
-        unify(rb, ra)
-        return ra, ra
+    for var, other in ((ra, rb), (rb, ra)):
+        if (
+            isinstance(var, TVar)
+            and isinstance(other, Type)
+            and (isinstance(var, NeverVar) or (unknown and other.kind in _SCALARS))
+        ):
+            unify(var, other)
+            return other, other
     return a, b
 
 
@@ -1225,7 +1233,7 @@ class FunctionChecker:
         return self.binop_type(node, node.op, self.expr(node.left), self.expr(node.right))
 
     def binop_type(self, node: ast.AST, op: ast.operator, lt: KType, rt: KType) -> KType:
-        lt, rt = settle(lt, rt)
+        lt, rt = settle(lt, rt, unknown=True)
         sym = _BINOP_NAMES.get(type(op), "?")
         lk, rk = _kind(lt), _kind(rt)
         if _numeric(lt) and _numeric(rt):
