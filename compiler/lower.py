@@ -1159,8 +1159,10 @@ class FunctionLowerer:
 
     # -- calls ------------------------------------------------------------------------------------------
     def e_Call(self, node: ast.Call) -> None:
-        if hasattr(node, "kname_error"):  # a name bound nowhere: NameError, arguments unevaluated
-            self.raise_("NameError")
+        if hasattr(node, "kname_error"):
+            # a name bound nowhere: CPython's NameError, before any argument is evaluated; the VM
+            # has no NameError trap (a new one would change the ISA), so CPython says it
+            self.raise_("Unsupported")
         elif hasattr(node, "knone_error"):  # len(None) and the like: TypeError, argument first
             self.expr(node.args[0])
             self.emit("POP")

@@ -3063,8 +3063,9 @@ KC_FN void kc_undefined_name(kc_ctx *c, int32_t tok, int32_t line) {
 
 /* The diagnostic of a call types.py rejects, where kc is sure of it (as kc_undefined_name): the
    wrong number of arguments for a module function. A call of a name that is no function,
-   builtin or variable is not diagnosed: types.py compiles a name bound nowhere to a NameError
-   trap, which kc leaves to the reference (callee 0). */
+   builtin or variable is not diagnosed: types.py compiles a call of a name bound nowhere (a
+   NameError in CPython, left to it when the call runs), which kc leaves to the reference
+   (callee 0). */
 KC_FN void kc_call_error(kc_ctx *c, const kc_node *n, const kc_func *callee) {
     const char *what = callee ? "call with the wrong number of arguments (a type error)"
                               : "call of something other than a module function or abs/min/max/int/float/bool/len";

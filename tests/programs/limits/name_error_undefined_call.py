@@ -1,4 +1,5 @@
 # expect trap: NameError
+# kiln: Unsupported
 # helper is defined nowhere: CPython raises NameError when the call runs (before its
 # argument is evaluated, so the division by zero never happens).
 def main() -> int:
