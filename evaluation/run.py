@@ -21,8 +21,11 @@ Each sample then runs on the native path (the farm or a Pipeline: `runner`), as
 answer exactly goes to the CPython fallback (`evaluation.fallback`), which runs human-eval's own
 program: a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
 heap), a failure whose wording kiln cannot reproduce when `exact_messages` is set (a trap: the VM
-knows the exception's class, not its message; an assertion with a computed message), and, with
-`timeout_parity`, a candidate that ran out of fuel (re-run under human-eval's 3 s wall clock).
+knows the exception's class, not its message; an assertion with a computed message), and
+a candidate that ran out of fuel (re-run under the time limit: human-eval's 3 s with
+`timeout_parity`, else the problem's; fuel never decides "timed out" by itself). A sample that
+CPython cannot compile gets CPython's SyntaxError as its verdict in this process (`compile()`,
+never run), and a sample whose code reads a name the tests bind (`check`) goes to the fallback.
 
 Prepared problems are cached on disk (`evaluation.prepcache`: keyed by the problem, the fuel rule,
 the VM limits and a digest of kiln's code), so a dataset evaluated again skips the canonical
@@ -39,6 +42,7 @@ from __future__ import annotations
 import ast
 import threading
 import time
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -46,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from actors.pipeline import Candidate, CandidateResult, Pipeline, entry_arg_types
+from compiler.frontend import is_main_guard
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool, human_eval_program
 from evaluation.passk import pass_at_k
@@ -165,8 +170,8 @@ def open_runner(
     `on_fallback`. `farm=True` asks for the farm whatever the rule says."""
     if (farm or farm_wanted(workers, address)) and farm_available():
         try:
-            farm = farm_runner(workers=workers, backend=backend, limits=limits, address=address)
-            runner = farm.__enter__()
+            cluster = farm_runner(workers=workers, backend=backend, limits=limits, address=address)
+            runner = cluster.__enter__()
         except Exception as e:  # a farm that cannot start must not stop the evaluation
             if on_fallback:
                 on_fallback(f"the farm did not start ({type(e).__name__}: {e})")
@@ -177,10 +182,10 @@ def open_runner(
                     "farm (embedded local Ray)" if address is None else f"farm at {address}",
                 )
             except BaseException as e:
-                if not farm.__exit__(type(e), e, e.__traceback__):
+                if not cluster.__exit__(type(e), e, e.__traceback__):
                     raise
             else:
-                farm.__exit__(None, None, None)
+                cluster.__exit__(None, None, None)
             return
     yield LocalRunner(backend, limits), "Pipeline in this process"
 
@@ -519,6 +524,62 @@ def time_limit(canonical: float | None, ceiling: float = HUMAN_EVAL_TIMEOUT) -> 
     return min(ceiling, max(TIME_FLOOR, TIME_FACTOR * canonical))
 
 
+def cpython_compile_error(program: str) -> str | None:
+    """`str(e)` of the SyntaxError (or ValueError: NUL bytes) CPython raises compiling human-eval's
+    `program` (prompt, completion, tests and the `check(...)` call), as `exec` would before
+    running anything; None when it compiles. Only compiled, never run: the verdict of a sample
+    that does not compile needs no process (human-eval's is `failed: <this text>`)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SyntaxWarnings are printed by exec, never raised
+        try:
+            compile(program, "<string>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as e:
+            return str(e)
+    return None
+
+
+def harness_names(test: str) -> frozenset[str]:
+    """The names human-eval's test program binds at module level (`check`, `METADATA`, ...),
+    which replace the sample's own when check() calls the candidate, plus kiln's check function.
+    """
+    names = {"check", CHECK_FUNCTION}
+    try:
+        tree = ast.parse(test)
+    except SyntaxError:
+        return frozenset(names)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:  # assignments, loops: every name they store (a local of a def is not reached)
+            names.update(
+                sub.id
+                for sub in ast.walk(node)
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)
+            )
+    return frozenset(names)
+
+
+def reads_harness_names(code: str, names: frozenset[str]) -> str | None:
+    """A name of the tests' module (`harness_names`) that the sample's running code reads: in
+    CPython it is the tests' by the time check() calls the candidate, in kiln the sample's own
+    (then the sample goes to the fallback). Blocks under `if __name__ == "__main__":` never run."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    for stmt in tree.body:
+        if is_main_guard(stmt):
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load):
+                return node.id
+            if isinstance(node, ast.FunctionDef) and node.name == CHECK_FUNCTION:
+                return node.name
+    return None
+
+
 def _native_outcome(
     pp: PreparedProblem, result: CandidateResult, exact_messages: bool, timeout_parity: bool
 ) -> SampleResult | str:
@@ -534,9 +595,10 @@ def _native_outcome(
         trap=result.trap, steps=result.steps, failing_test=index, failing_assert=condition
     )
     if v == "timed out":
-        if timeout_parity:
-            return "timed out: fuel ran out (re-run under human-eval's wall clock)"
-        return SampleResult(False, "timed out", NATIVE, v, **common)  # type: ignore[arg-type]
+        # Fuel is a budget, not a verdict: CPython decides, under the mode's time limit (human-
+        # eval's 3 s with timeout_parity, else the problem's), whether the sample finishes.
+        limit = "human-eval's 3 s" if timeout_parity else "the problem's time limit"
+        return f"timed out: fuel ran out (re-run in CPython under {limit})"
     if v == "wrong answer":  # the assertion's condition was false
         assertion = pp.tests.asserts[index]
         if not assertion.message_known and exact_messages:
@@ -599,15 +661,28 @@ def evaluate(
     to_fallback: dict[int, str] = {}
     native_index: list[int] = []
     candidates: list[Candidate] = []
+    total = len(samples)
+    done = 0
+    test_names = {tid: harness_names(p.test) for tid, p in used.items()}
     for i, s in enumerate(samples):
         pp = prepared[s.task_id]
+        if native:
+            error = cpython_compile_error(human_eval_program(pp.problem.as_dict(), s.completion))
+            if error is not None:  # CPython's own verdict, without a process
+                results[i] = SampleResult(False, f"failed: {error}", NATIVE, "syntax error")
+                done += 1
+                continue
         if native and pp.native:
+            clash = reads_harness_names(pp.problem.prompt + s.completion, test_names[s.task_id])
+            if clash is not None:
+                to_fallback[i] = f"harness name: the sample reads {clash}, which the tests bind"
+                continue
             native_index.append(i)
             candidates.append(Candidate(pp.program(s.completion), pp.entry, problem=s.task_id))
         else:
             to_fallback[i] = f"problem: {pp.reason or 'native path off'}"
-    total = len(samples)
-    done = 0
+    if on_progress and done:
+        on_progress(done, total)
     lock = threading.Lock()
     fallback_started: float | None = None
 

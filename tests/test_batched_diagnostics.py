@@ -112,7 +112,10 @@ def test_corpus_error_programs():
     rejected, diagnosed = _check(*zip(*cases, strict=True))
     assert rejected == len(cases)
     _report("corpus error programs", rejected, diagnosed)
-    assert diagnosed >= 3  # measured 3 of 60: call of an unknown function, argument counts
+    # measured 3 of 60: call of an unknown function, argument counts; 1 of 64 (an argument
+    # count) since a call of a name bound nowhere is a NameError trap (a corpus trap file now)
+    # and print a builtin
+    assert diagnosed >= 1
 
 
 def test_accepted_programs_are_never_diagnosed():

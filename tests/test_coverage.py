@@ -58,7 +58,7 @@ def test_statuses_of_made_up_problems() -> None:
             task="native",
         ),
         "annotated": problem(
-            "def f(xs: List[int]) -> int:\n    return sum(xs)",
+            "def f(xs: list[int]) -> int:\n    return sum(xs)",  # List would need its import
             "def check(candidate):\n    assert candidate([]) == 0\n",
             task="annotated",
         ),
@@ -115,3 +115,58 @@ def test_a_wrong_answer_is_a_mismatch_never_native(monkeypatch: pytest.MonkeyPat
     assert report.mismatches == [result]
     assert report.native_share == 0.0
     assert "MISMATCH" in report.table()
+
+
+def test_blockers_name_constructs_not_programs() -> None:
+    from evaluation.coverage_samples import blocker
+
+    cases = {
+        "compile error: <f>:3:5: unsupported: call of isinstance (isinstance is neither a"
+        " function of this module nor a kiln builtin)": "call of isinstance",
+        "compile error: <f>:9:1: unsupported: float(str) (parsing floats is not in kiln"
+        " Python yet)": "float(str)",
+        "compile error: <f>:2:1: type error: median returns float elsewhere but int here": (
+            "type error: returns of different types"
+        ),
+        "compile error: <f>:2:1: type error: unsupported operand type(s) for &: 'set' and"
+        " 'set'": "type error: operand types of &",
+        "compile error: <f>:4:2: unsupported: call of the variable sum (a variable named like"
+        " a function shadows it in the whole function)": "call of a variable named like a function",
+    }
+    for reason, construct in cases.items():
+        assert blocker(reason) == ("compile error", construct), reason
+    assert blocker("problem: line 7: import statement in check()") == (
+        "problem",
+        "import statement in check",
+    )
+    assert blocker("needs fallback: Overflow") == ("run time", "needs fallback: Overflow")
+
+
+def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) -> None:
+    import json
+
+    from evaluation.coverage_samples import measure_samples
+
+    rows = [
+        {"task_id": "HumanEval/53", "completion": "    return x + y\n"},
+        {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"},
+        {"task_id": "HumanEval/2", "completion": "    return number - round(number, 1)\n"},
+        {"task_id": "HumanEval/2", "completion": "    return number - int(number\n"},
+    ]
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    reference = tmp_path / "reference.jsonl"
+    verdicts = [True, True, False, False]
+    reference.write_text("".join(json.dumps({"passed": v, "result": "?"}) + "\n" for v in verdicts))
+    report = measure_samples(samples, reference=reference)
+    assert (report.total, report.native, report.syntax_errors) == (4, 2, 1)
+    assert report.compared == 4 and not report.differences
+    ranked = [(b.category, b.construct, b.count) for b in report.ranked()]
+    assert ranked == [
+        ("compile error", "round(x, ndigits)", 1),
+        ("problem", "import statement in check", 1),
+    ]
+    assert report.ranked()[0].example["line"] == 3
+    table = report.table()
+    assert "2/4 samples (50.0%)" in table and "round(x, ndigits)" in table
+    assert report.as_dict()["blockers"][0]["count"] == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evaluation.extract import CHECK_FUNCTION, extract
 from evaluation.problems import load_problems
 
@@ -72,3 +74,35 @@ def test_humaneval_reduces_almost_everywhere() -> None:
     assert len(ok) >= 155
     assert sum(t.plain for t in ok) >= 100
     assert sum(len(t.asserts) for t in ok) > 1000
+
+
+def test_assignments_that_read_nothing_of_the_candidate_are_computed_by_cpython() -> None:
+    test = (
+        "def check(candidate):\n"
+        "    lst = list(range(-9, 10, 2))\n"
+        "    odd_sum = sum([i**2 for i in lst if i % 2 != 0 and i > 0])\n"
+        "    assert candidate(lst) == odd_sum\n"
+        "    n = 3\n"
+        "    assert candidate([n, n]) == 18\n"
+    )
+    tests = extract(test, "f")
+    assert tests.reason is None and tests.plain
+    assert [a.call_args for a in tests.asserts] == [(list(range(-9, 10, 2)),), ([3, 3],)]
+    assert [a.expected for a in tests.asserts] == [165, 18]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    xs = [1, 2]\n    assert candidate(xs) == 1\n    assert candidate(xs) == 1\n",
+        "    xs = [1, 2]\n    assert candidate(xs) == xs\n",
+        "    xs = [1, 2]\n    assert candidate(xs) == 1\n    ys = xs\n",
+        "    y = candidate(1)\n    assert y == 2\n",
+        "    y = open('f').read()\n    assert candidate(y) == 2\n",
+        "    y = 2 ** 10 ** 9\n    assert candidate(y) == 2\n",
+        "    y = list(range(10 ** 12))\n    assert candidate(y) == 2\n",
+    ],
+)
+def test_assignments_cpython_cannot_compute_here_stay_in_the_fallback(body: str) -> None:
+    tests = extract("def check(candidate):\n" + body, "f")
+    assert tests.reason is not None and "assign statement" in tests.reason

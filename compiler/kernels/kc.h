@@ -198,6 +198,7 @@ typedef struct {
     int32_t n_locals, code_begin, code_end, max_stack;
     int32_t outer_tok;             /* a nested def hoisted (frontend.py's _hoist_nested): its outer's name */
     int32_t def_tok, node_begin, node_end;  /* its `def` token; the nodes its parse made */
+    int32_t local_math, local_math_names;  /* its own `import math`, `from math import` (bits) */
 } kc_func;
 
 typedef struct {
@@ -226,7 +227,11 @@ typedef struct {
     int32_t *marks; int32_t n_marks;    /* (label, position) in placement order, for kc_opt.h */
     int32_t depth;
     int32_t bare_list_ok;  /* parsing a parameter's annotation: a bare `list` is list[?] */
+    int32_t in_signature;  /* parsing a def's annotations, which CPython evaluates when it runs */
     int32_t math_names;
+    int32_t typing_names;  /* typing's names imported so far (kc_typing_name's bits): annotations */
+    int32_t math_module;   /* a module-level `import math` (math.sqrt(x) needs one: NameError) */
+    kc_func *parsing;      /* the def being parsed */
     char synth[KC_SYNTH_BYTES]; int32_t n_synth, n_rewrites;  /* names no source token spells */
     int32_t n_mconst, mconst_tok[KC_MAX_MCONST], mconst_node[KC_MAX_MCONST];  /* NAME = <literal> */  /* `from math import ...` anywhere: bit 0 sqrt, 1 floor, 2 ceil */
     int32_t in_def, n_nested;  /* parsing a module-level def's body (1) or a nested def's (2) */
@@ -1544,6 +1549,29 @@ KC_FN int32_t kc_set_of(kc_ctx *c, int32_t elem);
 /* annotation: int | float | bool | str | None | (list | List) '[' annotation ']' |
    (tuple | Tuple) '[' annotation (',' annotation)* [','] ']'
    (anything else, a bare list included: unsupported here) */
+/* typing's names kc accepts in `from typing import ...` (every one exists in typing: frontend.py
+   checks hasattr(typing, name), an ImportError otherwise); the bit of `t`, or -1. The first four
+   are the annotations kc reads (List, Dict, Set, Tuple). */
+KC_FN int kc_typing_name(const kc_ctx *c, const kc_tok *t) {
+    static const char *const names[] = {"List", "Dict", "Set", "Tuple", "Optional", "Union", "Any",
+                                        "Callable", "Iterable", "Iterator", "Sequence", "Mapping", 0};
+    for (int i = 0; names[i]; i++)
+        if (kc_tok_is(c, t, names[i])) return i;
+    return -1;
+}
+
+/* A capitalised annotation names typing's object: CPython evaluates a def's annotations when it
+   runs, so the name must have been imported before (frontend.py's _check_definition); a
+   variable's annotation in a function is never evaluated */
+KC_FN int kc_annotation_bound(kc_ctx *c, const kc_tok *t) {
+    int bit = kc_typing_name(c, t);
+    if (c->in_signature && bit >= 0 && !(c->typing_names >> bit & 1)) {
+        kc_fail(c, "annotation with a typing name not imported before the def", t->line);
+        return 0;
+    }
+    return 1;
+}
+
 KC_FN int kc_annotation_at(kc_ctx *c, int level) {
     kc_tok *t = kc_peek(c);
     int bracket = kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_LSQB;
@@ -1551,6 +1579,7 @@ KC_FN int kc_annotation_at(kc_ctx *c, int level) {
         kc_fail(c, "type annotation other than int, float, bool, str, list[...], tuple[...] or None", t->line);
         return T_UNKNOWN;
     }
+    if (!kc_annotation_bound(c, t)) return T_UNKNOWN;
     if (!bracket && level == 0 && c->bare_list_ok && (kc_tok_is(c, t, "list") || kc_tok_is(c, t, "List"))) {
         kc_next(c);  /* a parameter's bare list: list[?] (types.py), its items told by the caller */
         return KC_BARE_LIST;
@@ -1616,8 +1645,9 @@ KC_FN int kc_annotation(kc_ctx *c) {
 
 KC_FN int32_t kc_block(kc_ctx *c);
 
-/* frontend.py's _is_math_import at c->pos: `import math [, math]*` or `from math import NAME
-   (, NAME)*` of sqrt, floor, ceil (no aliases); the names are recorded (types.py's math_names) */
+/* frontend.py's _is_math_import at c->pos, at module level: `import math [, math]*` or `from math
+   import NAME (, NAME)*` of sqrt, floor, ceil (no aliases); the names are recorded (types.py's
+   math_module and math_names; a function's own imports are kc_local_import's) */
 KC_FN void kc_math_import(kc_ctx *c) {
     kc_tok *t = kc_next(c);
     int from = kc_tok_is(c, t, "from");
@@ -1630,7 +1660,36 @@ KC_FN void kc_math_import(kc_ctx *c) {
         int m = kc_math_fn(c, n);
         if (n->kind != TK_NAME || (from ? m < 0 : !kc_tok_is(c, n, "math"))) { kc_fail(c, "import other than math or its sqrt, floor, ceil", t->line); return; }
         if (from) c->math_names |= 1 << m;
+        else c->math_module = 1;
         if (kc_at_kw(c, "as")) { kc_fail(c, "import alias", t->line); return; }
+        if (!kc_at_op(c, P_COMMA)) break;
+        kc_next(c);
+    }
+}
+
+/* A function's own math import (frontend.py's _check_local_imports): it binds a local for the
+   whole body, so it must be a statement of the body itself (not in a block), with no read of the
+   name before it (CPython: UnboundLocalError). kc also leaves a module-level def with nested defs
+   to the reference (an import-bound name makes a nested def a closure there). */
+KC_FN void kc_local_import(kc_ctx *c, int line) {
+    kc_func *f = c->parsing;
+    if (c->in_def != 1 || c->depth != 1 || c->n_nested) { kc_fail(c, "import inside a block or beside a nested def", line); return; }
+    kc_tok *t = kc_next(c);
+    int from = kc_tok_is(c, t, "from");
+    if (from) {
+        if (!kc_tok_is(c, kc_next(c), "math") || !kc_at_kw(c, "import")) { kc_fail(c, "import other than math", line); return; }
+        kc_next(c);
+    }
+    while (!c->err) {
+        kc_tok *n = kc_next(c);
+        int m = kc_math_fn(c, n);
+        if (n->kind != TK_NAME || (from ? m < 0 : !kc_tok_is(c, n, "math"))) { kc_fail(c, "import other than math or its sqrt, floor, ceil", line); return; }
+        if (kc_at_kw(c, "as")) { kc_fail(c, "import alias", line); return; }
+        for (int32_t k = f->node_begin; k < c->n_nodes; k++)
+            if ((c->nodes[k].kind == E_NAME || c->nodes[k].kind == E_CALL) && c->nodes[k].tok >= 0 &&
+                kc_same_name(c, c->nodes[k].tok, (int32_t)(n - c->toks))) { kc_fail(c, "a name read before the function's own import of it", line); return; }
+        if (from) f->local_math_names |= 1 << m;
+        else f->local_math = 1;
         if (!kc_at_op(c, P_COMMA)) break;
         kc_next(c);
     }
@@ -1687,7 +1746,9 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
             }
             if (kc_at_kw(c, "from")) { kc_fail(c, "raise ... from", line); return -1; }
         } else if (kc_tok_is(c, t, "import") || kc_tok_is(c, t, "from")) {
-            kc_math_import(c);  /* nothing to run: a pass (lower.py's s_Import) */
+            kc_local_import(c, line);  /* nothing to run: a pass (lower.py's s_Import) */
+            if (c->err) return -1;
+            k = kc_node_new(c, S_PASS, line);
             k = kc_node_new(c, S_PASS, line);
         } else {
             kc_fail(c, "statement", line);
@@ -1865,6 +1926,7 @@ KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
     } else if (t->kind == TK_NAME && kc_tok_is(c, t, "def") && c->in_def == 1 && c->depth == 1) {
         /* a def in a function's body: skipped here, parsed after it (kc_parse_module) */
         if (c->n_nested >= KC_MAX_NESTED) { kc_fail(c, "more than 16 nested functions", t->line); return -1; }
+        if (c->parsing->local_math || c->parsing->local_math_names) { kc_fail(c, "a nested def beside an import", t->line); return -1; }
         c->nested_at[c->n_nested++] = (int32_t)(t - c->toks);
         while (kc_peek(c)->kind != TK_NEWLINE && kc_peek(c)->kind != TK_END) kc_next(c);
         kc_next(c);
@@ -2097,6 +2159,7 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     f->line = t->line;
     f->n_params = 0;
     f->state = f->returns_value = 0;
+    f->local_math = f->local_math_names = 0;
     f->ret = T_UNKNOWN;
     if (!kc_expect_op(c, P_LPAR, "def syntax")) return;
     while (!c->err && !kc_at_op(c, P_RPAR)) {
@@ -2109,9 +2172,9 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
         f->param_type[f->n_params] = T_UNKNOWN;
         if (kc_at_op(c, P_COLON)) {
             kc_next(c);
-            c->bare_list_ok = 1;
+            c->bare_list_ok = c->in_signature = 1;
             f->param_type[f->n_params] = kc_annotation(c);
-            c->bare_list_ok = 0;
+            c->bare_list_ok = c->in_signature = 0;
         }
         f->n_params++;
         if (!kc_at_op(c, P_COMMA)) break;
@@ -2120,12 +2183,15 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     if (!kc_expect_op(c, P_RPAR, "parameter form")) return;
     if (kc_at_op(c, P_RARROW)) {
         kc_next(c);
+        c->in_signature = 1;
         f->ret = kc_annotation(c);
+        c->in_signature = 0;
     }
     if (!kc_expect_op(c, P_COLON, "def syntax")) return;
     c->depth = 0;
     f->node_begin = c->n_nodes;
     c->in_def = slot ? 2 : 1;
+    c->parsing = f;
     f->body = kc_block(c);
     c->in_def = 0;
     f->node_end = c->n_nodes;
@@ -2137,10 +2203,68 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
 /* module: (funcdef | 'from' 'typing' 'import' NAME (',' NAME)* | STRING)* END
    funcdef: 'def' NAME '(' [param (',' param)* [',']] ')' ['->' annotation] ':' block
    param: NAME [':' annotation] */
+/* frontend.py binds each module name one way (a def, an import or a constant): a later binding
+   of another kind would replace the first, which kc leaves to the reference */
+KC_FN int kc_is_builtin(const kc_ctx *c, int32_t tok);
+KC_FN int32_t kc_find_func(const kc_ctx *c, int32_t tok);
+
+/* A variable named like a builtin or a module function shadows it in its whole function
+   (types.py's is_local), and the front end's rewrites stand back from a function with such a
+   variable (frontend.py's _REWRITTEN, with filter, map and tuple): kc leaves those functions to
+   the reference. */
+KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
+    for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
+        kc_func *f = &c->funcs[i];
+        if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) kc_fail(c, "nested assignment target", f->line);
+        for (int32_t k = f->node_begin; k < f->node_end && !c->err; k++) {
+            const kc_node *n = &c->nodes[k];
+            if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
+            const kc_tok *t = &c->toks[n->tok];
+            if (kc_is_builtin(c, n->tok) || kc_find_func(c, n->tok) >= 0 || kc_tok_is(c, t, "filter") ||
+                kc_tok_is(c, t, "map") || kc_tok_is(c, t, "tuple"))
+                kc_fail(c, "a variable named like a function", n->line);
+        }
+        kc_mark_stores(c, f->node_begin, f->node_end, 0);
+    }
+}
+
+/* frontend.py's _REWRITTEN: a module name among these makes the front end leave every rewrite */
+KC_TABLE char *const KC_REWRITTEN[] = {
+    "sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed",
+    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", 0
+};
+
+KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
+    for (int k = 0; KC_REWRITTEN[k]; k++)
+        if (kc_tok_is(c, t, KC_REWRITTEN[k])) return 1;
+    return 0;
+}
+
+KC_FN void kc_module_names_once(kc_ctx *c) {
+    kc_no_shadowing_variables(c);
+    for (int32_t i = 0; i < c->n_mconst && !c->err; i++)
+        if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]])) kc_fail(c, "a module constant named like a builtin", c->toks[c->mconst_tok[i]].line);
+    for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
+        if (c->funcs[i].outer_tok >= 0) continue;
+        kc_tok *name = &c->toks[c->funcs[i].name_tok];
+        if (kc_is_rewritten(c, name)) { kc_fail(c, "a function named like a builtin", name->line); break; }
+        int m = kc_math_fn(c, name);
+        if (kc_mconst_of(c, c->funcs[i].name_tok) >= 0 || (m >= 0 && (c->math_names >> m & 1))
+            || (c->math_module && kc_tok_is(c, name, "math")))
+            kc_fail(c, "a module name bound twice, two ways", name->line);
+    }
+    for (int32_t i = 0; i < c->n_mconst && !c->err; i++) {
+        kc_tok *name = &c->toks[c->mconst_tok[i]];
+        int m = kc_math_fn(c, name);
+        if ((m >= 0 && (c->math_names >> m & 1)) || (c->math_module && kc_tok_is(c, name, "math")))
+            kc_fail(c, "a module name bound twice, two ways", name->line);
+    }
+}
+
 KC_FN void kc_parse_module(kc_ctx *c) {
     while (!c->err) {
         kc_tok *t = kc_peek(c);
-        if (t->kind == TK_END) return;
+        if (t->kind == TK_END) { kc_module_names_once(c); return; }
         if (t->kind == TK_STRING && kc_peek2(c)->kind == TK_NEWLINE) {  /* docstring, stray string */
             kc_next(c);
             kc_next(c);
@@ -2160,6 +2284,9 @@ KC_FN void kc_parse_module(kc_ctx *c) {
             while (!c->err) {
                 kc_tok *n = kc_next(c);
                 if (n->kind != TK_NAME || kc_is_keyword(c, n)) { kc_fail(c, "import form", t->line); return; }
+                int bit = kc_typing_name(c, n);
+                if (bit < 0) { kc_fail(c, "import of a typing name kc does not know", t->line); return; }
+                c->typing_names |= 1 << bit;
                 if (!kc_at_op(c, P_COMMA)) break;
                 kc_next(c);
             }
@@ -2202,7 +2329,7 @@ KC_FN void kc_parse_module(kc_ctx *c) {
 KC_TABLE char *const KC_BUILTINS[] = {
     "len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
     "reversed", "enumerate", "list", "ord", "chr", "all", "any", "bin", "round", "zip", "set",
-    "dict", 0
+    "dict", "print", "isinstance", 0
 };
 
 KC_FN int kc_is_builtin(const kc_ctx *c, int32_t tok) {
@@ -2934,52 +3061,29 @@ KC_FN void kc_undefined_name(kc_ctx *c, int32_t tok, int32_t line) {
     kc_diag(c, t->line, t->col + 1, "unsupported", msg);
 }
 
-/* Python's builtins (but print) and math's functions: the front end rewrites or types.py
-   words some calls of these otherwise, so kc_call_error leaves them alone */
-KC_TABLE char *const KC_PY_BUILTINS[] = {
-    "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray",
-    "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits",
-    "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float",
-    "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input",
-    "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max",
-    "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "property", "quit",
-    "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod",
-    "str", "sum", "super", "tuple", "type", "vars", "zip", "sqrt", "floor", "ceil", "copy",
-    "math", 0
-};
-
 /* The diagnostic of a call types.py rejects, where kc is sure of it (as kc_undefined_name): the
-   wrong number of arguments for a module function (`callee`), or (callee 0) a name that is no
-   function, builtin or variable. */
+   wrong number of arguments for a module function. A call of a name that is no function,
+   builtin or variable is not diagnosed: types.py compiles a call of a name bound nowhere (a
+   NameError in CPython, left to it when the call runs), which kc leaves to the reference
+   (callee 0). */
 KC_FN void kc_call_error(kc_ctx *c, const kc_node *n, const kc_func *callee) {
     const char *what = callee ? "call with the wrong number of arguments (a type error)"
                               : "call of something other than a module function or abs/min/max/int/float/bool/len";
-    int sure = !c->err && kc_frontend_ok(c) && (callee || kc_lookup(c, n->tok) < 0);
-    for (int k = 0; KC_PY_BUILTINS[k] && sure && !callee; k++) sure = !kc_tok_is(c, &c->toks[n->tok], KC_PY_BUILTINS[k]);
+    int sure = !c->err && kc_frontend_ok(c) && callee;
     for (int32_t i = 0; i < c->n_funcs && sure; i++) sure = c->funcs[i].outer_tok < 0;
     const kc_tok *t = &c->toks[n->tok];
     for (int64_t i = t->start - 1; i >= 0 && c->src[i] != '\n' && sure; i--) sure = (unsigned char)c->src[i] < 0x80;
     if (!sure || t->len > 60) { kc_fail(c, what, n->line); return; }
     char msg[200];
     int at = 0;
-    if (callee) {
-        for (int32_t j = 0; j < t->len; j++) msg[at++] = c->src[t->start + j];
-        msg[at] = 0;
-        at = kc_copy(msg, at, 200, "() takes ");
-        at = kc_copy_int(msg, at, 200, callee->n_params);
-        at = kc_copy(msg, at, 200, " argument(s) but ");
-        at = kc_copy_int(msg, at, 200, n->ival);
-        kc_copy(msg, at, 200, " were given");
-        kc_diag(c, t->line, t->col + 1, "type error", msg);
-        return;
-    }
-    for (int r = 0; r < 2; r++) {
-        at = kc_copy(msg, at, 200, r ? " (" : "call of ");
-        for (int32_t j = 0; j < t->len; j++) msg[at++] = c->src[t->start + j];
-        msg[at] = 0;
-    }
-    kc_copy(msg, at, 200, " is neither a function of this module nor a kiln builtin)");
-    kc_diag(c, t->line, t->col + 1, "unsupported", msg);
+    for (int32_t j = 0; j < t->len; j++) msg[at++] = c->src[t->start + j];
+    msg[at] = 0;
+    at = kc_copy(msg, at, 200, "() takes ");
+    at = kc_copy_int(msg, at, 200, callee->n_params);
+    at = kc_copy(msg, at, 200, " argument(s) but ");
+    at = kc_copy_int(msg, at, 200, n->ival);
+    kc_copy(msg, at, 200, " were given");
+    kc_diag(c, t->line, t->col + 1, "type error", msg);
 }
 
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
@@ -3073,10 +3177,15 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     case E_CALL: {
         int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4 ? -1 : kc_find_func(c, n->tok);
         int mf = f < 0 && !n->op ? kc_math_fn(c, &c->toks[n->tok]) : -1;
+        if (f >= 0 && !n->op && kc_math_fn(c, &c->toks[n->tok]) >= 0 &&
+            (c->fn->local_math_names >> kc_math_fn(c, &c->toks[n->tok]) & 1)) {  /* the local import wins */
+            kc_fail(c, "a call of a function the caller imports from math", n->line);
+            return T_UNKNOWN;
+        }
         if (f < 0 && !n->op && (kc_tok_is(c, &c->toks[n->tok], "round") || kc_tok_is(c, &c->toks[n->tok], "bin"))) {
             /* round(x): lower.py's b_round (ROUND_F, F2I of a float); bin(x): STR_BIN */
             n->op = (int16_t)(KC_MATH_OP + (kc_tok_is(c, &c->toks[n->tok], "round") ? 3 : 4));
-        } else if (mf >= 0 && (c->math_names >> mf & 1) && kc_lookup(c, n->tok) < 0) {  /* `from math import floor`: floor(x) */
+        } else if (mf >= 0 && ((c->math_names | c->fn->local_math_names) >> mf & 1) && kc_lookup(c, n->tok) < 0) {  /* `from math import floor`: floor(x) */
             n->op = (int16_t)(KC_MATH_OP + mf);
         }
         if (n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4) {
@@ -3208,7 +3317,8 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     }
     case E_METHOD: {
         if (c->nodes[n->a].kind == E_NAME && kc_tok_is(c, &c->toks[c->nodes[n->a].tok], "math") && kc_lookup(c, c->nodes[n->a].tok) < 0) {
-            /* math.sqrt(x): types.py's math_call (with or without an import) */
+            /* math.sqrt(x): types.py's math_call, after a module-level `import math` */
+            if (!c->math_module && !c->fn->local_math) { kc_fail(c, "math without import math (NameError)", n->line); return T_UNKNOWN; }
             int m = kc_math_fn(c, &c->toks[n->tok]);
             if (m < 0) { kc_fail(c, "math function other than sqrt, floor, ceil", n->line); return T_UNKNOWN; }
             n->kind = E_CALL;
@@ -5885,9 +5995,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->pos = 0;
     c->n_nodes = c->n_funcs = c->n_vars = c->n_code = c->n_labels = 0;
     c->n_consts = c->n_image = c->n_types = c->n_loops = c->depth = c->n_marks = 0;
-    c->bare_list_ok = 0;
+    c->bare_list_ok = c->in_signature = 0;
     c->in_def = c->n_nested = 0;
     c->math_names = 0;
+    c->typing_names = 0;
+    c->math_module = 0;
     c->n_mconst = 0;
     c->n_synth = c->n_rewrites = 0;
     c->fn = 0;
@@ -5950,6 +6062,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 continue;
             }
             f->var_end = c->n_vars;
+            if (!f->returns_value && f->ret != T_UNKNOWN && f->ret != T_NONE) {
+                /* annotated, but no path returns a value: types.py makes the result None */
+                kc_fail(c, "an annotated function that returns no value", f->line);
+                break;
+            }
             if (!f->returns_value && f->ret == T_UNKNOWN) f->ret = T_NONE;
             f->state = 2;
             top--;

@@ -1,4 +1,5 @@
-# expect error: type
+# expect trap: NameError
+# kiln: Unsupported
 def main() -> int:
     """helper is not defined in the module."""
     n = 3

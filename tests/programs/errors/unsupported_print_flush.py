@@ -1,5 +1,5 @@
 # expect error: unsupported
 def main() -> int:
     n = 3
-    print(n)
+    print(n, flush=True)
     return n

@@ -1,0 +1,3 @@
+# expect trap: ValueError
+def main() -> int:
+    return pow(2, 5, 0)
