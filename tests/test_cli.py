@@ -24,6 +24,13 @@ def test_run_prints_value_steps_and_time(capsys: pytest.CaptureFixture[str], bac
     assert "value: 55" in out and "steps: " in out and "time: " in out
 
 
+def test_the_readmes_example_runs_with_the_defaults_and_reports_load_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    # fib(30) is 21.5 million instructions: past a candidate's fuel, within kiln run's own
+    code, out, _ = kiln(capsys, "run", str(ROOT / "examples/fib.py"), "--call", "fib(30)")
+    assert code == 0 and "value: 832040" in out
+    assert "load: " in out and "once per process" in out
+
+
 def test_run_reports_a_trap_with_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     src = tmp_path / "loop.py"
     src.write_text("def f(n: int) -> int:\n    while True:\n        n += 1\n    return n\n")
