@@ -79,6 +79,7 @@ class FallbackPool:
         self._started = False
         self._start_lock = threading.Lock()
         self._use_bwrap = True
+        self._no_bwrap = ""  # why bubblewrap could not start, once it could not
         # Zygotes are started from these long-lived threads: bwrap's --die-with-parent follows
         # the thread that started it, so a zygote must not be started from a passing thread.
         self._spawner: ThreadPoolExecutor | None = None
@@ -98,9 +99,11 @@ class FallbackPool:
             if not self._use_bwrap or self.sandbox == "strict":
                 raise
             self._use_bwrap = False  # say so, once, and run with the layers that remain
+            self._no_bwrap = f"unavailable: {e}"[:200]
             print(f"kiln: warning: no namespaces for the fallback ({e})", file=sys.stderr)
             zygote = Zygote(self.memory_bytes, use_bwrap=False)
-            zygote.layers["namespaces"] = f"unavailable: {e}"[:200]
+        if self._no_bwrap and zygote.bwrap is None:
+            zygote.layers["namespaces"] = self._no_bwrap
         if self.sandbox == "strict":
             missing = [k for k, v in zygote.layers.items() if v.startswith(("unavailable", "not"))]
             if missing or not zygote.layers["uid"].endswith("(nobody)"):

@@ -97,8 +97,11 @@ def bwrap_command(bwrap: str) -> list[str]:
            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]  # fmt: skip
     if not root:
         cmd += ["--unshare-user"]  # an unprivileged caller's only way to the other namespaces
+    # the private /tmp and /dev first: bwrap mounts in order, and the interpreter or the
+    # virtual environment may live under /tmp (a clone there), which a later tmpfs would hide
+    cmd += ["--dev", "/dev", "--tmpfs", "/tmp"]
     cmd += _view()
-    cmd += ["--dev", "/dev", "--tmpfs", "/tmp", "--dir", SCRATCH_ROOT, "--clearenv"]
+    cmd += ["--dir", SCRATCH_ROOT, "--clearenv"]
     for key, value in ENV.items():
         cmd += ["--setenv", key, value]
     if root:
