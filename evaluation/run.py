@@ -698,13 +698,6 @@ def evaluate(
             groups.setdefault((samples[i].task_id, samples[i].completion), []).append(i)
         keys = list(groups)
         programs = [human_eval_program(problems[t].as_dict(), c) for t, c in keys]
-        limits: list[float] = [timeout] * len(keys)
-        if not timeout_parity:  # EvalPlus's per-problem limit (TIME_FLOOR, TIME_FACTOR)
-            tasks = sorted({t for t, _ in keys})
-            measured = dict(
-                zip(tasks, canonical_seconds(pool, [problems[t] for t in tasks]), strict=True)
-            )
-            limits = [time_limit(measured[t], timeout) for t, _ in keys]
 
         def finished(k: int, text: str) -> None:
             nonlocal done
@@ -722,7 +715,39 @@ def evaluate(
                 if on_progress:
                     on_progress(done, total)
 
-        pool.run(programs, limits, on_result=finished)
+        floor = min(TIME_FLOOR, timeout)
+        if timeout_parity or floor >= timeout:
+            pool.run(programs, timeout, on_result=finished)
+            return
+        # EvalPlus's per-problem limit (time_limit) is never below TIME_FLOOR: every program
+        # runs under the floor first, and only one that times out there is run again under its
+        # problem's limit, when that is longer; so a canonical solution is timed only for the
+        # problems that have such a program (the same verdicts as timing every problem first)
+        slow: list[int] = []
+
+        def first(k: int, text: str) -> None:
+            if text == "timed out":
+                with lock:
+                    slow.append(k)
+            else:
+                finished(k, text)
+
+        pool.run(programs, floor, on_result=first)
+        if not slow:
+            return
+        tasks = sorted({keys[k][0] for k in slow})
+        measured = dict(
+            zip(tasks, canonical_seconds(pool, [problems[t] for t in tasks]), strict=True)
+        )
+        again = [k for k in sorted(slow) if time_limit(measured[keys[k][0]], timeout) > floor]
+        for k in sorted(set(slow) - set(again)):
+            finished(k, "timed out")
+        if again:
+            pool.run(
+                [programs[k] for k in again],
+                [time_limit(measured[keys[k][0]], timeout) for k in again],
+                on_result=lambda j, text: finished(again[j], text),
+            )
 
     # Samples of fallback-only problems start at once, beside the native path.
     errors: list[BaseException] = []

