@@ -294,6 +294,47 @@ def compile_batch(
     functions' unannotated parameters. `threads`: default all cores. With `diagnostics`, a
     rejected program whose diagnostic kc is sure of comes back as that `CompileError`, the very
     one compile_source raises (docs/BATCHED_COMPILER.md, "Diagnostics"); else `Unsupported`."""
+    results = _compile_batch(sources, filenames, arg_types, threads, passes, diagnostics)
+    # kc takes neither a def replaced by a later one nor a `__main__` guard: those programs go
+    # again with such statements blanked out (frontend.without_dropped), which compiles to the
+    # same bytes; only bytes are taken from that pass, every diagnostic stays the program's own
+    from compiler.frontend import without_dropped
+
+    views: dict[int, str] = {}
+    for i, result in enumerate(results):
+        if not isinstance(result, bytes) and any(w in str(result) for w in _DROPPED_FORMS):
+            view = without_dropped(sources[i])
+            if view is not None:
+                views[i] = view
+    if views:
+        again = list(views)
+        second = _compile_batch(
+            [views[i] for i in again],
+            [filenames[i] for i in again] if filenames is not None else None,
+            [arg_types[i] for i in again] if arg_types is not None else None,
+            threads,
+            passes,
+            False,
+        )
+        for i, result in zip(again, second, strict=True):
+            if isinstance(result, bytes):
+                results[i] = result
+    return results
+
+
+# kc's reasons for the forms frontend.without_dropped blanks out
+_DROPPED_FORMS = ("redefinition of a function", "module-level statement")
+
+
+def _compile_batch(
+    sources: Sequence[str],
+    filenames: Sequence[str] | None,
+    arg_types: Sequence[Mapping[str, Sequence[Type]] | None] | None,
+    threads: int | None,
+    passes: frozenset[str] | set[str] | bool,
+    diagnostics: bool,
+) -> list[bytes | Unsupported | CompileError]:
+    """One call of kc over `sources` (compile_batch)."""
     passes_mask(passes)  # unknown names: ValueError before any work
     n = len(sources)
     if n == 0:

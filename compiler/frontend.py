@@ -12,6 +12,7 @@ import builtins
 import copy
 import typing
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
 
@@ -92,57 +93,9 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
             "unsupported",
             f"nesting too deep for CPython's parser (kiln compiles up to {MAX_NESTING} levels)",
         ) from None
-    _check_nesting(module, report)
-    bound: dict[str, int] = {}  # module name -> index of the statement that last bound it
-    kinds: dict[str, str] = {}  # module name -> "def", "import" or "constant"
-    defs: dict[str, ast.FunctionDef] = {}
-    math_imports: list[ast.stmt] = []
-    constants: dict[str, ast.expr] = {}
-    effects: list[tuple[int, ast.stmt]] = []
-
-    def bind(name: str, kind: str, i: int, stmt: ast.stmt) -> None:
-        if kinds.setdefault(name, kind) != kind or (kind == "constant" and name in bound):
-            raise report.unsupported(
-                stmt, f"module-level rebinding of {name}", "each module name is bound one way, once"
-            )
-        bound[name] = i
-
-    for i, stmt in enumerate(module.body):
-        if isinstance(stmt, ast.FunctionDef):
-            _check_definition(stmt, bound, report)
-            bind(stmt.name, "def", i, stmt)
-            defs.pop(stmt.name, None)  # re-inserted: functions in the order of their final def
-            defs[stmt.name] = stmt
-        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing" and not stmt.level:
-            for a in stmt.names:
-                if a.name != "*" and not hasattr(typing, a.name):
-                    raise report.unsupported(
-                        stmt, f"import of typing.{a.name}", "typing has no such name (ImportError)"
-                    )
-                bind(a.asname or a.name, "import", i, stmt)
-        elif _is_math_import(stmt):
-            math_imports.append(stmt)
-            for a in stmt.names:  # type: ignore[attr-defined]
-                bind(a.name, "import", i, stmt)
-        elif _constant_assignment(stmt):
-            name = stmt.targets[0].id  # type: ignore[attr-defined]
-            bind(name, "constant", i, stmt)
-            constants[name] = stmt.value  # type: ignore[attr-defined]
-        elif _is_docstring(stmt):
-            continue  # the docstring, or a stray string literal: a comment in all but name
-        elif is_main_guard(stmt):
-            continue  # never true under exec with fresh globals (see above)
-        elif isinstance(stmt, (ast.Expr, ast.Assert)):
-            effects.append((i, stmt))
-        else:
-            what, why = _REJECTED.get(
-                type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
-            )
-            raise report.unsupported(
-                stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why
-            )
-    if "__name__" in bound:
-        raise report.unsupported(None, "binding __name__", "the module's name is builtins' own")
+    plan = _module_level(module, report)
+    bound, defs, math_imports = plan.bound, plan.defs, plan.math_imports
+    constants, effects = plan.constants, plan.effects
     if effects:  # on the definitions as written, before nested functions are hoisted
         _check_effects_see_final_names(effects, bound, defs, report)
     functions: list[ast.FunctionDef] = []
@@ -169,6 +122,100 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
         _inline_constants(fn, constants)
     return functions
+
+
+@dataclass
+class _ModulePlan:
+    """What the module level of a program binds and runs (parse)."""
+
+    bound: dict[str, int]  # module name -> index of the statement that last bound it
+    defs: dict[str, ast.FunctionDef]  # the final definitions, in the order of their final def
+    math_imports: list[ast.stmt]
+    constants: dict[str, ast.expr]
+    effects: list[tuple[int, ast.stmt]]  # top-level statements that do something, with indices
+    dropped: list[ast.stmt]  # statements that leave no trace: replaced defs, `__main__` guards
+
+
+def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
+    """The module-level half of parse: every check on the module's statements, in order."""
+    _check_nesting(module, report)
+    bound: dict[str, int] = {}  # module name -> index of the statement that last bound it
+    kinds: dict[str, str] = {}  # module name -> "def", "import" or "constant"
+    defs: dict[str, ast.FunctionDef] = {}
+    math_imports: list[ast.stmt] = []
+    constants: dict[str, ast.expr] = {}
+    effects: list[tuple[int, ast.stmt]] = []
+    dropped: list[ast.stmt] = []
+
+    def bind(name: str, kind: str, i: int, stmt: ast.stmt) -> None:
+        if kinds.setdefault(name, kind) != kind or (kind == "constant" and name in bound):
+            raise report.unsupported(
+                stmt, f"module-level rebinding of {name}", "each module name is bound one way, once"
+            )
+        bound[name] = i
+
+    for i, stmt in enumerate(module.body):
+        if isinstance(stmt, ast.FunctionDef):
+            _check_definition(stmt, bound, report)
+            bind(stmt.name, "def", i, stmt)
+            earlier = defs.pop(stmt.name, None)  # re-inserted: in the order of their final def
+            if earlier is not None:
+                dropped.append(earlier)  # only defined, then replaced: the last def wins
+            defs[stmt.name] = stmt
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "typing" and not stmt.level:
+            for a in stmt.names:
+                if a.name != "*" and not hasattr(typing, a.name):
+                    raise report.unsupported(
+                        stmt, f"import of typing.{a.name}", "typing has no such name (ImportError)"
+                    )
+                bind(a.asname or a.name, "import", i, stmt)
+        elif _is_math_import(stmt):
+            math_imports.append(stmt)
+            for a in stmt.names:  # type: ignore[attr-defined]
+                bind(a.name, "import", i, stmt)
+        elif _constant_assignment(stmt):
+            name = stmt.targets[0].id  # type: ignore[attr-defined]
+            bind(name, "constant", i, stmt)
+            constants[name] = stmt.value  # type: ignore[attr-defined]
+        elif _is_docstring(stmt):
+            continue  # the docstring, or a stray string literal: a comment in all but name
+        elif is_main_guard(stmt):
+            dropped.append(stmt)  # never true under exec with fresh globals (parse)
+        elif isinstance(stmt, (ast.Expr, ast.Assert)):
+            effects.append((i, stmt))
+        else:
+            what, why = _REJECTED.get(
+                type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
+            )
+            raise report.unsupported(
+                stmt, f"module-level {what}" if type(stmt) not in _REJECTED else what, why
+            )
+    if "__name__" in bound:
+        raise report.unsupported(None, "binding __name__", "the module's name is builtins' own")
+    return _ModulePlan(bound, defs, math_imports, constants, effects, dropped)
+
+
+def without_dropped(source: str) -> str | None:
+    """`source` with the module-level statements that parse drops without a trace (a `def`
+    replaced by a later one, an `if __name__ == "__main__":` block) blanked out line for line,
+    so that the rest keeps its positions: parse gives the same functions for both, hence every
+    compiler the same bytes, which lets the batched compiler (which takes neither form) compile
+    it. None when nothing is dropped, or the module level is rejected (then the source itself
+    must be compiled, and the reference compiler says why)."""
+    try:
+        module = ast.parse(source)
+        plan = _module_level(module, Reporter("<input>"))
+    except (CompileError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not plan.dropped or "__name__" in plan.bound:
+        return None
+    lines = source.splitlines(keepends=True)
+    for stmt in plan.dropped:
+        first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
+        for k in range(first - 1, last):
+            ending = lines[k][len(lines[k].rstrip("\r\n")) :]
+            lines[k] = ending  # the line's own ending kept: line numbers stay
+    return "".join(lines)
 
 
 def _check_nesting(module: ast.Module, report: Reporter) -> None:
