@@ -615,3 +615,29 @@ def test_kiln_serve_makes_a_token_when_none_is_configured(tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.wait(30)
+
+
+def test_compile_answers_alike_on_the_event_loop_and_in_the_thread_pool() -> None:
+    """/v1/compile compiles a small source on the event loop, a large one in the thread pool:
+    the same answer either way (no server needed: the route is called as FastAPI calls it)."""
+    import asyncio
+
+    from api.models import CompileRequest
+    from api.routes.programs import INLINE_SOURCE_CHARS, compile_program
+    from configs.settings import load_settings
+
+    settings = load_settings()
+    sources = [DOUBLE, DOUBLE + "# " + "x" * INLINE_SOURCE_CHARS + "\n"]
+    assert len(sources[0]) <= INLINE_SOURCE_CHARS < len(sources[1])
+    small, large = (
+        asyncio.run(compile_program(CompileRequest(source=s, example_args={"f": [1]}), None, settings))  # type: ignore[arg-type]
+        for s in sources
+    )
+    assert small.ok and large.ok and small.bytecode == large.bytecode
+    bad = "def g() -> int:\n    return {}\n"
+    wrong = [
+        asyncio.run(compile_program(CompileRequest(source=s), None, settings))  # type: ignore[arg-type]
+        for s in (bad, bad + "#" * INLINE_SOURCE_CHARS)
+    ]
+    assert [w.ok for w in wrong] == [False, False]
+    assert wrong[0].diagnostics == wrong[1].diagnostics

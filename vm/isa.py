@@ -19,12 +19,13 @@ The C header `vm/kernels/kiln_isa.h` and `docs/ISA.md` are generated from this t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 # ---- operand kinds -----------------------------------------------------------------------------
 
@@ -471,10 +472,17 @@ TYPE_CODES: Final = {
 FORMAT_VERSION: Final = 1
 
 
+@functools.cache
 def isa_hash(n_ops: int | None = None, n_traps: int | None = None) -> int:
     """32-bit fingerprint of everything a program's meaning depends on; with `n_ops` /
-    `n_traps`, of the ISA that had only the first so many opcodes / traps."""
-    text = repr((FORMAT_VERSION, _TABLE[:n_ops], _TRAPS[:n_traps], sorted(TYPE_CODES.items())))
+    `n_traps`, of the ISA that had only the first so many opcodes / traps. (Cached: the
+    tables are fixed when this module is imported, and every container written hashes.)"""
+    return fingerprint(_TABLE[:n_ops], _TRAPS[:n_traps])
+
+
+def fingerprint(table: Sequence[tuple[Any, ...]], traps: Sequence[tuple[str, str, str]]) -> int:
+    """isa_hash of an ISA with these opcode and trap tables."""
+    text = repr((FORMAT_VERSION, list(table), list(traps), sorted(TYPE_CODES.items())))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
