@@ -189,6 +189,16 @@ def _compatible(trained_isa: int, trained_vocab: list[str]) -> bool:
     return isa_extends(trained_isa) and TARGET_VOCAB[: len(trained_vocab)] == trained_vocab
 
 
+def locate(path: Path) -> Path:
+    """`path` as given, or, when it is relative and not there, under the directory kiln is
+    installed in: the shipped `neural/checkpoints/small.pt` is package data, found from any
+    working directory."""
+    if path.is_absolute() or path.exists():
+        return path
+    installed = Path(__file__).resolve().parent.parent / path
+    return installed if installed.exists() else path
+
+
 def load_checkpoint(path: str | Path, device: str = "cpu") -> Checkpoint:
     """Load a checkpoint for this kiln's ISA; CheckpointError says why one cannot be used."""
     import torch
@@ -196,7 +206,7 @@ def load_checkpoint(path: str | Path, device: str = "cpu") -> Checkpoint:
     from neural.model import ModelConfig, Seq2Seq
 
     try:
-        blob = torch.load(Path(path), map_location="cpu", weights_only=False)
+        blob = torch.load(locate(Path(path)), map_location="cpu", weights_only=False)
     except FileNotFoundError:
         raise CheckpointError(
             f"{path}: no such checkpoint "

@@ -227,6 +227,18 @@ def test_checkpoint_for_this_isa_less_appended_opcodes_and_traps_loads(
         load_checkpoint(older)
 
 
+def test_the_shipped_checkpoint_loads_from_any_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from neural.commands import DEFAULT_CHECKPOINT
+    from neural.train import load_checkpoint, locate
+
+    monkeypatch.chdir(tmp_path)
+    assert not Path(DEFAULT_CHECKPOINT).exists()
+    assert load_checkpoint(DEFAULT_CHECKPOINT).model is not None
+    assert locate(Path(DEFAULT_CHECKPOINT).with_suffix(".router.json")).exists()
+
+
 # ---- Algorithm 2 and the router ---------------------------------------------------------------
 
 DOUBLE = "def f(n: int) -> int:\n    return n * 2\n"
