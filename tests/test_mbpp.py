@@ -1,0 +1,96 @@
+"""MBPP and MBPP-sanitized built in: loading, task_ids, the program of a sample, native tests from
+the asserts, and kiln's `passed` against CPython's on reference solutions and shifted ones."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+from evaluation.datasets import DATASETS, mbpp_entry_point
+from evaluation.fallback import FallbackPool
+from evaluation.problems import ASSERTS, DataError, Problem, Sample, load_problems, read_samples
+from evaluation.run import NATIVE, LocalRunner, evaluate
+
+
+@pytest.fixture(scope="module")
+def mbpp() -> dict[str, Problem]:
+    return load_problems("mbpp")
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[FallbackPool]:
+    with FallbackPool(workers=2) as p:
+        yield p
+
+
+def test_datasets_are_built_in(
+    mbpp: dict[str, Problem], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert len(mbpp) == 974 and len(load_problems("mbpp-sanitized")) == 427
+    first = mbpp["Mbpp/1"]
+    assert first.kind == ASSERTS and first.entry_point == "min_cost"
+    assert first.prompt.startswith("Write a function to find the minimum cost path")
+    # the program: completion, then the test setup, then the asserts (the setup of Mbpp/367
+    # builds trees of the completion's own Node class)
+    tree = mbpp["Mbpp/367"]
+    program = tree.program("COMPLETION")
+    assert program.startswith("COMPLETION\nroot = Node(1)")
+    assert program.rstrip().endswith("assert is_tree_balanced(root2) == False")
+    sanitized = load_problems("mbpp-sanitized")
+    assert any(p.test.startswith("import math\n") for p in sanitized.values())
+    plain = mbpp["Mbpp/11"].test.count("assert")
+    assert load_problems("mbpp", challenge_tests=True)["Mbpp/11"].test.count("assert") > plain
+    with pytest.raises(DataError, match="no challenge tests"):
+        load_problems("mbpp-sanitized", challenge_tests=True)
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    for name, count in (("humaneval", 164), ("mbpp", 974), ("mbpp-sanitized", 427)):
+        assert name in DATASETS and f"{name}" in out and f"{count} problems" in out
+
+
+def test_entry_point_is_the_called_function_the_solution_defines() -> None:
+    code = "def helper(x):\n    return x\n\ndef f(x):\n    return helper(x)\n"
+    assert mbpp_entry_point(code, ["assert set(f(1)) == set([1])"]) == "f"
+    assert mbpp_entry_point("", ["assert g(1) == 1"]) == "g"
+
+
+def test_task_ids_mbpp_n_or_n(mbpp: dict[str, Problem], tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    rows = [{"task_id": t, "completion": "x"} for t in ("Mbpp/2", "2", 3)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert [s.task_id for s in read_samples(path, mbpp)] == ["Mbpp/2", "Mbpp/2", "Mbpp/3"]
+    path.write_text(json.dumps({"task_id": "975", "completion": "x"}) + "\n")
+    with pytest.raises(DataError, match=r"s.jsonl:1: unknown task_id '975'"):
+        read_samples(path, mbpp)
+
+
+TASKS = [f"Mbpp/{n}" for n in (1, 2, 3, 4, 6, 8, 9, 12, 17, 367)]
+
+
+def test_passed_equals_cpython_on_reference_and_shifted_solutions(
+    mbpp: dict[str, Problem], pool: FallbackPool
+) -> None:
+    problems = {t: mbpp[t] for t in TASKS}
+    solutions = [mbpp[t].canonical_solution or "" for t in TASKS]
+    samples = [Sample(t, c, 0) for t, c in zip(TASKS, solutions, strict=True)]
+    samples += [Sample(t, solutions[(i + 1) % len(TASKS)], 0) for i, t in enumerate(TASKS)]
+    runner = LocalRunner("cpu")
+    kiln = evaluate(samples, problems, runner, fallback=pool, prepared_cache=False)
+    cpython = evaluate(samples, problems, runner, fallback=pool, native=False)
+    assert [r.passed for r in kiln.results] == [r.passed for r in cpython.results]
+    assert all(r.passed for r in kiln.results[: len(TASKS)])
+    assert not any(r.passed for r in kiln.results[len(TASKS) :])
+    # Mbpp/1's asserts are plain equalities, run on the VM
+    assert kiln.results[0].path == NATIVE and kiln.results[0].verdict == "passed"
+    assert kiln.problems["Mbpp/1"].plain
+    # a shifted solution defines no min_cost: CPython's NameError, decided from the text
+    shifted = kiln.results[len(TASKS)]
+    assert shifted.verdict == "unbound name" and shifted.path == NATIVE
+    assert shifted.result == cpython.results[len(TASKS)].result
+    assert shifted.result == "failed: name 'min_cost' is not defined"
+    # Mbpp/367's setup is outside the asserts kiln reduces: the problem runs in the fallback
+    assert not kiln.problems["Mbpp/367"].native
