@@ -249,7 +249,7 @@ def load_problem_file(path: Path) -> dict[str, Problem]:
     return problems
 
 
-def _aliases(problems: Mapping[str, Problem]) -> dict[str, str]:
+def task_aliases(problems: Mapping[str, Problem]) -> dict[str, str]:
     """task_id -> itself, plus the part after the last `/` where only one task_id has it."""
     short: dict[str, list[str]] = {}
     for tid in problems:
@@ -265,7 +265,7 @@ def read_samples(path: str | Path, problems: Mapping[str, Problem]) -> list[Samp
     path = Path(path)
     if not path.exists():
         raise DataError(f"{path}: no such sample file")
-    aliases = _aliases(problems)
+    aliases = task_aliases(problems)
     samples = []
     for number, obj in _objects(path):
         task_id, completion = obj.get("task_id"), obj.get("completion")
