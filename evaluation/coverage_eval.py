@@ -76,8 +76,8 @@ class Coverage:
             same = self.samples - len(self.passed_differs)
             lines.append(
                 f"canonical + shifted samples: {self.samples}; {self.samples_native} native"
-                f" ({100 * self.samples_native / self.samples:.1f}%:"
-                + ", ".join(f" {v} {n}" for v, n in self.verdicts.most_common())
+                f" ({100 * self.samples_native / self.samples:.1f}%: "
+                + ", ".join(f"{v} {n}" for v, n in self.verdicts.most_common())
                 + f"); `passed` equal to CPython's on {same}/{self.samples}"
             )
             lines += [

@@ -115,3 +115,28 @@ def test_problems_check_names_a_failing_reference_solution(
     assert "p.jsonl:2 (own/sub): field canonical_solution does not pass its own tests" in err
     assert "own/double" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl"]  # nothing written
+
+
+def test_coverage_of_a_problem_file_lists_tasks_and_compares_passed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        OWN[0],
+        {  # outside kiln Python (a lambda): every sample of it runs in the fallback
+            "task_id": "own/twice",
+            "prompt": "Write twice(x).",
+            "entry_point": "twice",
+            "tests": ["assert twice(2) == 4"],
+            "canonical_solution": "twice = lambda x: 2 * x\n",
+        },
+    ]
+    path = _write(tmp_path / "p.jsonl", rows)  # type: ignore[arg-type]
+    argv = ["coverage", "--problems", str(path), "--shifted", "--tasks", "--fallback-workers", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "1/2 canonical solutions (50.0%) evaluated natively" in out
+    assert "        own/twice" in out  # the task under its blocker
+    # shifted: own/twice gets `def add`, so `twice` is unbound: CPython's NameError from the
+    # text (native); own/add gets the lambda, an assignment that runs code: the fallback
+    assert "canonical + shifted samples: 4; 2 native (50.0%: passed 1, unbound name 1)" in out
+    assert "`passed` equal to CPython's on 4/4" in out
