@@ -140,3 +140,29 @@ def test_coverage_of_a_problem_file_lists_tasks_and_compares_passed(
     # text (native); own/add gets the lambda, an assignment that runs code: the fallback
     assert "canonical + shifted samples: 4; 2 native (50.0%: passed 1, unbound name 1)" in out
     assert "`passed` equal to CPython's on 4/4" in out
+
+
+def test_a_problems_time_limit_is_its_fallback_limit(tmp_path: Path) -> None:
+    from evaluation.fallback import FallbackPool
+    from evaluation.problems import Sample
+    from evaluation.run import FALLBACK, TIME_FLOOR, LocalRunner, evaluate
+
+    # busy for 0.04 s of CPU per call, two calls: passes under the floor (0.2 s), not under
+    # its own 0.05 s
+    busy = (
+        "import time\n"
+        "def add(a, b):\n"
+        "    end = time.process_time() + 0.04\n"
+        "    while time.process_time() < end:\n"
+        "        pass\n"
+        "    return a + b\n"
+    )
+    quick = {**OWN[0], "task_id": "own/quick", "time_limit": 0.05}
+    path = _write(tmp_path / "p.jsonl", [OWN[0], quick])
+    problems = load_problems(path)
+    assert problems["own/quick"].time_limit == 0.05 < TIME_FLOOR
+    samples = [Sample("own/add", busy, 1), Sample("own/quick", busy, 2)]
+    with FallbackPool(workers=1) as pool:
+        report = evaluate(samples, problems, LocalRunner("cpu"), fallback=pool)
+    assert [r.result for r in report.results] == ["passed", "timed out"]
+    assert {r.path for r in report.results} == {FALLBACK}
