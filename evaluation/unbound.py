@@ -163,8 +163,12 @@ def unbound_name_failure(program: str) -> str | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarnings: CPython prints them, never raises
             tree = ast.parse(program)
-    except (SyntaxError, ValueError):
-        return None
+        return _failure(tree)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # a hostile depth of nesting is not read: the usual path decides
+
+
+def _failure(tree: ast.Module) -> str | None:
     bound: set[str] = set()
     for stmt in tree.body:
         names: list[str] | None = None

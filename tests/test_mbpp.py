@@ -134,3 +134,12 @@ def test_unbound_names_are_decided_only_when_certain(program: str, decided: bool
     assert (verdict is not None) == decided
     if verdict is not None:
         assert verdict == _cpython(program)
+
+
+def test_unbound_name_reading_survives_hostile_nesting() -> None:
+    from evaluation.unbound import unbound_name_failure
+
+    for depth in (900, 50_000):  # parsed and read; past what ast.parse takes
+        program = "assert zz" + " + 1" * depth + " == 1\n"
+        assert unbound_name_failure(program) in (None, "failed: name 'zz' is not defined")
+    assert unbound_name_failure("assert " + "g(" * 50_000 + "1" + ")" * 50_000 + "\n") is None
