@@ -683,7 +683,11 @@ def evaluate(
         pp = prepared[s.task_id]
         if native:
             program = pp.problem.program(s.completion)
-            error = cpython_compile_error(program)
+            try:
+                error = cpython_compile_error(program)
+            except (RecursionError, MemoryError):  # too deep for this process: CPython decides
+                to_fallback[i] = "compile: nested too deeply to compile in kiln's process"
+                continue
             if error is not None:  # CPython's own verdict, without a process
                 results[i] = SampleResult(False, f"failed: {error}", NATIVE, "syntax error")
                 done += 1

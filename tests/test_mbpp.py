@@ -143,3 +143,14 @@ def test_unbound_name_reading_survives_hostile_nesting() -> None:
         program = "assert zz" + " + 1" * depth + " == 1\n"
         assert unbound_name_failure(program) in (None, "failed: name 'zz' is not defined")
     assert unbound_name_failure("assert " + "g(" * 50_000 + "1" + ")" * 50_000 + "\n") is None
+
+
+def test_a_program_too_deep_to_compile_here_goes_to_the_fallback(
+    mbpp: dict[str, Problem], pool: FallbackPool
+) -> None:
+    deep = "def similar_elements(a, b):\n    return zz" + " + 1" * 5000 + "\n"
+    problems = {"Mbpp/2": mbpp["Mbpp/2"]}
+    report = evaluate([Sample("Mbpp/2", deep, 1)], problems, LocalRunner("cpu"), fallback=pool)
+    [result] = report.results
+    assert result.path == "fallback" and result.reason is not None
+    assert result.result == "failed: maximum recursion depth exceeded during compilation"
