@@ -15,6 +15,7 @@ fail), and `passed` is compared on every sample: the measure of docs/EVAL.md's M
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,7 +72,10 @@ class Coverage:
             lines.append(f"  {count:>4}  {name}")
             if tasks:
                 ids = [t for t, why in self.per_problem.items() if why == name]
-                lines.append("        " + " ".join(ids))
+                indent = " " * 8
+                lines += textwrap.wrap(
+                    " ".join(ids), 100, initial_indent=indent, subsequent_indent=indent
+                )
         if self.samples > self.total:
             same = self.samples - len(self.passed_differs)
             lines.append(
