@@ -18,8 +18,9 @@ statement in CPython's order, the module's bindings kept:
   a docstring, and an `if __name__ == "__main__":` block (it never runs under the harness's
   `exec`, unless the program binds `__name__`);
 - the first other statement (an `assert`, an expression, an assignment) is then evaluated in
-  CPython's order until it would load a name, call, index or compute anything: if the first
-  name it loads is neither bound by the module nor a builtin, that is the NameError.
+  CPython's order until it would call, index or compute anything (reading a name, or an
+  attribute a pure module's dict holds, `math.isclose`, is not): if a name it reads by then is
+  neither bound by the module nor a builtin, that is the NameError.
 
 Anything else (a class, a loop, a decorator, an import of another module, a star import) and the
 verdict is left to the native path or the fallback, as before. `None`: not decided.
@@ -32,6 +33,7 @@ import builtins
 import importlib
 import warnings
 from collections.abc import Iterator
+from types import ModuleType
 
 from compiler.frontend import is_main_guard
 
@@ -44,48 +46,59 @@ BUILTINS = frozenset(dir(builtins))
 _LOAD, _EFFECT = "load", "effect"
 
 
-def _events(node: ast.AST) -> Iterator[tuple[str, str]]:
+def _events(node: ast.AST, modules: dict[str, ModuleType]) -> Iterator[tuple[str, str]]:
     """What evaluating `node` does first, in CPython's order: ("load", name) for a name read,
     ("effect", "") for anything that runs code, computes or may raise (evaluation stops being
-    followed there)."""
-    if isinstance(node, ast.Name):
+    followed there). `modules`: names bound to pure modules by `import`, whose attributes (in
+    the module's dict: `math.isclose`) are read without running code."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in modules
+        and node.attr in vars(modules[node.value.id])
+    ):
+        yield _LOAD, node.value.id
+    elif isinstance(node, ast.Name):
         yield _LOAD, node.id
     elif isinstance(node, ast.Constant):
         return
     elif isinstance(node, ast.Call):
-        yield from _events(node.func)
+        yield from _events(node.func, modules)
         for arg in node.args:
-            yield from _events(arg)
+            yield from _events(arg, modules)
         for kw in node.keywords:
-            yield from _events(kw.value)
+            yield from _events(kw.value, modules)
         yield _EFFECT, ""
     elif isinstance(node, ast.Compare):
-        yield from _events(node.left)
-        yield from _events(node.comparators[0])
+        yield from _events(node.left, modules)
+        yield from _events(node.comparators[0], modules)
         yield _EFFECT, ""
     elif isinstance(node, ast.BinOp):
-        yield from _events(node.left)
-        yield from _events(node.right)
+        yield from _events(node.left, modules)
+        yield from _events(node.right, modules)
         yield _EFFECT, ""
     elif isinstance(node, (ast.UnaryOp, ast.Attribute)):
-        yield from _events(node.operand if isinstance(node, ast.UnaryOp) else node.value)
+        operand = node.operand if isinstance(node, ast.UnaryOp) else node.value
+        yield from _events(operand, modules)
         yield _EFFECT, ""
     elif isinstance(node, ast.Subscript):
-        yield from _events(node.value)
-        yield from _events(node.slice)
+        yield from _events(node.value, modules)
+        yield from _events(node.slice, modules)
         yield _EFFECT, ""
     elif isinstance(node, (ast.Tuple, ast.List)):
         for elt in node.elts:
             if isinstance(elt, ast.Starred):
                 yield _EFFECT, ""
-            yield from _events(elt)
+            yield from _events(elt, modules)
     else:  # a boolean operator, a conditional, a comprehension, a lambda, a set, a dict...
         yield _EFFECT, ""
 
 
-def _first_unbound(node: ast.AST, bound: set[str]) -> str | None:
+def _first_unbound(
+    node: ast.AST, bound: set[str], modules: dict[str, ModuleType]
+) -> str | None:
     """The name whose load raises NameError before anything else happens in `node`, if any."""
-    for kind, name in _events(node):
+    for kind, name in _events(node, modules):
         if kind == _EFFECT:
             return None
         if name not in bound and name not in BUILTINS:
@@ -170,6 +183,7 @@ def unbound_name_failure(program: str) -> str | None:
 
 def _failure(tree: ast.Module) -> str | None:
     bound: set[str] = set()
+    modules: dict[str, ModuleType] = {}  # names `import` bound to a pure module, as they stand
     for stmt in tree.body:
         names: list[str] | None = None
         if isinstance(stmt, ast.FunctionDef) and _plain_def(stmt, bound):
@@ -188,6 +202,12 @@ def _failure(tree: ast.Module) -> str | None:
             if any(n.startswith("__") and n.endswith("__") for n in names):
                 return None  # __name__, __builtins__: the rules above no longer hold
             bound.update(names)
+            for name in names:
+                modules.pop(name, None)
+            if isinstance(stmt, ast.Import):
+                modules.update(
+                    (a.asname or a.name, importlib.import_module(a.name)) for a in stmt.names
+                )
         elif isinstance(stmt, ast.Pass) or (
             isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
         ):
@@ -202,6 +222,6 @@ def _failure(tree: ast.Module) -> str | None:
                 if isinstance(stmt, (ast.Expr, ast.Assign))
                 else None
             )
-            name = _first_unbound(node, bound) if node is not None else None
+            name = _first_unbound(node, bound, modules) if node is not None else None
             return f"failed: name {name!r} is not defined" if name is not None else None
     return None

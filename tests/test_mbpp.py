@@ -125,6 +125,9 @@ def _cpython(program: str) -> str:
         ("x = 1 / 0\nassert f(1)\n", False),  # ZeroDivisionError first
         ("assert (1 if True else f(1)) == 1\nassert f(1)\n", False),
         ("root = Node(1)\nassert f(root)\n", True),  # Mbpp/367's setup without the class
+        ("import math\nassert math.isclose(f(10), 4188.7, rel_tol=0.001)\n", True),
+        ("import math as m\nassert m.nothing(f(10))\n", False),  # AttributeError first
+        ("import math\nmath = 3\nassert math.isclose(f(10), 3)\n", False),
     ],
 )
 def test_unbound_names_are_decided_only_when_certain(program: str, decided: bool) -> None:
