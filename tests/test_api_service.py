@@ -549,6 +549,31 @@ def test_dataset_problem_id(service: ServiceProcess) -> None:
         assert {t["verdict"] for t in first["tests"]} == {"passed"}
 
 
+def test_dataset_problems_choice(service: ServiceProcess) -> None:
+    from evaluation.problems import load_problems
+
+    problem = load_problems("mbpp")["Mbpp/1"]
+    sources = [problem.canonical_solution, "def min_cost(cost, m, n):\n    return 0\n"]
+    with client(service) as c:
+        for task_id in ("Mbpp/1", "1"):  # kiln eval's spellings
+            job = submit(
+                c,
+                {
+                    "candidates": [{"source": s} for s in sources],
+                    "problem": task_id,
+                    "problems": "mbpp",
+                },
+            )
+            lines = sorted(stream_results(c, job["id"]), key=lambda line: line["index"])
+            assert [line["verdict"] for line in lines] == ["passed", "wrong answer"]
+        bad = {"candidates": [{"source": sources[0]}], "problem": "Mbpp/1"}
+        response = c.post("/v1/jobs", json=bad)  # HumanEval has no Mbpp/1
+        assert response.status_code == 422
+        assert "unknown problem 'Mbpp/1' in humaneval" in response.text
+        response = c.post("/v1/jobs", json={**bad, "problems": "nope"})
+        assert response.status_code == 422 and "unknown dataset 'nope'" in response.text
+
+
 def test_kiln_submit_writes_every_verdict(service: ServiceProcess, tmp_path: Path) -> None:
     from api.cli import main
 
