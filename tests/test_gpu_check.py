@@ -170,8 +170,7 @@ def test_the_front_end_check_catches_what_nvrtc_lacks(monkeypatch):
 def test_gpu_check_builds_every_kernel_and_reports_each():
     """The check `kiln gpu check` runs by default, as CI runs it: the VM's kernels through ptxas
     for sm_90 and sm_80, the compiler's through NVRTC's front end. One test, so that the builds
-    (~80 s of CPU) run once: xdist_group does not hold here (pytest-xdist 3.8 under pytest 9
-    sets an item's old `_nodeid`, so --dist loadgroup spreads a group's tests over workers)."""
+    (~80 s of CPU) run once, whichever worker takes the test."""
     _toolkit_or_skip()
     report = gpu_check.check()
     data = report.as_json()
