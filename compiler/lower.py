@@ -1160,9 +1160,8 @@ class FunctionLowerer:
     # -- calls ------------------------------------------------------------------------------------------
     def e_Call(self, node: ast.Call) -> None:
         if hasattr(node, "kname_error"):
-            # a name bound nowhere: CPython's NameError, before any argument is evaluated; the VM
-            # has no NameError trap (a new one would change the ISA), so CPython says it
-            self.raise_("Unsupported")
+            # a name bound nowhere: CPython's NameError, before any argument is evaluated
+            self.raise_("NameError")
         elif hasattr(node, "knone_error"):  # len(None) and the like: TypeError, argument first
             self.expr(node.args[0])
             self.emit("POP")

@@ -441,6 +441,7 @@ _TRAPS: Final[list[tuple[str, str, str]]] = [
     ("StackExhausted", "fallback", "the value stack is full"),
     ("Unsupported", "fallback", "a run-time case kiln cannot reproduce exactly"),
     ("MemoryFault", "fallback", "an access outside memory: a compiler or VM bug, never a crash"),
+    ("NameError", "python", "a call of a name bound nowhere (no def, import, builtin or variable)"),
 ]
 TRAPS: Final[tuple[Trap, ...]] = tuple(
     Trap(name, code, kind, doc) for code, (name, kind, doc) in enumerate(_TRAPS)

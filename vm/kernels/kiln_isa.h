@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xd4164d15u
+#define KILN_ISA_HASH 0x1444c12du
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -165,7 +165,8 @@ enum kiln_trap {
     TRAP_StackExhausted = 16,  /* fallback: the value stack is full */
     TRAP_Unsupported = 17,  /* fallback: a run-time case kiln cannot reproduce exactly */
     TRAP_MemoryFault = 18,  /* fallback: an access outside memory: a compiler or VM bug, never a crash */
-    KILN_N_TRAPS = 19
+    TRAP_NameError = 19,  /* python: a call of a name bound nowhere (no def, import, builtin or variable) */
+    KILN_N_TRAPS = 20
 };
 
 enum kiln_type {

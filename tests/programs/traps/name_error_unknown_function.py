@@ -1,5 +1,4 @@
 # expect trap: NameError
-# kiln: Unsupported
 def main() -> int:
     """helper is not defined in the module."""
     n = 3

@@ -1,5 +1,4 @@
 # expect trap: NameError
-# kiln: Unsupported
 # helper is defined nowhere: CPython raises NameError when the call runs (before its
 # argument is evaluated, so the division by zero never happens).
 def main() -> int:
