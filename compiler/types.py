@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -130,6 +131,19 @@ def unify(a: KType, b: KType) -> bool:
     return all(unify(x, y) for x, y in zip(a.args, b.args))
 
 
+def _compatible(t: KType, target: KType) -> bool:
+    """Whether a value of type `t` may be passed where a `target` is wanted (`fits` would
+    accept it), decided without binding any type variable."""
+    t, target = resolve(t), resolve(target)
+    if isinstance(t, TVar) or isinstance(target, TVar):
+        return True
+    if target.kind == "optional" and t.kind != "optional":
+        return t.kind == "none" or _compatible(t, target.args[0])
+    if t.kind != target.kind or len(t.args) != len(target.args):
+        return False
+    return all(_compatible(a, b) for a, b in zip(t.args, target.args, strict=True))
+
+
 def _numeric(t: KType) -> bool:
     t = resolve(t)
     return isinstance(t, Type) and t.kind in ("int", "bool", "float")
@@ -162,6 +176,11 @@ class FunctionInfo:
     checked: bool = False
     returns_value: bool = False
     missing: str | None = None
+    # a function with unannotated parameters: its def as parsed, before any typing, from which a
+    # specialisation for other argument types is made (`Checker.variant`), and those made
+    pristine: ast.FunctionDef | None = None
+    variants: list[FunctionInfo] = field(default_factory=list)
+    source_name: str = ""  # the def's own name (a specialisation's `name` is `f'2`, `f'3`, ...)
 
     @property
     def name(self) -> str:
@@ -405,24 +424,9 @@ class Checker:
                 raise report.unsupported(
                     fn, f"function named {fn.name}", "it would shadow a builtin"
                 )
-            params = []
-            for arg in fn.args.args:
-                ann = annotation_type(arg.annotation, report)
-                params.append(
-                    Var(
-                        arg.arg,
-                        ann if ann is not None else TVar(f"parameter {arg.arg} of {fn.name}"),
-                    )
-                )
-            ret = annotation_type(fn.returns, report)
-            if ret is not None and not _returns_a_value(fn):
-                ret = NONE  # CPython ignores the annotation: every path returns None
-            if ret is None and _optional_result(fn):
-                ret = optional_of(TVar(f"result of {fn.name}"))  # type: ignore[arg-type]
-            info = FunctionInfo(
-                fn, params, ret if ret is not None else TVar(f"result of {fn.name}")
-            )
-            info.variables = {p.name: p for p in params}
+            info = self.function_info(fn, fn.name)
+            if any(arg.annotation is None for arg in fn.args.args):
+                info.pristine = copy.deepcopy(fn)
             self.infos[fn.name] = info
         for name, types in arg_types.items():
             if name not in self.infos:
@@ -451,6 +455,51 @@ class Checker:
                     )
         for info in self.infos.values():
             self._maybe_schedule(info)
+
+    def function_info(self, fn: ast.FunctionDef, source_name: str) -> FunctionInfo:
+        report = self.report
+        params = []
+        for arg in fn.args.args:
+            ann = annotation_type(arg.annotation, report)
+            params.append(
+                Var(
+                    arg.arg,
+                    ann if ann is not None else TVar(f"parameter {arg.arg} of {source_name}"),
+                )
+            )
+        ret = annotation_type(fn.returns, report)
+        if ret is not None and not _returns_a_value(fn):
+            ret = NONE  # CPython ignores the annotation: every path returns None
+        if ret is None and _optional_result(fn):
+            ret = optional_of(TVar(f"result of {source_name}"))  # type: ignore[arg-type]
+        info = FunctionInfo(
+            fn,
+            params,
+            ret if ret is not None else TVar(f"result of {source_name}"),
+            source_name=source_name,
+        )
+        info.variables = {p.name: p for p in params}
+        return info
+
+    def variant(self, base: FunctionInfo, arg_types: list[Type]) -> FunctionInfo:
+        """The specialisation of `base` (a function with unannotated parameters, typed by an
+        earlier call) for a call whose arguments have other types: CPython runs each call with
+        its own arguments' types, so each distinct signature is a function of its own, made from
+        the def as parsed (`f'2`, `f'3`, ...). Annotated parameters keep their annotation."""
+        assert base.pristine is not None
+        key = [show(t) for t in arg_types]
+        for v in base.variants:
+            if [show(p.type) for p in v.params] == key:
+                return v
+        fn = copy.deepcopy(base.pristine)
+        fn.name = f"{base.name}'{len(base.variants) + 2}"
+        info = self.function_info(fn, base.name)
+        for param, arg, t in zip(info.params, fn.args.args, arg_types):
+            if arg.annotation is None:
+                unify(param.type, t)
+        base.variants.append(info)
+        self.infos[fn.name] = info
+        return info
 
     def _maybe_schedule(self, info: FunctionInfo) -> None:
         if (
@@ -1640,12 +1689,25 @@ class FunctionChecker:
                 node,
                 f"{callee.name}() takes {len(callee.params)} argument(s) but {len(node.args)} were given",
             )
-        for arg, param in zip(node.args, callee.params):
-            t = self.expr(arg, allow_none=_kind(param.type) == "optional")
+        arg_types = [
+            self.expr(arg, allow_none=_kind(param.type) == "optional")
+            for arg, param in zip(node.args, callee.params)
+        ]
+        if (
+            callee.pristine is not None
+            and all(is_concrete(p.type) for p in callee.params)
+            and all(is_concrete(t) for t in arg_types)
+            and not all(
+                _compatible(t, p.type) for t, p in zip(arg_types, callee.params, strict=True)
+            )
+        ):  # other argument types than the earlier call's: a specialisation
+            callee = self.module.variant(callee, [resolve(t) for t in arg_types])  # type: ignore[misc]
+        for arg, t, param in zip(node.args, arg_types, callee.params):
             if not self.fits(arg, t, param.type):
                 raise self.err(
                     arg,
-                    f"argument {param.name} of {callee.name} is {show(param.type)}, not {show(t)}",
+                    f"argument {param.name} of {callee.source_name} is {show(param.type)},"
+                    f" not {show(t)}",
                 )
         if all(is_concrete(p.type) for p in callee.params):
             self.module.check_now(callee)  # its result type is needed here
