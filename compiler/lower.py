@@ -1719,7 +1719,16 @@ class FunctionLowerer:
             self.emit("F2I")
 
     def b_round(self, node: ast.Call, args: list[ast.expr]) -> None:
-        self._float_to_int(args[0], "ROUND_F")
+        """round(x) (an int); round(x, n): ROUND_F_N of a float, an int (n a constant >= 0) is
+        itself."""
+        if len(args) == 1:
+            self._float_to_int(args[0], "ROUND_F")
+        elif node.kround == "float":  # type: ignore[attr-defined]
+            self.expr(args[0])
+            self.expr(args[1])
+            self.emit("ROUND_F_N")
+        else:
+            self.expr(args[0])
 
     def b_math_floor(self, node: ast.Call, args: list[ast.expr]) -> None:
         self._float_to_int(args[0], "FLOOR_F")

@@ -1946,9 +1946,7 @@ class FunctionChecker:
                 raise self.err(node, f"{name}() of None values")
             return t0
         if name == "round" and len(args) == 2:
-            raise self.report.unsupported(
-                node, "round(x, ndigits)", "decimal rounding of floats is not in kiln yet"
-            )
+            return self.round_ndigits(node, args[0], args[1])
         if len(args) != 1 and name not in ("int", "float", "bool", "str"):
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
         if name in ("int", "float", "bool", "str") and len(args) > 1:
@@ -2016,6 +2014,30 @@ class FunctionChecker:
                 raise self.err(node, f"'{show(t)}' object cannot be interpreted as an integer")
             return STR
         raise AssertionError(name)  # pragma: no cover
+
+    def round_ndigits(self, node: ast.Call, x: ast.expr, ndigits: ast.expr) -> KType:
+        """round(x, n): a float x with an int n is a float (CPython's decimal rounding, halves
+        to even); an int x with a constant n >= 0 is x itself, as int.__round__ gives it."""
+        t = self.need(x, self.expr(x), "the argument of round()")
+        nt = self.need(ndigits, self.expr(ndigits), "ndigits of round()")
+        if nt.kind not in ("int", "bool"):
+            raise self.report.unsupported(
+                ndigits, "round(x, ndigits)", "ndigits must be an int"
+            )
+        if t.kind == "float":
+            node.kround = "float"  # type: ignore[attr-defined]
+            return FLOAT
+        if t.kind in ("int", "bool"):
+            n = _const_int(ndigits)
+            if n is None or n < 0:
+                raise self.report.unsupported(
+                    ndigits,
+                    "round(x, ndigits)",
+                    "round of an int takes a constant ndigits >= 0 (x itself)",
+                )
+            node.kround = "int"  # type: ignore[attr-defined]
+            return INT
+        raise self.err(node, f"type {show(t)} doesn't define __round__ method")
 
     def isinstance_call(self, node: ast.Call) -> KType:
         """isinstance(x, C) with C a builtin class or a tuple of them, where x's static type

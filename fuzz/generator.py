@@ -103,7 +103,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "int", "float", "bool", "assign", "annassign", "augassign", "swap", "arith", "unary",
         "truediv", "floordiv", "mod", "pow", "bitwise", "shift", "int_float_mix", "bool_arith",
         "compare", "chained_compare", "boolop", "not", "ifexp", "abs", "min_max", "int_conv",
-        "float_conv", "bool_conv", "docstring",
+        "float_conv", "bool_conv", "docstring", "round_ndigits",
     })),
     ("branches", frozenset({
         "if", "elif", "else", "truthy", "boolop_value", "early_return", "assert", "raise",
@@ -859,6 +859,9 @@ class _Generator:
             (0.8, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(FLOAT, e),
                                                 orelse=self.expr(FLOAT, e))),
             (0.5, ("abs",), lambda: _call("abs", self.expr(FLOAT, e))),
+            # round(x, n): CPython's decimal rounding (a large x * 10**n is left to CPython)
+            (0.4, ("round_ndigits",), lambda: _call("round", self.expr(FLOAT, e),
+                                                    _const(rng.choice([0, 1, 2, 3])))),
             (0.6, ("min_max",), lambda: _call(rng.choice(["min", "max"]), self.expr(FLOAT, e),
                                               self.expr(FLOAT, e))),
             (self.has(LIST_FLOAT, 1.2), ("list_index", "list[float]"),
