@@ -1044,11 +1044,28 @@ class FunctionLowerer:
             if isinstance(op, ast.IsNot):
                 self.emit("NOT")
             return
+        if how in ("never", "empty"):  # decided by the types (types._equal_by_types)
+            if how == "empty":  # two empty lists or sets
+                self.emit("LIST_LEN")  # a set is a sorted list too
+                self.emit("SWAP")
+                self.emit("LIST_LEN")
+                self.emit("OR_I")
+                self.emit("NOT")
+            else:
+                self.emit("POP")
+                self.emit("POP")
+                self.emit("LOADI", 0)
+            if isinstance(op, ast.NotEq):
+                self.emit("NOT")
+            return
         if how == "none":  # `x is None`, `x == None`, ... : drop the None, test the other
             if lt.kind == "none":
                 self.emit("SWAP")
             self.emit("POP")
-            if t.kind == "optional":
+            if t.kind == "none":  # None is None
+                self.emit("POP")
+                self.emit("LOADI", 1)
+            elif t.kind == "optional":
                 self.emit("IS_NONE")
             else:  # a value of another type is never None
                 self.emit("POP")
@@ -1273,6 +1290,10 @@ class FunctionLowerer:
         self.emit("STORE", result)
         self.copy_back(lst, result)
         self.emit("LOADI", 0)
+
+    def list_copy(self, node: ast.Call, obj: ast.expr) -> None:
+        self.expr(obj)
+        self.emit("LIST_SLICE", 0)  # xs[:]
 
     def list_clear(self, node: ast.Call, obj: ast.expr) -> None:
         self.expr(obj)

@@ -144,6 +144,29 @@ def _compatible(t: KType, target: KType) -> bool:
     return all(_compatible(a, b) for a, b in zip(t.args, target.args, strict=True))
 
 
+def _equal_by_types(a: Type, b: Type) -> str | None:
+    """How `==` of a value of type `a` and one of type `b` is decided by the types alone, where
+    kiln cannot compare them item by item: "never" (no value of `a` equals one of `b`: a str
+    and an int, a list and a tuple, tuples of different lengths or with such items),
+    "empty" (lists or sets whose items are never equal: equal exactly when both are empty, as
+    `[] == []`), or None (compare the values, or not decided here)."""
+    numeric = ("int", "bool", "float")
+    if a.kind in numeric and b.kind in numeric:
+        return None
+    if "optional" in (a.kind, b.kind) or "none" in (a.kind, b.kind) or "dict" in (a.kind, b.kind):
+        return None
+    if a.kind != b.kind:
+        return "never"
+    if a.kind in ("list", "set"):
+        return "empty" if _equal_by_types(a.args[0], b.args[0]) in ("never", "empty") else None
+    if a.kind == "tuple":
+        if len(a.args) != len(b.args):
+            return "never"
+        if any(_equal_by_types(x, y) == "never" for x, y in zip(a.args, b.args, strict=True)):
+            return "never"
+    return None
+
+
 def _numeric(t: KType) -> bool:
     t = resolve(t)
     return isinstance(t, Type) and t.kind in ("int", "bool", "float")
@@ -430,7 +453,7 @@ class Checker:
             self.infos[fn.name] = info
         for name, types in arg_types.items():
             if name not in self.infos:
-                known = ", ".join(self.infos) or "none"
+                known = ", ".join(n for n in self.infos if n[0] != "$") or "none"
                 raise CompileError(
                     report.filename,
                     1,
@@ -1381,8 +1404,10 @@ class FunctionChecker:
             right = self.expr(comp, allow_none=True)
             kinds = (_kind(left), _kind(right))
             if "none" in kinds and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
-                if kinds == ("none", "none"):
-                    raise self.err(node, "cannot compare None with None")
+                if kinds == ("none", "none"):  # None is None (a result that is always None)
+                    plans.append(("none", NONE))
+                    left = right
+                    continue
                 other = right if kinds[0] == "none" else left
                 plans.append(("none", self.need(node, other, "the compared value")))
             elif "none" in kinds:
@@ -1418,6 +1443,14 @@ class FunctionChecker:
                 if not self.fits(plain, t, opt):
                     raise self.err(node, f"cannot compare {show(left)} with {show(right)}")
                 plans.append(("value", self.need(node, opt, "the compared values")))
+            elif (
+                len(node.ops) == 1
+                and isinstance(op, (ast.Eq, ast.NotEq))
+                and is_concrete(left)
+                and is_concrete(right)
+                and (decided := _equal_by_types(resolve(left), resolve(right))) is not None  # type: ignore[arg-type]
+            ):  # values of these types are never equal (or only as two empty lists)
+                plans.append((decided, NONE))
             else:
                 plans.append(self.compare_plan(node, op, left, right))
             left = right
@@ -1784,6 +1817,10 @@ class FunctionChecker:
                     )
                 node.kreverse = kw.value.value  # type: ignore[attr-defined]
             return NONE
+        if func.attr == "copy":
+            if node.args:
+                raise self.err(node, "copy() takes no arguments")
+            return obj
         if func.attr == "extend":
             if len(node.args) != 1:
                 raise self.err(node, "extend() takes exactly one argument")

@@ -103,7 +103,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "int", "float", "bool", "assign", "annassign", "augassign", "swap", "arith", "unary",
         "truediv", "floordiv", "mod", "pow", "bitwise", "shift", "int_float_mix", "bool_arith",
         "compare", "chained_compare", "boolop", "not", "ifexp", "abs", "min_max", "int_conv",
-        "float_conv", "bool_conv", "docstring", "round_ndigits",
+        "float_conv", "bool_conv", "docstring",
     })),
     ("branches", frozenset({
         "if", "elif", "else", "truthy", "boolop_value", "early_return", "assert", "raise",
@@ -128,6 +128,11 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "call", "none_return", "recursion", "mutual_recursion", "forward_call", "tuple",
         "tuple_return", "unpack", "tuple_index", "tuple_compare",
     })),
+    # forms the batched compiler leaves to the reference compiler (its tests stay at levels
+    # up to 5, where it covers everything)
+    ("reference-only forms", frozenset({
+        "round_ndigits", "cross_type_equality",
+    })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
 # What each feature needs besides itself; a set of allowed features is closed under this.
@@ -146,6 +151,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_slice": "str", "str_concat": "str", "str_repeat": "str", "str_compare": "str",
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
+    "cross_type_equality": "compare", "round_ndigits": "float",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -964,7 +970,24 @@ class _Generator:
         if tuples:
             kinds.append((0.5, ("tuple_compare",), lambda: self.same_type_comparison(
                 self.pick_type(tuples), d)))
+        if len(self.types) > 2:
+            kinds.append((0.3, ("cross_type_equality",), lambda: self.cross_type_equality(d)))
         return self.choose(kinds)
+
+    def cross_type_equality(self, d: int) -> ast.expr:
+        """== or != of two values of types that never hold equal values (a str and an int, a
+        list[int] and a list[str]: equal only when both are empty, a list and a tuple)."""
+        numeric = {INT, FLOAT, BOOL}
+        a = self.pick_type()
+        numeric_lists = {LIST_INT, LIST_FLOAT, LIST_BOOL}
+        others = [t for t in self.types if t != a and not (a in numeric and t in numeric)
+                  and not (a in numeric_lists and t in numeric_lists)
+                  and not (a in TUPLE_ELEMENTS and t in TUPLE_ELEMENTS)]
+        if not others:
+            return self.numeric_pair(d, ast.Eq())
+        b = self.rng.choice(others)
+        op = ast.Eq() if self.chance(0.5) else ast.NotEq()
+        return _compare(self.expr(a, d), [op], [self.expr(b, d)])
 
     def same_type_comparison(self, t: str, d: int) -> ast.expr:
         return _compare(self.expr(t, d), [_cmpop(self.rng)], [self.expr(t, d)])
