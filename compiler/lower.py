@@ -888,6 +888,9 @@ class FunctionLowerer:
         elif t.kind == "tuple":
             self.emit("POP")
             self.emit("LOADI", 1 if t.args else 0)
+        elif t.kind == "none":  # a result that is always None: false
+            self.emit("POP")
+            self.emit("LOADI", 0)
         elif t.kind == "optional":  # None is false, else the value's truth
             none, end = Label(), Label()
             self.emit("DUP")
@@ -1044,6 +1047,11 @@ class FunctionLowerer:
             if isinstance(op, ast.IsNot):
                 self.emit("NOT")
             return
+        if how == "dict":
+            self.dict_equal(t)
+            if isinstance(op, ast.NotEq):
+                self.emit("NOT")
+            return
         if how in ("never", "empty"):  # decided by the types (types._equal_by_types)
             if how == "empty":  # two empty lists or sets
                 self.emit("LIST_LEN")  # a set is a sorted list too
@@ -1103,6 +1111,60 @@ class FunctionLowerer:
             self.emit("NOT")
         else:
             self.emit(name, ti)
+
+    def dict_equal(self, t: Type) -> None:
+        """a b -- a == b of two dicts of type t (a tuple of a keys list and a values list): the
+        same number of keys, and each key of a found in b with an equal value (order aside)."""
+        ta, tb, ka, kb, i, j = (self.temp() for _ in range(6))
+        loop, true, false, end = Label(), Label(), Label(), Label()
+        self.emit("STORE", tb)
+        self.emit("STORE", ta)
+        for d, k in ((ta, ka), (tb, kb)):
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", 0)
+            self.emit("STORE", k)
+        self.emit("LOAD", ka)
+        self.emit("LIST_LEN")
+        self.emit("LOAD", kb)
+        self.emit("LIST_LEN")
+        self.emit("NE_I")
+        self.emit("JUMP_IF_TRUE", false)
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(loop)
+        self.emit("LOAD", i)
+        self.emit("LOAD", ka)
+        self.emit("LIST_LEN")
+        self.emit("GE_I")
+        self.emit("JUMP_IF_TRUE", true)
+        self.emit("LOAD", kb)
+        self.emit("LOAD", ka)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("LIST_FIND", self.type_index(list_of(t.args[0])))
+        self.emit("STORE", j)
+        self.emit("LOAD", j)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_TRUE", false)
+        for d, k in ((ta, i), (tb, j)):
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", 1)
+            self.emit("LOAD", k)
+            self.emit("LIST_INDEX")
+        self.emit("EQ", self.type_index(t.args[1]))
+        self.emit("JUMP_IF_FALSE", false)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        self.emit("JUMP", loop)
+        self.place(true)
+        self.emit("LOADI", 1)
+        self.emit("JUMP", end)
+        self.place(false)
+        self.emit("LOADI", 0)
+        self.place(end)
 
     def e_IfExp(self, node: ast.IfExp) -> None:
         orelse, end = Label(), Label()

@@ -1240,11 +1240,13 @@ class FunctionChecker:
 
     # -- expressions -------------------------------------------------------------------------------
     def truth(self, node: ast.expr) -> KType:
-        t = self.expr(node)
+        """The type of a value tested for its truth; None (a result that is always None, such
+        as a stub's) is false, as in CPython."""
+        t = self.expr(node, allow_none=True)
         if isinstance(resolve(t), NeverVar):
             unify(t, BOOL)
             t = BOOL
-        if _kind(t) in ("none", "?"):
+        if _kind(t) == "?":
             raise self.err(node, f"cannot test the truth of a {show(t)} value")
         return t
 
@@ -1508,8 +1510,20 @@ class FunctionChecker:
             )
         if t.kind == "set" and not isinstance(op, (ast.Eq, ast.NotEq)):
             raise self.report.unsupported(node, "set ordering", "subset tests are not in kiln")
+        if (
+            t.kind == "dict"
+            and isinstance(op, (ast.Eq, ast.NotEq))
+            and "dict[" not in show(t.args[1])
+            and not t.args[1].has_float
+        ):  # the same keys, each with an equal value, in any order
+            return ("dict", t)
         if "dict[" in show(t):
-            raise self.report.unsupported(node, "comparison of dicts", "not in kiln yet")
+            raise self.report.unsupported(
+                node,
+                "comparison of dicts",
+                "kiln compares dicts with == and != whose values hold no float or dict"
+                " (CPython compares a value with itself by identity: a NaN)",
+            )
         return ("value", t)
 
     def e_IfExp(self, node: ast.IfExp) -> KType:
@@ -1729,12 +1743,14 @@ class FunctionChecker:
         if (
             callee.pristine is not None
             and all(is_concrete(p.type) for p in callee.params)
-            and all(is_concrete(t) for t in arg_types)
+            and all(isinstance(resolve(t), Type) for t in arg_types)
             and not all(
                 _compatible(t, p.type) for t, p in zip(arg_types, callee.params, strict=True)
             )
-        ):  # other argument types than the earlier call's: a specialisation
+        ):  # other argument types than the earlier call's: a specialisation (an item type
+            # not known yet, of `f([])`, is the one its body tells)
             callee = self.module.variant(callee, [resolve(t) for t in arg_types])  # type: ignore[misc]
+            self.module.check_now(callee)
         for arg, t, param in zip(node.args, arg_types, callee.params):
             if not self.fits(arg, t, param.type):
                 raise self.err(
