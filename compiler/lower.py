@@ -1301,6 +1301,9 @@ class FunctionLowerer:
         if name == "split":
             self.emit("STR_SPLIT" if node.args else "STR_SPLIT_WS")
             return
+        if name == "find" and len(node.args) == 2:
+            self.find_from()
+            return
         self.emit(self._STR_OPS[name])
         if name == "index":  # find, then ValueError for -1
             found = Label()
@@ -1310,6 +1313,54 @@ class FunctionLowerer:
             self.emit("JUMP_IF_TRUE", found)
             self.raise_("ValueError")
             self.place(found)
+
+    def find_from(self) -> None:
+        """s sub start -- s.find(sub, start): start taken as a slice start (negative from the
+        end, then at least 0); past the end -1 (even for an empty sub); else the index in
+        s[start:] plus start, or -1."""
+        s, sub, start, n = (self.temp() for _ in range(4))
+        past, end = Label(), Label()
+        self.emit("STORE", start)
+        self.emit("STORE", sub)
+        self.emit("STORE", s)
+        self.emit("LOAD", s)
+        self.emit("STR_LEN")
+        self.emit("STORE", n)
+        nonneg = Label()
+        self.emit("LOAD", start)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", nonneg)
+        self.emit("LOAD", start)
+        self.emit("LOAD", n)
+        self.emit("ADD_I")
+        self.emit("STORE", start)
+        self.emit("LOAD", start)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", nonneg)
+        self.emit("LOADI", 0)
+        self.emit("STORE", start)
+        self.place(nonneg)
+        self.emit("LOAD", start)
+        self.emit("LOAD", n)
+        self.emit("GT_I")
+        self.emit("JUMP_IF_TRUE", past)
+        self.emit("LOAD", s)
+        self.emit("LOAD", start)
+        self.emit("STR_SLICE", 1)
+        self.emit("LOAD", sub)
+        self.emit("STR_FIND")
+        self.emit("DUP")
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_TRUE", end)
+        self.emit("LOAD", start)
+        self.emit("ADD_I")
+        self.emit("JUMP", end)
+        self.place(past)
+        self.emit("LOADI", -1)
+        self.place(end)
 
     def copy_back(self, dst: int, src: int) -> None:
         """dst[i] = src[i] for each i < len(src) (in place: aliases of dst see it)."""

@@ -1891,8 +1891,11 @@ class FunctionChecker:
             raise self.report.unsupported(
                 node, f"str.{func.attr}(chars)", "kiln strips whitespace only"
             )
-        for arg in node.args:
+        for i, arg in enumerate(node.args):
             want = list_of(STR) if func.attr == "join" else STR
+            if i == 1 and func.attr == "find":  # s.find(sub, start)
+                self.index(arg)
+                continue
             t = self.expr(arg)
             if not unify(t, want):
                 raise self.err(arg, f"str.{func.attr}() takes {show(want)}, not {show(t)}")
@@ -2168,7 +2171,8 @@ class FunctionChecker:
 _STR_METHODS: dict[str, tuple[tuple[int, ...], Type]] = {
     **{m: ((0,), STR) for m in ("lower", "upper", "swapcase", "strip", "lstrip", "rstrip")},
     **{m: ((0,), BOOL) for m in ("isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower")},
-    **{m: ((1,), INT) for m in ("find", "index", "count")},
+    "find": ((1, 2), INT),
+    **{m: ((1,), INT) for m in ("index", "count")},
     **{m: ((1,), BOOL) for m in ("startswith", "endswith")},
     "replace": ((2,), STR),
     "split": ((0, 1), list_of(STR)),

@@ -131,7 +131,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # forms the batched compiler leaves to the reference compiler (its tests stay at levels
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
-        "round_ndigits", "cross_type_equality",
+        "round_ndigits", "cross_type_equality", "find_start",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -151,7 +151,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_slice": "str", "str_concat": "str", "str_repeat": "str", "str_compare": "str",
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
-    "cross_type_equality": "compare", "round_ndigits": "float",
+    "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -1222,6 +1222,10 @@ class _Generator:
         rng = self.rng
         s = self.expr(STR, d, small=True)
         if t == INT:
+            if self.ok("find_start") and self.chance(0.3):  # s.find(sub, start)
+                self.use("find_start")
+                return _method(s, "find", self.expr(STR, d, small=True),
+                               self.expr(INT, d, small=True))
             return _method(s, rng.choice(["find", "count"]), self.expr(STR, d, small=True))
         if t == BOOL:
             if self.chance(0.3):
