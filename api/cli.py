@@ -6,6 +6,7 @@
     kiln fuzz --n 20000 --seed 1 [--backend ref,cpu]
     kiln bench vm [--quick]
     kiln bench gpu [--quick]
+    kiln gpu check [--json] [--deep]
 
 Errors a user can cause (a program outside the subset, a malformed container, a bad call) print
 one line that says what and where, and exit with status 2. A run that traps exits with 1.
@@ -153,7 +154,7 @@ BENCHMARKS = {
 }
 
 # Subcommands that live beside the code they drive: each module has `register(sub)`.
-COMMAND_MODULES = ("cluster.commands", "evaluation.commands", "api.commands", "neural.commands")
+COMMAND_MODULES = ("cluster.commands", "evaluation.commands", "api.commands", "neural.commands", "vm.gpu_check")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

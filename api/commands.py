@@ -3,6 +3,7 @@
     kiln serve [--host 127.0.0.1] [--port 8000] [--workers 1] [--executor farm|thread]
     kiln submit candidates.jsonl --tests tests.json [-o results.jsonl] [--url ...] [--token ...]
     kiln submit candidates.jsonl --problem HumanEval/0
+    kiln submit candidates.jsonl --problem Mbpp/2 --problems mbpp
 
 A candidates file has one JSON object per line: {"source": "...", "entry": "f"} or
 {"bytecode": "<base64 .kbc>", "entry": "f"}. A tests file is a JSON list of
@@ -43,6 +44,11 @@ def register(sub: Any) -> None:
     tests = p.add_mutually_exclusive_group(required=True)
     tests.add_argument("--tests", help="a JSON list of {args, expected}")
     tests.add_argument("--problem", help='a dataset problem id, e.g. "HumanEval/0"')
+    p.add_argument(
+        "--problems",
+        default=None,
+        help="the built-in dataset of --problem (default: humaneval; `kiln datasets`)",
+    )
     p.add_argument("-o", "--output", help="results NDJSON (default: <candidates>.results.jsonl)")
     p.add_argument("--url", default=os.environ.get("KILN_API_URL", DEFAULT_URL))
     p.add_argument("--token", default=None, help=f"bearer token (default: ${TOKEN_VARIABLE})")
@@ -114,6 +120,8 @@ def cmd_submit(args: argparse.Namespace) -> int:
         body["tests"] = json.loads(Path(args.tests).read_text(encoding="utf-8"))
     else:
         body["problem"] = args.problem
+        if args.problems is not None:
+            body["problems"] = args.problems
     options: dict[str, Any] = {}
     if args.fuel is not None:
         options["fuel"] = args.fuel

@@ -1,5 +1,9 @@
 """The routes' dependencies, as `Annotated` aliases (tests swap them with
-`app.dependency_overrides`): the settings, the store, the runner, the metrics, the caller."""
+`app.dependency_overrides`): the settings, the store, the runner, the metrics, the caller.
+
+Those that only read the application's state or compare a token are `async def`: FastAPI runs a
+plain `def` dependency in its thread pool, a hand-off that cost more than the dependency itself
+(`kiln bench api`). `owned_job` reads the store, so it stays a plain `def`."""
 
 from __future__ import annotations
 
@@ -18,27 +22,27 @@ from api.store import JobRow, Store
 from configs.settings import ApiSettings, Settings
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_store(request: Request) -> Store:
+async def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
 
 
-def get_runner(request: Request) -> JobRunner:
+async def get_runner(request: Request) -> JobRunner:
     runner: JobRunner = request.app.state.runner
     return runner
 
 
-def get_executor(request: Request) -> Executor:
+async def get_executor(request: Request) -> Executor:
     executor: Executor = request.app.state.executor
     return executor
 
 
-def get_metrics(request: Request) -> Metrics:
+async def get_metrics(request: Request) -> Metrics:
     metrics: Metrics = request.app.state.metrics
     return metrics
 
@@ -65,7 +69,7 @@ def owner_of(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-def get_caller(
+async def get_caller(
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Caller:

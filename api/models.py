@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from api.problems import DEFAULT_DATASET, dataset_names
+
 Status = Literal["queued", "running", "done", "cancelled", "failed"]
 
 
@@ -89,7 +91,13 @@ class JobCreate(Strict):
         default=None, min_length=1, description="explicit tests (or give problem)"
     )
     problem: str | None = Field(
-        default=None, description='a dataset problem id, e.g. "HumanEval/0"'
+        default=None, description='a dataset problem id, e.g. "HumanEval/0" or "Mbpp/2"'
+    )
+    problems: str = Field(
+        default=DEFAULT_DATASET,
+        max_length=64,
+        description="the built-in dataset `problem` is from, as `kiln eval --problems` takes it"
+        " (humaneval, mbpp, mbpp-sanitized; `kiln datasets`)",
     )
     options: JobOptions = Field(default_factory=lambda: JobOptions())
 
@@ -97,6 +105,9 @@ class JobCreate(Strict):
     def one_test_source(self) -> JobCreate:
         if (self.tests is None) == (self.problem is None):
             raise ValueError("give exactly one of tests and problem")
+        if self.problems not in dataset_names():
+            known = ", ".join(dataset_names()) or "none installed"
+            raise ValueError(f"problems: unknown dataset {self.problems!r} (built in: {known})")
         return self
 
 

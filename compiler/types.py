@@ -1720,8 +1720,8 @@ class FunctionChecker:
             return self.builtin_call(node, func.id)
         if func.id not in self.module.module_names and not hasattr(builtins, func.id):
             # bound nowhere: looking the name up raises NameError before any argument is
-            # evaluated (lower.py leaves that run to CPython); the call has no value, so its
-            # type is whatever the context wants
+            # evaluated (lower.py raises it); the call has no value, so its type is whatever
+            # the context wants
             node.kname_error = func.id  # type: ignore[attr-defined]
             return NeverVar(f"result of {func.id}, which is not defined")
         raise self.report.unsupported(

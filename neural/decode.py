@@ -138,6 +138,8 @@ def sample_programs(
             for r in np.flatnonzero(active):
                 masks[r] = builders[r].allowed()
             masks[~active, PAD] = True
+            # a model trained before opcodes were appended has fewer outputs: it never emits them
+            masks = masks[:, : logits.shape[-1]]
             t_mask = time.perf_counter()
             dead = [int(r) for r in np.flatnonzero(active) if not masks[r].any()]
             if dead:  # a grammar bug, never a reason to sample from nothing (NaN probabilities)

@@ -243,12 +243,12 @@ def router_for(path: str, checkpoint: str | None = None) -> Router:
     the classifier saved beside the checkpoint (`<checkpoint>.router.json`, when there is one).
     Expected outcomes come from the reference bytecode, so candidates never run outside the VM."""
     from neural.commands import DEFAULT_CHECKPOINT
-    from neural.train import load_checkpoint, pick_device
+    from neural.train import load_checkpoint, locate, pick_device
 
     checkpoint = checkpoint or DEFAULT_CHECKPOINT
     ckpt = load_checkpoint(checkpoint, pick_device("auto"))
     classifier = None
-    saved = Path(checkpoint).with_suffix(".router.json")
+    saved = locate(Path(checkpoint).with_suffix(".router.json"))
     if path == "hybrid" and saved.exists():
         classifier = ComplexityClassifier.load(saved)
     return Router(ckpt, classifier, k=classifier.k if classifier else 100, oracle="reference")

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from neural.data import DataSpec, Example, make_examples, source_key
 from neural.tokens import PAD, TARGET_INDEX, TARGET_VOCAB, SourceVocab
-from vm.isa import isa_hash
+from vm.isa import isa_extends, isa_hash
 
 if TYPE_CHECKING:
     import torch
@@ -179,6 +179,26 @@ def save_checkpoint(
     )
 
 
+def _compatible(trained_isa: int, trained_vocab: list[str]) -> bool:
+    """Whether a model trained for ISA `trained_isa` with `trained_vocab` runs on this kiln: the
+    same ISA, or one with opcodes and traps appended since (`vm.isa.isa_extends`), whose target
+    vocabulary keeps every token id the model knows (new opcodes' tokens come last; the model
+    never emits them until it is retrained)."""
+    if trained_isa == isa_hash():
+        return trained_vocab == TARGET_VOCAB
+    return isa_extends(trained_isa) and TARGET_VOCAB[: len(trained_vocab)] == trained_vocab
+
+
+def locate(path: Path) -> Path:
+    """`path` as given, or, when it is relative and not there, under the directory kiln is
+    installed in: the shipped `neural/checkpoints/small.pt` is package data, found from any
+    working directory."""
+    if path.is_absolute() or path.exists():
+        return path
+    installed = Path(__file__).resolve().parent.parent / path
+    return installed if installed.exists() else path
+
+
 def load_checkpoint(path: str | Path, device: str = "cpu") -> Checkpoint:
     """Load a checkpoint for this kiln's ISA; CheckpointError says why one cannot be used."""
     import torch
@@ -186,7 +206,7 @@ def load_checkpoint(path: str | Path, device: str = "cpu") -> Checkpoint:
     from neural.model import ModelConfig, Seq2Seq
 
     try:
-        blob = torch.load(Path(path), map_location="cpu", weights_only=False)
+        blob = torch.load(locate(Path(path)), map_location="cpu", weights_only=False)
     except FileNotFoundError:
         raise CheckpointError(
             f"{path}: no such checkpoint "
@@ -198,7 +218,7 @@ def load_checkpoint(path: str | Path, device: str = "cpu") -> Checkpoint:
         ) from None
     if not isinstance(blob, dict) or blob.get("kind") != "kiln-neural":
         raise CheckpointError(f"{path}: not a kiln neural checkpoint")
-    if blob["isa_hash"] != isa_hash() or blob["target_vocab"] != TARGET_VOCAB:
+    if not _compatible(blob["isa_hash"], blob["target_vocab"]):
         ops_then = {t[3:] for t in blob["target_vocab"] if t.startswith("op:")}
         ops_now = {t[3:] for t in TARGET_VOCAB if t.startswith("op:")}
         change = ", ".join(

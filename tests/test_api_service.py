@@ -549,6 +549,31 @@ def test_dataset_problem_id(service: ServiceProcess) -> None:
         assert {t["verdict"] for t in first["tests"]} == {"passed"}
 
 
+def test_dataset_problems_choice(service: ServiceProcess) -> None:
+    from evaluation.problems import load_problems
+
+    problem = load_problems("mbpp")["Mbpp/1"]
+    sources = [problem.canonical_solution, "def min_cost(cost, m, n):\n    return 0\n"]
+    with client(service) as c:
+        for task_id in ("Mbpp/1", "1"):  # kiln eval's spellings
+            job = submit(
+                c,
+                {
+                    "candidates": [{"source": s} for s in sources],
+                    "problem": task_id,
+                    "problems": "mbpp",
+                },
+            )
+            lines = sorted(stream_results(c, job["id"]), key=lambda line: line["index"])
+            assert [line["verdict"] for line in lines] == ["passed", "wrong answer"]
+        bad = {"candidates": [{"source": sources[0]}], "problem": "Mbpp/1"}
+        response = c.post("/v1/jobs", json=bad)  # HumanEval has no Mbpp/1
+        assert response.status_code == 422
+        assert "unknown problem 'Mbpp/1' in humaneval" in response.text
+        response = c.post("/v1/jobs", json={**bad, "problems": "nope"})
+        assert response.status_code == 422 and "unknown dataset 'nope'" in response.text
+
+
 def test_kiln_submit_writes_every_verdict(service: ServiceProcess, tmp_path: Path) -> None:
     from api.cli import main
 
@@ -615,3 +640,29 @@ def test_kiln_serve_makes_a_token_when_none_is_configured(tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.wait(30)
+
+
+def test_compile_answers_alike_on_the_event_loop_and_in_the_thread_pool() -> None:
+    """/v1/compile compiles a small source on the event loop, a large one in the thread pool:
+    the same answer either way (no server needed: the route is called as FastAPI calls it)."""
+    import asyncio
+
+    from api.models import CompileRequest
+    from api.routes.programs import INLINE_SOURCE_CHARS, compile_program
+    from configs.settings import load_settings
+
+    settings = load_settings()
+    sources = [DOUBLE, DOUBLE + "# " + "x" * INLINE_SOURCE_CHARS + "\n"]
+    assert len(sources[0]) <= INLINE_SOURCE_CHARS < len(sources[1])
+    small, large = (
+        asyncio.run(compile_program(CompileRequest(source=s, example_args={"f": [1]}), None, settings))  # type: ignore[arg-type]
+        for s in sources
+    )
+    assert small.ok and large.ok and small.bytecode == large.bytecode
+    bad = "def g() -> int:\n    return {}\n"
+    wrong = [
+        asyncio.run(compile_program(CompileRequest(source=s), None, settings))  # type: ignore[arg-type]
+        for s in (bad, bad + "#" * INLINE_SOURCE_CHARS)
+    ]
+    assert [w.ok for w in wrong] == [False, False]
+    assert wrong[0].diagnostics == wrong[1].diagnostics

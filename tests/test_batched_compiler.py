@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from _corpus import call_types
 
-from compiler import CompileError, compile_source
+from compiler import CompileError, compile_one, compile_source
 from compiler.batched import KERNELS, Unsupported, compile_batch, compile_with_fallback
 from compiler.frontend import without_dropped
 from fuzz.generator import generate
@@ -55,6 +55,27 @@ def _check_identical(sources, names, arg_types) -> int:
         assert not isinstance(want, CompileError), f"{name}: kc accepted, reference says {want}"
         assert got == want, f"{name}: containers differ\n{source}"
     return accepted
+
+
+def test_compile_one_answers_as_compile_source_on_the_corpus():
+    """compiler.compile_one (kc first, the reference for the rest: /v1/compile and /v1/run)
+    gives every corpus program compile_source's bytes or its diagnostic, word for word."""
+
+    def answer(compile_fn, source: str, name: str) -> bytes | str:
+        try:
+            return compile_fn(source, name, arg_types=call_types(source)).to_bytes()
+        except CompileError as error:
+            return str(error)
+
+    paths = sorted(CORPUS.rglob("*.py"))
+    for path in paths:
+        source, name = path.read_text(), str(path.relative_to(CORPUS))
+        assert answer(compile_one, source, name) == answer(compile_source, source, name), name
+    double = "def f(x):\n    return x * 2\n"
+    with pytest.raises(CompileError, match="no function 'g'"):
+        compile_one(double, "<r>", arg_types={"g": [INT]})
+    with pytest.raises(CompileError, match="x of f have no type"):
+        compile_one(double, "<r>", require=["f"])  # untyped: the reference says why
 
 
 def test_corpus_programs_it_accepts_are_byte_identical():

@@ -122,7 +122,8 @@ def test_bad_samples_say_file_and_line(
 def test_bad_problems_and_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = _write(tmp_path / "bad.jsonl", [{"task_id": "x", "prompt": "def f():\n"}])
     with pytest.raises(
-        DataError, match=r"bad.jsonl:1: a problem needs string field\(s\) entry_point, test"
+        DataError,
+        match=r"bad.jsonl:1 \(x\): missing or non-string field\(s\): entry_point, test \(a ch",
     ):
         load_problems(bad)
     with pytest.raises(DataError, match="no such problem file"):

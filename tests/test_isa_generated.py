@@ -25,3 +25,14 @@ def test_header_names_every_opcode_and_trap():
 
 def test_check_mode_reports_current_files():
     assert isa.main([]) == 0
+
+
+def test_an_isa_extends_its_prefixes_only():
+    assert isa.isa_extends(isa.isa_hash())
+    assert isa.isa_extends(isa.isa_hash(len(isa.OPS) - 3, len(isa.TRAPS) - 1))
+    assert not isa.isa_extends(isa.isa_hash() ^ 1)
+    # an opcode changed in the middle of the table changes what earlier programs mean
+    table = list(isa._TABLE)
+    table[5] = (table[5][0] + "_CHANGED", *table[5][1:])
+    assert isa.fingerprint(isa._TABLE, isa._TRAPS) == isa.isa_hash()
+    assert not isa.isa_extends(isa.fingerprint(table, isa._TRAPS))

@@ -207,6 +207,38 @@ def test_checkpoint_for_another_isa_is_a_clear_error(tiny: Path, tmp_path: Path)
         load_checkpoint(stale)
 
 
+def test_checkpoint_for_this_isa_less_appended_opcodes_and_traps_loads(
+    tiny: Path, tmp_path: Path
+) -> None:
+    """Opcodes and traps go at the end of their tables: a model trained before the last ones
+    were appended knows every code it can emit, so it loads (and never emits the new ones)."""
+    from neural.train import CheckpointError, load_checkpoint
+    from vm.isa import TRAPS, isa_hash
+
+    blob = torch.load(tiny, weights_only=False)
+    blob["isa_hash"] = isa_hash(len(OPS) - 1, len(TRAPS) - 1)
+    blob["target_vocab"] = [t for t in blob["target_vocab"] if t != "op:" + OPS[-1].name]
+    older = tmp_path / "older.pt"
+    torch.save(blob, older)
+    assert load_checkpoint(older).model is not None
+    blob["target_vocab"] = blob["target_vocab"][1:] + blob["target_vocab"][:1]  # ids moved
+    torch.save(blob, older)
+    with pytest.raises(CheckpointError, match="retrain"):
+        load_checkpoint(older)
+
+
+def test_the_shipped_checkpoint_loads_from_any_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from neural.commands import DEFAULT_CHECKPOINT
+    from neural.train import load_checkpoint, locate
+
+    monkeypatch.chdir(tmp_path)
+    assert not Path(DEFAULT_CHECKPOINT).exists()
+    assert load_checkpoint(DEFAULT_CHECKPOINT).model is not None
+    assert locate(Path(DEFAULT_CHECKPOINT).with_suffix(".router.json")).exists()
+
+
 # ---- Algorithm 2 and the router ---------------------------------------------------------------
 
 DOUBLE = "def f(n: int) -> int:\n    return n * 2\n"

@@ -19,12 +19,13 @@ The C header `vm/kernels/kiln_isa.h` and `docs/ISA.md` are generated from this t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 # ---- operand kinds -----------------------------------------------------------------------------
 
@@ -449,7 +450,8 @@ _TRAPS: Final[list[tuple[str, str, str]]] = [
     ("StackExhausted", "fallback", "the value stack is full"),
     ("Unsupported", "fallback", "a run-time case kiln cannot reproduce exactly"),
     ("MemoryFault", "fallback", "an access outside memory: a compiler or VM bug, never a crash"),
-    ("NameError", "python", "a call of a name bound nowhere (no def, import, builtin or variable)"),
+    # appended: new traps go last (isa_extends)
+    ("NameError", "python", "a call of a name bound nowhere (the call's arguments not evaluated)"),
 ]
 TRAPS: Final[tuple[Trap, ...]] = tuple(
     Trap(name, code, kind, doc) for code, (name, kind, doc) in enumerate(_TRAPS)
@@ -458,7 +460,8 @@ TRAP_BY_NAME: Final[dict[str, Trap]] = {t.name: t for t in TRAPS}
 RAISABLE: Final = frozenset(
     t.name
     for t in TRAPS
-    if t.kind == "python" and t.name not in ("RecursionError", "UnboundLocalError", "OverflowError")
+    if t.kind == "python"
+    and t.name not in ("RecursionError", "UnboundLocalError", "OverflowError", "NameError")
 )
 
 # ---- types, as encoded in the program's type table and in marshalled values ---------------------
@@ -477,10 +480,29 @@ TYPE_CODES: Final = {
 FORMAT_VERSION: Final = 1
 
 
-def isa_hash() -> int:
-    """32-bit fingerprint of everything a program's meaning depends on."""
-    text = repr((FORMAT_VERSION, _TABLE, _TRAPS, sorted(TYPE_CODES.items())))
+@functools.cache
+def isa_hash(n_ops: int | None = None, n_traps: int | None = None) -> int:
+    """32-bit fingerprint of everything a program's meaning depends on; with `n_ops` /
+    `n_traps`, of the ISA that had only the first so many opcodes / traps. (Cached: the
+    tables are fixed when this module is imported, and every container written hashes.)"""
+    return fingerprint(_TABLE[:n_ops], _TRAPS[:n_traps])
+
+
+def fingerprint(table: Sequence[tuple[Any, ...]], traps: Sequence[tuple[str, str, str]]) -> int:
+    """isa_hash of an ISA with these opcode and trap tables."""
+    text = repr((FORMAT_VERSION, list(table), list(traps), sorted(TYPE_CODES.items())))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+def isa_extends(h: int) -> bool:
+    """Whether this ISA is the one hashed `h` with opcodes and traps appended since (codes are
+    positions in their tables, so appended ones leave every earlier code and meaning as it
+    was): what a program or model made for `h` says, it still says here."""
+    return any(
+        isa_hash(n_ops, n_traps) == h
+        for n_ops in range(len(_TABLE), 0, -1)
+        for n_traps in range(len(_TRAPS), 0, -1)
+    )
 
 
 # ---- generated files ----------------------------------------------------------------------------

@@ -225,12 +225,13 @@ def create_job(
     spec: dict[str, Any] = {"options": body.options.model_dump(exclude_none=True)}
     if body.problem is not None:
         try:
-            problem = lookup_problem(body.problem)
+            problem = lookup_problem(body.problem, body.problems)
         except ProblemUnavailable as error:
             raise _invalid(str(error)) from None
         if problem is None:
-            raise _invalid(f"unknown problem {body.problem!r}")
+            raise _invalid(f"unknown problem {body.problem!r} in {body.problems}")
         spec["problem"] = body.problem
+        spec["problems"] = body.problems
     else:
         spec["tests"] = [t.model_dump(exclude_none=True) for t in body.tests or []]
     _check_job_fuel(body, settings, problem)

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, status
+from starlette.concurrency import run_in_threadpool
 
 from api.deps import CallerDep, SettingsDep
 from api.limits import clip
@@ -20,7 +21,7 @@ from api.models import (
     RunRequest,
 )
 from api.routes.jobs import decode_base64
-from compiler import CompileError, compile_source
+from compiler import CompileError, compile_one
 from vm.container import ContainerError, Program
 from vm.disasm import disassemble, signature
 from vm.values import type_of_value
@@ -60,16 +61,28 @@ def _types(example_args: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return types
 
 
+# A source up to this size is compiled on the event loop (a HumanEval-size module takes about
+# 0.1 ms in the batched compiler, a few ms in the reference one), a larger one in the thread
+# pool: the hand-off to a thread and back costs more than the compile of a small one.
+INLINE_SOURCE_CHARS = 4096
+
+
 @router.post("/compile", response_model=CompilePublic)
-def compile_program(
+async def compile_program(
     body: CompileRequest, caller: CallerDep, settings: SettingsDep
 ) -> CompilePublic:
     """Compile a kiln Python module: its diagnostics, or its bytecode (base64 `.kbc`) and
     disassembly. A program kiln rejects is an answer (`ok: false`), not an error."""
     del caller
     _check_source(body.source, settings)
+    if len(body.source) <= INLINE_SOURCE_CHARS:
+        return _compiled(body)
+    return await run_in_threadpool(_compiled, body)
+
+
+def _compiled(body: CompileRequest) -> CompilePublic:
     try:
-        program = compile_source(
+        program = compile_one(
             body.source,
             body.filename,
             arg_types=_types(body.example_args) or None,
@@ -126,7 +139,7 @@ def run_program(body: RunRequest, caller: CallerDep, settings: SettingsDep) -> R
     if body.source is not None:
         _check_source(body.source, settings)
         try:
-            program = compile_source(
+            program = compile_one(
                 body.source, "<request>", arg_types={body.entry: types}, require=[body.entry]
             )
         except CompileError as error:

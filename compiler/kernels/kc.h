@@ -38,6 +38,9 @@ typedef unsigned int uint32_t;
 typedef unsigned char uint8_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
+/* NVRTC has no libc headers: <stdint.h>'s limits that kc uses, with their C values */
+#define INT64_MAX 9223372036854775807LL
+#define UINT64_MAX 18446744073709551615ULL
 #else
 #include <stdint.h>
 #endif

@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0x91a93112u
+#define KILN_ISA_HASH 0xa3d70dd0u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -166,7 +166,7 @@ enum kiln_trap {
     TRAP_StackExhausted = 16,  /* fallback: the value stack is full */
     TRAP_Unsupported = 17,  /* fallback: a run-time case kiln cannot reproduce exactly */
     TRAP_MemoryFault = 18,  /* fallback: an access outside memory: a compiler or VM bug, never a crash */
-    TRAP_NameError = 19,  /* python: a call of a name bound nowhere (no def, import, builtin or variable) */
+    TRAP_NameError = 19,  /* python: a call of a name bound nowhere (the call's arguments not evaluated) */
     KILN_N_TRAPS = 20
 };
 
