@@ -588,7 +588,35 @@ _METHODS = frozenset(
 )
 
 
-MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil"})
+MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt"})
+
+# math functions of ints that are kiln functions the checker adds to a program that calls them
+# (types.Checker.helper): CPython's results and exceptions (ValueError for a negative n; a
+# factorial past 64 bits is the fallback trap Overflow)
+MATH_HELPERS = {
+    "factorial": """
+def factorial(n: int) -> int:
+    if n < 0:
+        raise ValueError
+    result = 1
+    for i in range(2, n + 1):
+        result *= i
+    return result
+""",
+    "isqrt": """
+def isqrt(n: int) -> int:
+    if n < 0:
+        raise ValueError
+    if n == 0:
+        return 0
+    x = n
+    y = (x + 1) // 2
+    while y < x:
+        x = y
+        y = (x + n // x) // 2
+    return x
+""",
+}
 
 
 def _is_math_import(node: ast.AST) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.frontend import MATH_FUNCTIONS
+from compiler.frontend import MATH_FUNCTIONS, MATH_HELPERS
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -523,6 +523,20 @@ class Checker:
         base.variants.append(info)
         self.infos[fn.name] = info
         return info
+
+    def helper(self, name: str) -> FunctionInfo:
+        """The kiln function `$name` that math.`name` calls (frontend.MATH_HELPERS), added to
+        the program and checked the first time it is called."""
+        key = f"${name}"
+        if key not in self.infos:
+            fn = ast.parse(MATH_HELPERS[name]).body[0]
+            assert isinstance(fn, ast.FunctionDef)
+            fn.name = key
+            fn.kmodule_imports = []  # type: ignore[attr-defined]
+            fn.kmodule_names = frozenset()  # type: ignore[attr-defined]
+            self.infos[key] = self.function_info(fn, key)
+            self.check_now(self.infos[key])
+        return self.infos[key]
 
     def _maybe_schedule(self, info: FunctionInfo) -> None:
         if (
@@ -1861,10 +1875,17 @@ class FunctionChecker:
         raise self.report.unsupported(func, f"method list.{func.attr}", "not in kiln Python yet")
 
     def math_call(self, node: ast.Call, name: str) -> KType:
-        """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself)."""
+        """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself);
+        math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`)."""
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
         t = self.expr(node.args[0])
+        if name in MATH_HELPERS:
+            if _kind(t) not in ("int", "bool"):
+                raise self.err(node.args[0], f"math.{name}() of {show(t)}: kiln takes an int")
+            helper = self.module.helper(name)
+            node.kcallee = helper.name  # type: ignore[attr-defined]
+            return INT
         if not _numeric(t):
             raise self.err(node.args[0], f"must be real number, not {show(t)}")
         node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
