@@ -94,7 +94,11 @@ def _compile(
     infos = check_module(functions, report, arg_types)
     for name in [*require, *(arg_types or {})]:
         if name not in infos:
-            known = ", ".join(infos) or "none"
+            # the program's own functions (not the compiler's $pow_mod, or specialisations)
+            known = (
+                ", ".join(n for n, i in infos.items() if n == i.source_name and n[0] != "$")
+                or "none"
+            )
             raise CompileError(
                 filename, 1, 1, "type error", f"no function {name!r} (functions: {known})"
             )

@@ -564,6 +564,7 @@ _METHODS = frozenset(
         "index",
         "count",
         "remove",
+        "copy",
         # str
         "lower",
         "upper",
@@ -587,7 +588,35 @@ _METHODS = frozenset(
 )
 
 
-MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil"})
+MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt"})
+
+# math functions of ints that are kiln functions the checker adds to a program that calls them
+# (types.Checker.helper): CPython's results and exceptions (ValueError for a negative n; a
+# factorial past 64 bits is the fallback trap Overflow)
+MATH_HELPERS = {
+    "factorial": """
+def factorial(n: int) -> int:
+    if n < 0:
+        raise ValueError
+    result = 1
+    for i in range(2, n + 1):
+        result *= i
+    return result
+""",
+    "isqrt": """
+def isqrt(n: int) -> int:
+    if n < 0:
+        raise ValueError
+    if n == 0:
+        return 0
+    x = n
+    y = (x + 1) // 2
+    while y < x:
+        x = y
+        y = (x + n // x) // 2
+    return x
+""",
+}
 
 
 def _is_math_import(node: ast.AST) -> bool:
@@ -628,7 +657,7 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
 # (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
 _REWRITTEN = frozenset(
     {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
-    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow"}
+    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod"}
 )
 
 
@@ -644,6 +673,15 @@ def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
 _MAP_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "set"})
 
 
+def _plain_operand(node: ast.expr) -> bool:
+    """A name or a number literal (possibly negated): evaluating it twice means once."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float, bool)
+    return isinstance(node, ast.Name)
+
+
 class _SpelledForms(ast.NodeTransformer):
     """Forms that mean what a construct of the subset means:
 
@@ -653,6 +691,8 @@ class _SpelledForms(ast.NodeTransformer):
     sum(map(f, xs))     sum([f(v) for v in xs])  (min, max, sorted, set, sep.join too)
     all(map(f, xs))     all(f(v) for v in xs)    (any too)
     pow(x, y)           x ** y
+    divmod(a, b)        (a // b, a % b)  (a and b names or number literals: read twice, no
+                        side effect, and // raises first where divmod raises)
     pow(b, e, m)        $pow_mod(b, e, m)  (_pow_mod_function, added to the module)
     """
 
@@ -677,6 +717,24 @@ class _SpelledForms(ast.NodeTransformer):
             if value != value:  # NaN: left to the fallback
                 return node
             return ast.copy_location(ast.Constant(value=value), node)
+        if (
+            name == "divmod"
+            and len(node.args) == 2
+            and not node.keywords
+            and all(_plain_operand(a) for a in node.args)
+        ):  # divmod(a, b) is (a // b, a % b): CPython's divmod gives both from one computation
+            pair = ast.Tuple(
+                elts=[
+                    ast.BinOp(left=node.args[0], op=ast.FloorDiv(), right=node.args[1]),
+                    ast.BinOp(
+                        left=copy.deepcopy(node.args[0]),
+                        op=ast.Mod(),
+                        right=copy.deepcopy(node.args[1]),
+                    ),
+                ],
+                ctx=ast.Load(),
+            )
+            return ast.fix_missing_locations(ast.copy_location(pair, node))
         if name == "pow" and len(node.args) in (2, 3) and not node.keywords:
             if len(node.args) == 2:  # pow(x, y) is x ** y
                 power = ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1])

@@ -888,6 +888,9 @@ class FunctionLowerer:
         elif t.kind == "tuple":
             self.emit("POP")
             self.emit("LOADI", 1 if t.args else 0)
+        elif t.kind == "none":  # a result that is always None: false
+            self.emit("POP")
+            self.emit("LOADI", 0)
         elif t.kind == "optional":  # None is false, else the value's truth
             none, end = Label(), Label()
             self.emit("DUP")
@@ -1044,11 +1047,33 @@ class FunctionLowerer:
             if isinstance(op, ast.IsNot):
                 self.emit("NOT")
             return
+        if how == "dict":
+            self.dict_equal(t)
+            if isinstance(op, ast.NotEq):
+                self.emit("NOT")
+            return
+        if how in ("never", "empty"):  # decided by the types (types._equal_by_types)
+            if how == "empty":  # two empty lists or sets
+                self.emit("LIST_LEN")  # a set is a sorted list too
+                self.emit("SWAP")
+                self.emit("LIST_LEN")
+                self.emit("OR_I")
+                self.emit("NOT")
+            else:
+                self.emit("POP")
+                self.emit("POP")
+                self.emit("LOADI", 0)
+            if isinstance(op, ast.NotEq):
+                self.emit("NOT")
+            return
         if how == "none":  # `x is None`, `x == None`, ... : drop the None, test the other
             if lt.kind == "none":
                 self.emit("SWAP")
             self.emit("POP")
-            if t.kind == "optional":
+            if t.kind == "none":  # None is None
+                self.emit("POP")
+                self.emit("LOADI", 1)
+            elif t.kind == "optional":
                 self.emit("IS_NONE")
             else:  # a value of another type is never None
                 self.emit("POP")
@@ -1086,6 +1111,60 @@ class FunctionLowerer:
             self.emit("NOT")
         else:
             self.emit(name, ti)
+
+    def dict_equal(self, t: Type) -> None:
+        """a b -- a == b of two dicts of type t (a tuple of a keys list and a values list): the
+        same number of keys, and each key of a found in b with an equal value (order aside)."""
+        ta, tb, ka, kb, i, j = (self.temp() for _ in range(6))
+        loop, true, false, end = Label(), Label(), Label(), Label()
+        self.emit("STORE", tb)
+        self.emit("STORE", ta)
+        for d, k in ((ta, ka), (tb, kb)):
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", 0)
+            self.emit("STORE", k)
+        self.emit("LOAD", ka)
+        self.emit("LIST_LEN")
+        self.emit("LOAD", kb)
+        self.emit("LIST_LEN")
+        self.emit("NE_I")
+        self.emit("JUMP_IF_TRUE", false)
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(loop)
+        self.emit("LOAD", i)
+        self.emit("LOAD", ka)
+        self.emit("LIST_LEN")
+        self.emit("GE_I")
+        self.emit("JUMP_IF_TRUE", true)
+        self.emit("LOAD", kb)
+        self.emit("LOAD", ka)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("LIST_FIND", self.type_index(list_of(t.args[0])))
+        self.emit("STORE", j)
+        self.emit("LOAD", j)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_TRUE", false)
+        for d, k in ((ta, i), (tb, j)):
+            self.emit("LOAD", d)
+            self.emit("TUPLE_GET", 1)
+            self.emit("LOAD", k)
+            self.emit("LIST_INDEX")
+        self.emit("EQ", self.type_index(t.args[1]))
+        self.emit("JUMP_IF_FALSE", false)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        self.emit("JUMP", loop)
+        self.place(true)
+        self.emit("LOADI", 1)
+        self.emit("JUMP", end)
+        self.place(false)
+        self.emit("LOADI", 0)
+        self.place(end)
 
     def e_IfExp(self, node: ast.IfExp) -> None:
         orelse, end = Label(), Label()
@@ -1222,6 +1301,9 @@ class FunctionLowerer:
         if name == "split":
             self.emit("STR_SPLIT" if node.args else "STR_SPLIT_WS")
             return
+        if name == "find" and len(node.args) == 2:
+            self.find_from()
+            return
         self.emit(self._STR_OPS[name])
         if name == "index":  # find, then ValueError for -1
             found = Label()
@@ -1231,6 +1313,54 @@ class FunctionLowerer:
             self.emit("JUMP_IF_TRUE", found)
             self.raise_("ValueError")
             self.place(found)
+
+    def find_from(self) -> None:
+        """s sub start -- s.find(sub, start): start taken as a slice start (negative from the
+        end, then at least 0); past the end -1 (even for an empty sub); else the index in
+        s[start:] plus start, or -1."""
+        s, sub, start, n = (self.temp() for _ in range(4))
+        past, end = Label(), Label()
+        self.emit("STORE", start)
+        self.emit("STORE", sub)
+        self.emit("STORE", s)
+        self.emit("LOAD", s)
+        self.emit("STR_LEN")
+        self.emit("STORE", n)
+        nonneg = Label()
+        self.emit("LOAD", start)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", nonneg)
+        self.emit("LOAD", start)
+        self.emit("LOAD", n)
+        self.emit("ADD_I")
+        self.emit("STORE", start)
+        self.emit("LOAD", start)
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_FALSE", nonneg)
+        self.emit("LOADI", 0)
+        self.emit("STORE", start)
+        self.place(nonneg)
+        self.emit("LOAD", start)
+        self.emit("LOAD", n)
+        self.emit("GT_I")
+        self.emit("JUMP_IF_TRUE", past)
+        self.emit("LOAD", s)
+        self.emit("LOAD", start)
+        self.emit("STR_SLICE", 1)
+        self.emit("LOAD", sub)
+        self.emit("STR_FIND")
+        self.emit("DUP")
+        self.emit("LOADI", 0)
+        self.emit("LT_I")
+        self.emit("JUMP_IF_TRUE", end)
+        self.emit("LOAD", start)
+        self.emit("ADD_I")
+        self.emit("JUMP", end)
+        self.place(past)
+        self.emit("LOADI", -1)
+        self.place(end)
 
     def copy_back(self, dst: int, src: int) -> None:
         """dst[i] = src[i] for each i < len(src) (in place: aliases of dst see it)."""
@@ -1273,6 +1403,10 @@ class FunctionLowerer:
         self.emit("STORE", result)
         self.copy_back(lst, result)
         self.emit("LOADI", 0)
+
+    def list_copy(self, node: ast.Call, obj: ast.expr) -> None:
+        self.expr(obj)
+        self.emit("LIST_SLICE", 0)  # xs[:]
 
     def list_clear(self, node: ast.Call, obj: ast.expr) -> None:
         self.expr(obj)
@@ -1719,7 +1853,16 @@ class FunctionLowerer:
             self.emit("F2I")
 
     def b_round(self, node: ast.Call, args: list[ast.expr]) -> None:
-        self._float_to_int(args[0], "ROUND_F")
+        """round(x) (an int); round(x, n): ROUND_F_N of a float, an int (n a constant >= 0) is
+        itself."""
+        if len(args) == 1:
+            self._float_to_int(args[0], "ROUND_F")
+        elif node.kround == "float":  # type: ignore[attr-defined]
+            self.expr(args[0])
+            self.expr(args[1])
+            self.emit("ROUND_F_N")
+        else:
+            self.expr(args[0])
 
     def b_math_floor(self, node: ast.Call, args: list[ast.expr]) -> None:
         self._float_to_int(args[0], "FLOOR_F")

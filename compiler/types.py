@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.frontend import MATH_FUNCTIONS
+from compiler.frontend import MATH_FUNCTIONS, MATH_HELPERS
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -130,6 +131,42 @@ def unify(a: KType, b: KType) -> bool:
     return all(unify(x, y) for x, y in zip(a.args, b.args))
 
 
+def _compatible(t: KType, target: KType) -> bool:
+    """Whether a value of type `t` may be passed where a `target` is wanted (`fits` would
+    accept it), decided without binding any type variable."""
+    t, target = resolve(t), resolve(target)
+    if isinstance(t, TVar) or isinstance(target, TVar):
+        return True
+    if target.kind == "optional" and t.kind != "optional":
+        return t.kind == "none" or _compatible(t, target.args[0])
+    if t.kind != target.kind or len(t.args) != len(target.args):
+        return False
+    return all(_compatible(a, b) for a, b in zip(t.args, target.args, strict=True))
+
+
+def _equal_by_types(a: Type, b: Type) -> str | None:
+    """How `==` of a value of type `a` and one of type `b` is decided by the types alone, where
+    kiln cannot compare them item by item: "never" (no value of `a` equals one of `b`: a str
+    and an int, a list and a tuple, tuples of different lengths or with such items),
+    "empty" (lists or sets whose items are never equal: equal exactly when both are empty, as
+    `[] == []`), or None (compare the values, or not decided here)."""
+    numeric = ("int", "bool", "float")
+    if a.kind in numeric and b.kind in numeric:
+        return None
+    if "optional" in (a.kind, b.kind) or "none" in (a.kind, b.kind) or "dict" in (a.kind, b.kind):
+        return None
+    if a.kind != b.kind:
+        return "never"
+    if a.kind in ("list", "set"):
+        return "empty" if _equal_by_types(a.args[0], b.args[0]) in ("never", "empty") else None
+    if a.kind == "tuple":
+        if len(a.args) != len(b.args):
+            return "never"
+        if any(_equal_by_types(x, y) == "never" for x, y in zip(a.args, b.args, strict=True)):
+            return "never"
+    return None
+
+
 def _numeric(t: KType) -> bool:
     t = resolve(t)
     return isinstance(t, Type) and t.kind in ("int", "bool", "float")
@@ -162,6 +199,11 @@ class FunctionInfo:
     checked: bool = False
     returns_value: bool = False
     missing: str | None = None
+    # a function with unannotated parameters: its def as parsed, before any typing, from which a
+    # specialisation for other argument types is made (`Checker.variant`), and those made
+    pristine: ast.FunctionDef | None = None
+    variants: list[FunctionInfo] = field(default_factory=list)
+    source_name: str = ""  # the def's own name (a specialisation's `name` is `f'2`, `f'3`, ...)
 
     @property
     def name(self) -> str:
@@ -405,28 +447,13 @@ class Checker:
                 raise report.unsupported(
                     fn, f"function named {fn.name}", "it would shadow a builtin"
                 )
-            params = []
-            for arg in fn.args.args:
-                ann = annotation_type(arg.annotation, report)
-                params.append(
-                    Var(
-                        arg.arg,
-                        ann if ann is not None else TVar(f"parameter {arg.arg} of {fn.name}"),
-                    )
-                )
-            ret = annotation_type(fn.returns, report)
-            if ret is not None and not _returns_a_value(fn):
-                ret = NONE  # CPython ignores the annotation: every path returns None
-            if ret is None and _optional_result(fn):
-                ret = optional_of(TVar(f"result of {fn.name}"))  # type: ignore[arg-type]
-            info = FunctionInfo(
-                fn, params, ret if ret is not None else TVar(f"result of {fn.name}")
-            )
-            info.variables = {p.name: p for p in params}
+            info = self.function_info(fn, fn.name)
+            if any(arg.annotation is None for arg in fn.args.args):
+                info.pristine = copy.deepcopy(fn)
             self.infos[fn.name] = info
         for name, types in arg_types.items():
             if name not in self.infos:
-                known = ", ".join(self.infos) or "none"
+                known = ", ".join(n for n in self.infos if n[0] != "$") or "none"
                 raise CompileError(
                     report.filename,
                     1,
@@ -451,6 +478,65 @@ class Checker:
                     )
         for info in self.infos.values():
             self._maybe_schedule(info)
+
+    def function_info(self, fn: ast.FunctionDef, source_name: str) -> FunctionInfo:
+        report = self.report
+        params = []
+        for arg in fn.args.args:
+            ann = annotation_type(arg.annotation, report)
+            params.append(
+                Var(
+                    arg.arg,
+                    ann if ann is not None else TVar(f"parameter {arg.arg} of {source_name}"),
+                )
+            )
+        ret = annotation_type(fn.returns, report)
+        if ret is not None and not _returns_a_value(fn):
+            ret = NONE  # CPython ignores the annotation: every path returns None
+        if ret is None and _optional_result(fn):
+            ret = optional_of(TVar(f"result of {source_name}"))  # type: ignore[arg-type]
+        info = FunctionInfo(
+            fn,
+            params,
+            ret if ret is not None else TVar(f"result of {source_name}"),
+            source_name=source_name,
+        )
+        info.variables = {p.name: p for p in params}
+        return info
+
+    def variant(self, base: FunctionInfo, arg_types: list[Type]) -> FunctionInfo:
+        """The specialisation of `base` (a function with unannotated parameters, typed by an
+        earlier call) for a call whose arguments have other types: CPython runs each call with
+        its own arguments' types, so each distinct signature is a function of its own, made from
+        the def as parsed (`f'2`, `f'3`, ...). Annotated parameters keep their annotation."""
+        assert base.pristine is not None
+        key = [show(t) for t in arg_types]
+        for v in base.variants:
+            if [show(p.type) for p in v.params] == key:
+                return v
+        fn = copy.deepcopy(base.pristine)
+        fn.name = f"{base.name}'{len(base.variants) + 2}"
+        info = self.function_info(fn, base.name)
+        for param, arg, t in zip(info.params, fn.args.args, arg_types):
+            if arg.annotation is None:
+                unify(param.type, t)
+        base.variants.append(info)
+        self.infos[fn.name] = info
+        return info
+
+    def helper(self, name: str) -> FunctionInfo:
+        """The kiln function `$name` that math.`name` calls (frontend.MATH_HELPERS), added to
+        the program and checked the first time it is called."""
+        key = f"${name}"
+        if key not in self.infos:
+            fn = ast.parse(MATH_HELPERS[name]).body[0]
+            assert isinstance(fn, ast.FunctionDef)
+            fn.name = key
+            fn.kmodule_imports = []  # type: ignore[attr-defined]
+            fn.kmodule_names = frozenset()  # type: ignore[attr-defined]
+            self.infos[key] = self.function_info(fn, key)
+            self.check_now(self.infos[key])
+        return self.infos[key]
 
     def _maybe_schedule(self, info: FunctionInfo) -> None:
         if (
@@ -1168,11 +1254,13 @@ class FunctionChecker:
 
     # -- expressions -------------------------------------------------------------------------------
     def truth(self, node: ast.expr) -> KType:
-        t = self.expr(node)
+        """The type of a value tested for its truth; None (a result that is always None, such
+        as a stub's) is false, as in CPython."""
+        t = self.expr(node, allow_none=True)
         if isinstance(resolve(t), NeverVar):
             unify(t, BOOL)
             t = BOOL
-        if _kind(t) in ("none", "?"):
+        if _kind(t) == "?":
             raise self.err(node, f"cannot test the truth of a {show(t)} value")
         return t
 
@@ -1332,8 +1420,10 @@ class FunctionChecker:
             right = self.expr(comp, allow_none=True)
             kinds = (_kind(left), _kind(right))
             if "none" in kinds and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
-                if kinds == ("none", "none"):
-                    raise self.err(node, "cannot compare None with None")
+                if kinds == ("none", "none"):  # None is None (a result that is always None)
+                    plans.append(("none", NONE))
+                    left = right
+                    continue
                 other = right if kinds[0] == "none" else left
                 plans.append(("none", self.need(node, other, "the compared value")))
             elif "none" in kinds:
@@ -1369,6 +1459,14 @@ class FunctionChecker:
                 if not self.fits(plain, t, opt):
                     raise self.err(node, f"cannot compare {show(left)} with {show(right)}")
                 plans.append(("value", self.need(node, opt, "the compared values")))
+            elif (
+                len(node.ops) == 1
+                and isinstance(op, (ast.Eq, ast.NotEq))
+                and is_concrete(left)
+                and is_concrete(right)
+                and (decided := _equal_by_types(resolve(left), resolve(right))) is not None  # type: ignore[arg-type]
+            ):  # values of these types are never equal (or only as two empty lists)
+                plans.append((decided, NONE))
             else:
                 plans.append(self.compare_plan(node, op, left, right))
             left = right
@@ -1426,8 +1524,20 @@ class FunctionChecker:
             )
         if t.kind == "set" and not isinstance(op, (ast.Eq, ast.NotEq)):
             raise self.report.unsupported(node, "set ordering", "subset tests are not in kiln")
+        if (
+            t.kind == "dict"
+            and isinstance(op, (ast.Eq, ast.NotEq))
+            and "dict[" not in show(t.args[1])
+            and not t.args[1].has_float
+        ):  # the same keys, each with an equal value, in any order
+            return ("dict", t)
         if "dict[" in show(t):
-            raise self.report.unsupported(node, "comparison of dicts", "not in kiln yet")
+            raise self.report.unsupported(
+                node,
+                "comparison of dicts",
+                "kiln compares dicts with == and != whose values hold no float or dict"
+                " (CPython compares a value with itself by identity: a NaN)",
+            )
         return ("value", t)
 
     def e_IfExp(self, node: ast.IfExp) -> KType:
@@ -1640,12 +1750,27 @@ class FunctionChecker:
                 node,
                 f"{callee.name}() takes {len(callee.params)} argument(s) but {len(node.args)} were given",
             )
-        for arg, param in zip(node.args, callee.params):
-            t = self.expr(arg, allow_none=_kind(param.type) == "optional")
+        arg_types = [
+            self.expr(arg, allow_none=_kind(param.type) == "optional")
+            for arg, param in zip(node.args, callee.params)
+        ]
+        if (
+            callee.pristine is not None
+            and all(is_concrete(p.type) for p in callee.params)
+            and all(isinstance(resolve(t), Type) for t in arg_types)
+            and not all(
+                _compatible(t, p.type) for t, p in zip(arg_types, callee.params, strict=True)
+            )
+        ):  # other argument types than the earlier call's: a specialisation (an item type
+            # not known yet, of `f([])`, is the one its body tells)
+            callee = self.module.variant(callee, [resolve(t) for t in arg_types])  # type: ignore[misc]
+            self.module.check_now(callee)
+        for arg, t, param in zip(node.args, arg_types, callee.params):
             if not self.fits(arg, t, param.type):
                 raise self.err(
                     arg,
-                    f"argument {param.name} of {callee.name} is {show(param.type)}, not {show(t)}",
+                    f"argument {param.name} of {callee.source_name} is {show(param.type)},"
+                    f" not {show(t)}",
                 )
         if all(is_concrete(p.type) for p in callee.params):
             self.module.check_now(callee)  # its result type is needed here
@@ -1722,6 +1847,10 @@ class FunctionChecker:
                     )
                 node.kreverse = kw.value.value  # type: ignore[attr-defined]
             return NONE
+        if func.attr == "copy":
+            if node.args:
+                raise self.err(node, "copy() takes no arguments")
+            return obj
         if func.attr == "extend":
             if len(node.args) != 1:
                 raise self.err(node, "extend() takes exactly one argument")
@@ -1746,10 +1875,17 @@ class FunctionChecker:
         raise self.report.unsupported(func, f"method list.{func.attr}", "not in kiln Python yet")
 
     def math_call(self, node: ast.Call, name: str) -> KType:
-        """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself)."""
+        """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself);
+        math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`)."""
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
         t = self.expr(node.args[0])
+        if name in MATH_HELPERS:
+            if _kind(t) not in ("int", "bool"):
+                raise self.err(node.args[0], f"math.{name}() of {show(t)}: kiln takes an int")
+            helper = self.module.helper(name)
+            node.kcallee = helper.name  # type: ignore[attr-defined]
+            return INT
         if not _numeric(t):
             raise self.err(node.args[0], f"must be real number, not {show(t)}")
         node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
@@ -1776,8 +1912,11 @@ class FunctionChecker:
             raise self.report.unsupported(
                 node, f"str.{func.attr}(chars)", "kiln strips whitespace only"
             )
-        for arg in node.args:
+        for i, arg in enumerate(node.args):
             want = list_of(STR) if func.attr == "join" else STR
+            if i == 1 and func.attr == "find":  # s.find(sub, start)
+                self.index(arg)
+                continue
             t = self.expr(arg)
             if not unify(t, want):
                 raise self.err(arg, f"str.{func.attr}() takes {show(want)}, not {show(t)}")
@@ -1884,9 +2023,7 @@ class FunctionChecker:
                 raise self.err(node, f"{name}() of None values")
             return t0
         if name == "round" and len(args) == 2:
-            raise self.report.unsupported(
-                node, "round(x, ndigits)", "decimal rounding of floats is not in kiln yet"
-            )
+            return self.round_ndigits(node, args[0], args[1])
         if len(args) != 1 and name not in ("int", "float", "bool", "str"):
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
         if name in ("int", "float", "bool", "str") and len(args) > 1:
@@ -1954,6 +2091,30 @@ class FunctionChecker:
                 raise self.err(node, f"'{show(t)}' object cannot be interpreted as an integer")
             return STR
         raise AssertionError(name)  # pragma: no cover
+
+    def round_ndigits(self, node: ast.Call, x: ast.expr, ndigits: ast.expr) -> KType:
+        """round(x, n): a float x with an int n is a float (CPython's decimal rounding, halves
+        to even); an int x with a constant n >= 0 is x itself, as int.__round__ gives it."""
+        t = self.need(x, self.expr(x), "the argument of round()")
+        nt = self.need(ndigits, self.expr(ndigits), "ndigits of round()")
+        if nt.kind not in ("int", "bool"):
+            raise self.report.unsupported(
+                ndigits, "round(x, ndigits)", "ndigits must be an int"
+            )
+        if t.kind == "float":
+            node.kround = "float"  # type: ignore[attr-defined]
+            return FLOAT
+        if t.kind in ("int", "bool"):
+            n = _const_int(ndigits)
+            if n is None or n < 0:
+                raise self.report.unsupported(
+                    ndigits,
+                    "round(x, ndigits)",
+                    "round of an int takes a constant ndigits >= 0 (x itself)",
+                )
+            node.kround = "int"  # type: ignore[attr-defined]
+            return INT
+        raise self.err(node, f"type {show(t)} doesn't define __round__ method")
 
     def isinstance_call(self, node: ast.Call) -> KType:
         """isinstance(x, C) with C a builtin class or a tuple of them, where x's static type
@@ -2031,7 +2192,8 @@ class FunctionChecker:
 _STR_METHODS: dict[str, tuple[tuple[int, ...], Type]] = {
     **{m: ((0,), STR) for m in ("lower", "upper", "swapcase", "strip", "lstrip", "rstrip")},
     **{m: ((0,), BOOL) for m in ("isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower")},
-    **{m: ((1,), INT) for m in ("find", "index", "count")},
+    "find": ((1, 2), INT),
+    **{m: ((1,), INT) for m in ("index", "count")},
     **{m: ((1,), BOOL) for m in ("startswith", "endswith")},
     "replace": ((2,), STR),
     "split": ((0, 1), list_of(STR)),

@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated kiln backends; empty for CPython only")
     parser.add_argument("--size", type=int, help="statements per program (default: varied)")
     parser.add_argument("--depth", type=int, help="nesting depth (default: varied)")
-    parser.add_argument("--complexity", type=int, help="feature level, 0-5 (default: all)")
+    parser.add_argument("--complexity", type=int, help="feature level, 0-6 (default: all)")
     parser.add_argument("--exclude", default="",
                         help="comma-separated features to leave out (see fuzz.FEATURES)")
     parser.add_argument("--modules", action="store_true",

@@ -128,6 +128,11 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "call", "none_return", "recursion", "mutual_recursion", "forward_call", "tuple",
         "tuple_return", "unpack", "tuple_index", "tuple_compare",
     })),
+    # forms the batched compiler leaves to the reference compiler (its tests stay at levels
+    # up to 5, where it covers everything)
+    ("reference-only forms", frozenset({
+        "round_ndigits", "cross_type_equality", "find_start",
+    })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
 # What each feature needs besides itself; a set of allowed features is closed under this.
@@ -146,6 +151,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_slice": "str", "str_concat": "str", "str_repeat": "str", "str_compare": "str",
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
+    "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -859,6 +865,9 @@ class _Generator:
             (0.8, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(FLOAT, e),
                                                 orelse=self.expr(FLOAT, e))),
             (0.5, ("abs",), lambda: _call("abs", self.expr(FLOAT, e))),
+            # round(x, n): CPython's decimal rounding (a large x * 10**n is left to CPython)
+            (0.4, ("round_ndigits",), lambda: _call("round", self.expr(FLOAT, e),
+                                                    _const(rng.choice([0, 1, 2, 3])))),
             (0.6, ("min_max",), lambda: _call(rng.choice(["min", "max"]), self.expr(FLOAT, e),
                                               self.expr(FLOAT, e))),
             (self.has(LIST_FLOAT, 1.2), ("list_index", "list[float]"),
@@ -961,7 +970,24 @@ class _Generator:
         if tuples:
             kinds.append((0.5, ("tuple_compare",), lambda: self.same_type_comparison(
                 self.pick_type(tuples), d)))
+        if len(self.types) > 2:
+            kinds.append((0.3, ("cross_type_equality",), lambda: self.cross_type_equality(d)))
         return self.choose(kinds)
+
+    def cross_type_equality(self, d: int) -> ast.expr:
+        """== or != of two values of types that never hold equal values (a str and an int, a
+        list[int] and a list[str]: equal only when both are empty, a list and a tuple)."""
+        numeric = {INT, FLOAT, BOOL}
+        a = self.pick_type()
+        numeric_lists = {LIST_INT, LIST_FLOAT, LIST_BOOL}
+        others = [t for t in self.types if t != a and not (a in numeric and t in numeric)
+                  and not (a in numeric_lists and t in numeric_lists)
+                  and not (a in TUPLE_ELEMENTS and t in TUPLE_ELEMENTS)]
+        if not others:
+            return self.numeric_pair(d, ast.Eq())
+        b = self.rng.choice(others)
+        op = ast.Eq() if self.chance(0.5) else ast.NotEq()
+        return _compare(self.expr(a, d), [op], [self.expr(b, d)])
 
     def same_type_comparison(self, t: str, d: int) -> ast.expr:
         return _compare(self.expr(t, d), [_cmpop(self.rng)], [self.expr(t, d)])
@@ -1196,6 +1222,10 @@ class _Generator:
         rng = self.rng
         s = self.expr(STR, d, small=True)
         if t == INT:
+            if self.ok("find_start") and self.chance(0.3):  # s.find(sub, start)
+                self.use("find_start")
+                return _method(s, "find", self.expr(STR, d, small=True),
+                               self.expr(INT, d, small=True))
             return _method(s, rng.choice(["find", "count"]), self.expr(STR, d, small=True))
         if t == BOOL:
             if self.chance(0.3):

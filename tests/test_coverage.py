@@ -150,7 +150,7 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     rows = [
         {"task_id": "HumanEval/53", "completion": "    return x + y\n"},
         {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"},
-        {"task_id": "HumanEval/2", "completion": "    return number - round(number, 1)\n"},
+        {"task_id": "HumanEval/2", "completion": "    return number - float(str(number))\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - int(number\n"},
     ]
     samples = tmp_path / "samples.jsonl"
@@ -163,10 +163,10 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     assert report.compared == 4 and not report.differences
     ranked = [(b.category, b.construct, b.count) for b in report.ranked()]
     assert ranked == [
-        ("compile error", "round(x, ndigits)", 1),
+        ("compile error", "str(float)", 1),
         ("problem", "import statement in check", 1),
     ]
     assert report.ranked()[0].example["line"] == 3
     table = report.table()
-    assert "2/4 samples (50.0%)" in table and "round(x, ndigits)" in table
+    assert "2/4 samples (50.0%)" in table and "str(float)" in table
     assert report.as_dict()["blockers"][0]["count"] == 1

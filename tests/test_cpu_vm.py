@@ -1345,3 +1345,22 @@ def test_missing_compiler_is_a_clear_error(tmp_path, monkeypatch):
     (tmp_path / "x.c").write_text("int x;\n")
     with pytest.raises(BuildError, match="cannot run the C compiler"):
         shared_library("tiny", [tmp_path / "x.c"], [])
+
+
+# ---- round(x, n) (ROUND_F_N, appended) ------------------------------------------------------------
+
+ROUND_N = one([FLOAT, INT], FLOAT, [(L, 0), (L, 1), "ROUND_F_N", "RET"])
+
+
+def test_round_ndigits_both_vms() -> None:
+    """CPython's round(x, n) where kiln computes it exactly; the fallback trap Unsupported where
+    it would need more than 53 bits (the same trap on both VMs, run() compares them)."""
+    for x, n in [(2.675, 2), (0.125, 2), (0.375, 2), (-0.001, 2), (1.5, 0), (2.5, 0),
+                 (123.456, 1), (1e300, 3), (5e-324, 5), (-7.25, 1), (0.1, 22), (3.0, -1)]:
+        r = run(ROUND_N, [x, n])
+        if r.trap is None:
+            assert float_bits(r.value) == float_bits(round(x, n)), (x, n, r.value)
+        else:
+            assert r.trap == "Unsupported", (x, n, r.trap)
+    assert trap(ROUND_N, 0.1, 30) == "Unsupported" and trap(ROUND_N, 12.5, -1) == "Unsupported"
+    assert math.isnan(value(ROUND_N, math.nan, 2)) and value(ROUND_N, -math.inf, 2) == -math.inf

@@ -32,7 +32,7 @@ RUNTIME_ERRORS = {"ZeroDivisionError", "IndexError", "ValueError", "AssertionErr
 RAISABLE = {"Exception", "ValueError", "TypeError", "RuntimeError", "IndexError", "KeyError",
             "ZeroDivisionError", "AssertionError", "NotImplementedError"}
 BUILTINS = {"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
-            "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set"}
+            "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set", "round"}
 
 
 def _varied(seed: int) -> dict[str, typing.Any]:

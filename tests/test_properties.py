@@ -239,3 +239,28 @@ def test_list_comparison_with_nan(xs: list[float], ys: list[float]) -> None:
         ys,
         fallback_ok=has_nan,
     )
+
+
+ROUNDING_FLOATS = st.one_of(
+    FLOATS,
+    st.floats(min_value=-1e6, max_value=1e6),
+    # decimal ties and near-ties: k / 8, k / 1000 and their neighbours
+    st.integers(min_value=-10**6, max_value=10**6).map(lambda k: k / 8),
+    st.integers(min_value=-10**6, max_value=10**6).map(lambda k: k / 1000),
+    st.integers(min_value=-10**6, max_value=10**6).map(lambda k: math.nextafter(k / 1000, 0.0)),
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=ROUNDING_FLOATS, n=st.one_of(st.integers(min_value=-2, max_value=25), EDGE_INTS))
+@example(x=2.675, n=2)
+@example(x=0.125, n=2)
+@example(x=-0.001, n=2)
+@example(x=0.1, n=30)
+def test_round_ndigits(x: float, n: int) -> None:
+    """round(x, n): CPython's value wherever kiln does not leave it to CPython (n < 0, n > 22,
+    or x * 10**n past 53 bits), the same on both VMs."""
+    exact = 0 <= n <= 9 and abs(x) < 1e6  # x * 10**n well inside 53 bits: never left to CPython
+    check(
+        "def f(x: float, n: int) -> float:\n    return round(x, n)\n", x, n, fallback_ok=not exact
+    )

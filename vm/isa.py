@@ -346,6 +346,14 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     # -- optionals (an Optional[T] is -1 for None, else a 1-item tuple holding the value)
     ("IS_NONE", "none", 1, 1, "o -- o is None : o an Optional[T] (-1 or a 1-item tuple)"),
     ("OPT_VALUE", "none", 1, 1, "o -- the value in o : TypeError when o is None"),
+    # -- appended (codes above stay as they were)
+    (
+        "ROUND_F_N",
+        "none",
+        2,
+        1,
+        "x n -- round(x, n) : x a float, n an int; CPython's correctly rounded decimal rounding (halves to even); Unsupported for n < 0, or where x * 10**n has 53 bits or more, or n > 22",
+    ),
 ]
 
 # Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.

@@ -610,6 +610,9 @@ class _Machine:
                 for part in parts:
                     self.new_str(part)
                 push(result)
+            case "ROUND_F_N":
+                n = pop()
+                push(float_bits(semantics.round_f_n(bits_float(pop()), n)))
             case "STR_BIN":
                 push(self.new_str(bin(pop())))
             case "STR_JOIN":

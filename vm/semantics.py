@@ -146,6 +146,32 @@ def round_f(x: float) -> float:
     return math.copysign(0.0, x) if r == 0 else r
 
 
+def round_f_n(x: float, n: int) -> float:
+    """CPython's round(x, n) of a float x and an int n, as the VMs compute it exactly: x is
+    m * 2**e (m < 2**53); m * 5**n / 2**(-e - n) rounded to an int q, halves to even, and q
+    divided by 10**n in one correctly rounded division is the float nearest the decimal CPython
+    rounds to. Unsupported where that is not exact: n < 0, n > 22, q of 53 bits or more."""
+    if not math.isfinite(x) or x == 0.0:
+        return x
+    if n < 0:
+        raise Trap("Unsupported")
+    f, exp = math.frexp(abs(x))
+    m, e = int(math.ldexp(f, 53)), exp - 53
+    if e >= 0 or n >= -e:  # x has no binary digits past the n-th decimal place
+        return x
+    if n > 22:
+        raise Trap("Unsupported")
+    k = -e - n
+    p = m * 5**n
+    q, rem = p >> k, p & ((1 << k) - 1)
+    if q >= 1 << 53:
+        raise Trap("Unsupported")
+    half = 1 << (k - 1)
+    if rem > half or (rem == half and q & 1):
+        q += 1
+    return math.copysign(q / 10.0**n, x)
+
+
 INT_BINARY: dict[str, Callable[[int, int], int | float]] = {
     "ADD_I": lambda a, b: checked(a + b),
     "SUB_I": lambda a, b: checked(a - b),

@@ -225,6 +225,57 @@ KILN_FN int64_t kiln_sz_mul(int64_t a, int64_t b) {
     return a > KILN_I64_MAX / b ? KILN_I64_MAX : a * b;
 }
 
+/* round(x, n) of a float x and an int n, exactly as CPython (vm.semantics.round_f_n, the
+   definition): x = m * 2^e with m < 2^53; q = m * 5^n / 2^(e' = -e - n), rounded half to even,
+   in 128 bits made of two words; q / 10^n is one correctly rounded division of exact operands.
+   Returns 0 with *r set, or 1 where that is not exact (Unsupported). */
+KILN_FN int kiln_round_n(double x, int64_t n, double *r) {
+    const double p10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t m, p5 = 1, a0, a1, b0, b1, lo, hi, mid1, mid2, q, rhi, rlo, hhi, hlo;
+    int ex, e, k;
+    double f;
+    *r = x;
+    if (kiln_isnan(x) || kiln_isinf(x) || x == 0.0) return 0;
+    if (n < 0) return 1;
+    f = frexp(fabs(x), &ex);
+    m = (uint64_t)ldexp(f, 53);
+    e = ex - 53;
+    if (e >= 0 || n >= -(int64_t)e) return 0;
+    if (n > 22) return 1;
+    k = -e - (int)n;
+    for (int i = 0; i < n; i++) p5 *= 5; /* 5^22 < 2^52 */
+    /* (hi, lo) = m * p5, 32-bit halves */
+    a0 = m & 0xffffffffu; a1 = m >> 32; b0 = p5 & 0xffffffffu; b1 = p5 >> 32;
+    lo = a0 * b0;
+    mid1 = a1 * b0;
+    mid2 = a0 * b1;
+    hi = a1 * b1 + (mid1 >> 32) + (mid2 >> 32);
+    {
+        uint64_t t = lo + (mid1 << 32);
+        hi += t < lo;
+        lo = t;
+        t = lo + (mid2 << 32);
+        hi += t < lo;
+        lo = t;
+    }
+    if (k >= 106) { *r = copysign(0.0, x); return 0; } /* m * 5^n < 2^105 <= half */
+    if (k < 64) {
+        if (hi >> k) return 1;
+        q = (lo >> k) | (hi << (64 - k));
+        rhi = 0; rlo = lo & ((1ull << k) - 1);
+        hhi = 0; hlo = 1ull << (k - 1);
+    } else {
+        q = hi >> (k - 64);
+        rhi = hi & ((1ull << (k - 64)) - 1); rlo = lo;
+        if (k == 64) { hhi = 0; hlo = 1ull << 63; } else { hhi = 1ull << (k - 65); hlo = 0; }
+    }
+    if (q >> 53) return 1;
+    if (rhi > hhi || (rhi == hhi && rlo > hlo) || (rhi == hhi && rlo == hlo && (q & 1))) q++;
+    *r = copysign((double)q / p10[n], x);
+    return 0;
+}
+
 KILN_FN void kiln_copy(int64_t *d, const int64_t *s, int64_t n) {
     for (int64_t i = 0; i < n; i++) d[i] = s[i];
 }
@@ -1099,7 +1150,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [OP_SORTED_UNIQUE] = &&L_OP_SORTED_UNIQUE,
         [OP_LIST_FIND] = &&L_OP_LIST_FIND,
         [OP_IS_NONE] = &&L_OP_IS_NONE,
-        [OP_OPT_VALUE] = &&L_OP_OPT_VALUE
+        [OP_OPT_VALUE] = &&L_OP_OPT_VALUE,
+        [OP_ROUND_F_N] = &&L_OP_ROUND_F_N
     };
 #pragma GCC diagnostic pop
 #else
@@ -2051,6 +2103,14 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             NEED(1);
             if (sp[-1] != -1 && (kiln_tup(&vm, sp[-1], &n, &items) || n != 1)) TRAP(TRAP_MemoryFault);
             sp[-1] = sp[-1] == -1;
+            NEXT;
+        }
+        CASE(OP_ROUND_F_N): {
+            double r;
+            NEED(2);
+            if (kiln_round_n(kiln_f(sp[-2]), sp[-1], &r)) TRAP(TRAP_Unsupported);
+            sp[-2] = kiln_w(r);
+            sp--;
             NEXT;
         }
         CASE(OP_OPT_VALUE): {

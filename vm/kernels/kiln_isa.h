@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0x5358534cu
+#define KILN_ISA_HASH 0xa3d70dd0u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -142,7 +142,8 @@ enum kiln_op {
     OP_LIST_FIND = 133,  /* l x -- i : the first index with l[i] == x, or -1; t is the list type (NaN: Unsupported) */
     OP_IS_NONE = 134,  /* o -- o is None : o an Optional[T] (-1 or a 1-item tuple) */
     OP_OPT_VALUE = 135,  /* o -- the value in o : TypeError when o is None */
-    KILN_N_OPS = 136
+    OP_ROUND_F_N = 136,  /* x n -- round(x, n) : x a float, n an int; CPython's correctly rounded decimal rounding (halves to even); Unsupported for n < 0, or where x * 10**n has 53 bits or more, or n > 22 */
+    KILN_N_OPS = 137
 };
 
 enum kiln_trap {

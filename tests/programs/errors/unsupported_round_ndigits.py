@@ -1,3 +1,5 @@
 # expect error: unsupported
-def main() -> float:
-    return round(2.675, 2)
+# round of an int with a computed ndigits (a negative one rounds to tens, hundreds, ...)
+def main() -> int:
+    n = -1
+    return round(1234, n)
