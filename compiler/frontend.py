@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
+from compiler.walk import walk
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
 _REJECTED: dict[type, tuple[str, str]] = {
@@ -115,7 +116,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         _rewrite_functionals(init)
         _check_function(init, report)
         functions.append(init)
-    if any(getattr(n, "kpow_mod", False) for fn in functions for n in ast.walk(fn)):
+    if any(getattr(n, "kpow_mod", False) for fn in functions for n in walk(fn)):
         functions.append(_pow_mod_function())
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
@@ -330,7 +331,7 @@ def _annotation_evaluates(ann: ast.expr, bound: Mapping[str, int]) -> bool:
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         return True  # a string annotation is not evaluated
     namespace: dict[str, object] = {}
-    for node in ast.walk(ann):
+    for node in walk(ann):
         if not isinstance(node, _ANNOTATION_NODES):
             return False
         if isinstance(node, ast.Name):
@@ -371,7 +372,7 @@ def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:
 
 
 def _global_reads(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _check_effects_see_final_names(
@@ -470,13 +471,13 @@ def _check_local_imports(fn: ast.FunctionDef, report: Reporter) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for a in stmt.names:
                 first.setdefault(a.asname or a.name, index)
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(s is node for s in fn.body):
             raise report.unsupported(
                 node, "import inside a block", "import at the start of the function or module"
             )
     for index, stmt in enumerate(fn.body):
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Name) and first.get(node.id, -1) >= index:
                 raise report.unsupported(
                     node,
@@ -507,7 +508,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             "default parameter value",
             "every argument must be passed",
         )
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if node is fn:
             continue
         if isinstance(node, ast.FunctionDef):
@@ -634,7 +635,7 @@ def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:
     is_math = isinstance(attr.value, ast.Name) and attr.value.id == "math"
     if attr.attr not in (MATH_FUNCTIONS if is_math else _METHODS):
         return False
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Call) and node.func is attr:
             return True
     return False
@@ -805,7 +806,7 @@ def _rewrite_generators(fn: ast.FunctionDef) -> None:
     sequence becomes `all($x for $x in xs)`."""
     if _shadows_a_rewritten_builtin(fn):
         return
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if not isinstance(node, ast.Call) or len(node.args) != 1:
             continue
         arg = node.args[0]
@@ -856,7 +857,7 @@ def _rewrite_generators(fn: ast.FunctionDef) -> None:
 def _bound_names(fn: ast.FunctionDef) -> set[str]:
     """Names `fn` binds: parameters, assignment and loop targets, comprehension variables."""
     names = {a.arg for a in fn.args.args}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -876,7 +877,7 @@ def _hoist_nested(outer: ast.FunctionDef) -> list[ast.FunctionDef]:
         own = _bound_names(inner)
         free = {
             n.id
-            for n in ast.walk(inner)
+            for n in walk(inner)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in own
         }
         siblings = {f.name for f in nested}
@@ -884,8 +885,8 @@ def _hoist_nested(outer: ast.FunctionDef) -> list[ast.FunctionDef]:
             continue
         uses = [
             n
-            for n in ast.walk(outer)
-            if isinstance(n, ast.Name) and n.id == inner.name and n not in ast.walk(inner)
+            for n in walk(outer)
+            if isinstance(n, ast.Name) and n.id == inner.name and n not in walk(inner)
         ]
         if any((n.lineno, n.col_offset) < (inner.lineno, inner.col_offset) for n in uses):
             continue
@@ -896,7 +897,7 @@ def _hoist_nested(outer: ast.FunctionDef) -> list[ast.FunctionDef]:
     rest = [s for s in outer.body if not any(s is h for h in hoisted)]
     outer.body = rest or [ast.copy_location(ast.Pass(), hoisted[-1])]
     for fn in [outer, *hoisted]:
-        for node in ast.walk(fn):
+        for node in walk(fn):
             if isinstance(node, ast.Name) and node.id in renames:
                 node.id = renames[node.id]
     for fn in hoisted:
@@ -928,10 +929,10 @@ def _reads_only_its_argument(key: ast.expr) -> bool:
     if not isinstance(key, ast.Lambda) or len(key.args.args) != 1:
         return False
     param = key.args.args[0].arg
-    called = {id(n.func) for n in ast.walk(key.body) if isinstance(n, ast.Call)}
+    called = {id(n.func) for n in walk(key.body) if isinstance(n, ast.Call)}
     return all(
         n.id == param or id(n) in called
-        for n in ast.walk(key.body)
+        for n in walk(key.body)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
     )
 

@@ -23,6 +23,7 @@ from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
 from compiler.frontend import MATH_FUNCTIONS, MATH_HELPERS
+from compiler.walk import walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -361,14 +362,14 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
 def _assigned_in(stmt: ast.stmt) -> set[str]:
     """Names `stmt` assigns (anywhere inside it: targets, loop targets)."""
     names: set[str] = set()
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension)):
             targets = [node.target]
         for t in targets:
-            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+            names |= {n.id for n in walk(t) if isinstance(n, ast.Name)}
     return names
 
 
@@ -594,7 +595,7 @@ class FunctionChecker:
         self.narrowed: dict[Var, int] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
         # the function's own math imports (locals: the front end checks they come first)
-        own = [n for n in ast.walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        own = [n for n in walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
         self.local_math = any(isinstance(n, ast.Import) for n in own)
         self.local_math_names = {
             a.name for n in own if isinstance(n, ast.ImportFrom) for a in n.names
@@ -761,7 +762,7 @@ class FunctionChecker:
                     f"{what} as a parameter or result of {self.info.name}",
                     "kiln's sets and dicts live inside one function",
                 )
-        for node in ast.walk(self.info.node):  # types recorded in plans before they were solved
+        for node in walk(self.info.node):  # types recorded in plans before they were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
             if hasattr(node, "kiter"):
@@ -774,7 +775,7 @@ class FunctionChecker:
         reads there are values; and Optional values are never ordered (CPython's TypeError for a
         None would depend on which items a sort happens to compare)."""
         for var, stmts in self.narrow_checks:
-            for node in (n for st in stmts for n in ast.walk(st)):
+            for node in (n for st in stmts for n in walk(st)):
                 if (
                     isinstance(node, (ast.Assign, ast.AnnAssign))
                     and any(
@@ -788,7 +789,7 @@ class FunctionChecker:
                         f"{var.name} may be None after this assignment"
                         " (it was tested not None before)",
                     )
-        for node in ast.walk(self.info.node):
+        for node in walk(self.info.node):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -801,7 +802,7 @@ class FunctionChecker:
             )
             if name in ("sorted", "min", "max", "sort") and any(
                 _has_optional(n.kty)  # type: ignore[attr-defined]
-                for n in ast.walk(node)
+                for n in walk(node)
                 if hasattr(n, "kty")
             ):
                 raise self.report.unsupported(
@@ -844,9 +845,9 @@ class FunctionChecker:
         """Whether `stmt` (not checked yet) may assign `var` None: where it only assigns values
         that look like a T (`best = x`), a narrowed region goes on through it, and finish()
         checks that each of those values is indeed a T (check_optionals)."""
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
-                if var.name in {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}:
+                if var.name in {n.id for n in walk(node.target) if isinstance(n, ast.Name)}:
                     return True
             elif isinstance(node, ast.Assign) and var.name in _assigned_in(node):
                 if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
@@ -2271,7 +2272,7 @@ def _const_int(node: ast.expr) -> int | None:
 
 
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 # -- definite assignment: which reads may find a variable unassigned ----------------------------------
@@ -2297,7 +2298,7 @@ def _flow_block(stmts: list[ast.stmt], da: set[str] | None) -> set[str] | None:
 def _reads(node: ast.AST | None, da: set[str]) -> None:
     if node is None:
         return
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and hasattr(n, "kvar"):
             var: Var = n.kvar  # type: ignore[attr-defined]
             if not var.hidden and var.name not in da:
@@ -2307,7 +2308,7 @@ def _reads(node: ast.AST | None, da: set[str]) -> None:
 
 def _targets(node: ast.AST) -> set[str]:
     return {
-        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
 
 
