@@ -25,10 +25,10 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 from compiler.diagnostics import CompileError
 from vm import isa
@@ -303,9 +303,30 @@ def compile_batch(
     rejected program whose diagnostic kc is sure of comes back as that `CompileError`, the very
     one compile_source raises (docs/BATCHED_COMPILER.md, "Diagnostics"); else `Unsupported`."""
     results = _compile_batch(sources, filenames, arg_types, threads, passes, diagnostics)
-    # kc takes neither a def replaced by a later one nor a `__main__` guard: those programs go
-    # again with such statements blanked out (frontend.without_dropped), which compiles to the
-    # same bytes; only bytes are taken from that pass, every diagnostic stays the program's own
+    return blanked_again(
+        results,
+        sources,
+        lambda idx, views: _compile_batch(
+            views,
+            [filenames[i] for i in idx] if filenames is not None else None,
+            [arg_types[i] for i in idx] if arg_types is not None else None,
+            threads,
+            passes,
+            False,
+        ),
+    )
+
+
+def blanked_again(
+    results: list[Any],
+    sources: Sequence[str],
+    compile_views: Callable[[list[int], list[str]], Sequence[Any]],
+) -> list[Any]:
+    """kc takes neither a def replaced by a later one nor a `__main__` guard: the programs it
+    refused for those go again with such statements blanked out (frontend.without_dropped),
+    which compiles to the same bytes. `compile_views(indices, views)` compiles them (the CPU
+    build, or the device's); only bytes are taken from that pass, every diagnostic stays the
+    program's own. Returns `results`, updated."""
     from compiler.frontend import without_dropped
 
     views: dict[int, str] = {}
@@ -316,15 +337,7 @@ def compile_batch(
                 views[i] = view
     if views:
         again = list(views)
-        second = _compile_batch(
-            [views[i] for i in again],
-            [filenames[i] for i in again] if filenames is not None else None,
-            [arg_types[i] for i in again] if arg_types is not None else None,
-            threads,
-            passes,
-            False,
-        )
-        for i, result in zip(again, second, strict=True):
+        for i, result in zip(again, compile_views(again, [views[i] for i in again]), strict=True):
             if isinstance(result, bytes):
                 results[i] = result
     return results

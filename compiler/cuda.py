@@ -533,6 +533,18 @@ def compile_batch_cuda(
         )
         for i, result in zip(on_cpu, redone, strict=True):
             results[i] = result
+    # a redefined def or a `__main__` guard, refused on the device: its blanked view, as
+    # compile_batch compiles it (on the CPU build: few programs, the same bytes)
+    views = 0
+
+    def compile_views(idx: list[int], texts: list[str]) -> list[bytes | Unsupported]:
+        nonlocal views
+        views = len(idx)
+        options = {k: v for k, v in cpu_options.items() if k != "diagnostics"}
+        return compile_batch(texts, [names[i] for i in idx], [specs[i] for i in idx], **options)
+
+    batched.blanked_again(results, sources, compile_views)
+    stats["blanked_on_cpu"] = views
     last_stats.clear()
     last_stats.update(stats)
     assert all(r is not None for r in results)
