@@ -378,7 +378,8 @@ def test_nothing_outlives_the_pool(tmp_path: Path) -> None:
         assert len(inside) >= 4  # bwrap, its namespace's init, the zygote: per zygote
     time.sleep(0.3)
     assert _alive(inside) == set()
-    assert set(Path("/tmp").glob("kiln-fallback-*")) == before
+    # none of its own left (another test's pool, on the other worker, may remove one of its own)
+    assert set(Path("/tmp").glob("kiln-fallback-*")) <= before
 
 
 def test_kiln_killed_takes_the_sandbox_with_it(tmp_path: Path) -> None:
