@@ -21,7 +21,7 @@ from compiler.walk import walk
 _REJECTED: dict[type, tuple[str, str]] = {
     ast.GeneratorExp: (
         "generator expression",
-        "only as the argument of sum, min, max, sorted, list, all, any or str.join",
+        "only as the argument of sum, min, max, sorted, list, tuple, set, all, any or str.join",
     ),
     ast.Lambda: ("lambda", "functions must be defined with def at module level"),
     ast.ClassDef: ("class", "classes are not in kiln Python"),
@@ -645,7 +645,7 @@ def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:
 
 # A generator expression as the only argument of these is a list comprehension: they consume
 # every item anyway, in order (an exception in an item is raised the same way).
-_CONSUMES_ALL = frozenset({"sum", "min", "max", "sorted", "list"})
+_CONSUMES_ALL = frozenset({"sum", "min", "max", "sorted", "list", "tuple", "set"})
 # These stop at the first item that decides: kept as generators, lowered as short-circuit loops.
 _SHORT_CIRCUIT = frozenset({"all", "any"})
 

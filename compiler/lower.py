@@ -119,6 +119,13 @@ def _ty(node: ast.AST) -> Type:
     return node.kty  # type: ignore[attr-defined, no-any-return]
 
 
+def _seq_ty(node: ast.AST) -> Type:
+    """The type of a sequence operand as lowered: a tuple iterated as a list (`kas_list`) is
+    that list."""
+    t = _ty(node)
+    return list_of(t.args[0]) if getattr(node, "kas_list", None) is not None else t
+
+
 class FunctionLowerer:
     def __init__(self, info: FunctionInfo, pool: Pool, loop_steps: bool = True) -> None:
         self.info, self.pool, self.loop_steps = info, pool, loop_steps
@@ -922,6 +929,10 @@ class FunctionLowerer:
             self.emit("LOADI", -1)
         elif wrap == "some":
             self.emit("TUPLE_NEW", 1)
+        n = getattr(node, "kas_list", None)  # a tuple's items, iterated: their list
+        if n is not None:
+            self.emit("UNPACK_TUPLE", n)
+            self.emit("LIST_NEW", n)
 
     def e_Constant(self, node: ast.Constant) -> None:
         v = node.value
@@ -1186,7 +1197,20 @@ class FunctionLowerer:
         self.emit("TUPLE_NEW", len(node.elts))
 
     def e_Subscript(self, node: ast.Subscript) -> None:
-        seq = _ty(node.value)
+        seq = _seq_ty(node.value)
+        picked = getattr(node, "ktuple_slice", None)
+        if picked is not None:  # t[a:b:c] of constants: the items picked, a new tuple
+            self.expr(node.value)
+            if picked:
+                t = self.temp()
+                self.emit("STORE", t)
+                for i in picked:
+                    self.emit("LOAD", t)
+                    self.emit("TUPLE_GET", i)
+            else:
+                self.emit("POP")
+            self.emit("TUPLE_NEW", len(picked))
+            return
         if seq.kind == "dict":
             d, k = self.temp(), self.temp()
             self.expr(node.value)
@@ -1517,7 +1541,7 @@ class FunctionLowerer:
     def _min_max(self, node: ast.Call, args: list[ast.expr], is_min: bool) -> None:
         if len(args) == 1:
             self.expr(args[0])
-            self.emit("MIN" if is_min else "MAX", self.type_index(_ty(args[0])))
+            self.emit("MIN" if is_min else "MAX", self.type_index(_seq_ty(args[0])))
             return
         t = _ty(node)
         slots = []
@@ -1934,6 +1958,16 @@ class FunctionLowerer:
     def b_any(self, node: ast.Call, args: list[ast.expr]) -> None:
         assert isinstance(args[0], ast.GeneratorExp)
         self._all_any(args[0], False)
+
+    def b_tuple(self, node: ast.Call, args: list[ast.expr]) -> None:
+        n = node.ktuple  # type: ignore[attr-defined]
+        if not args:
+            self.emit("TUPLE_NEW", 0)
+            return
+        self.expr(args[0])
+        if n is not None:  # a list of n items (types.tuple_call): its items, as a tuple
+            self.emit("UNPACK_LIST", n)
+            self.emit("TUPLE_NEW", n)
 
     def b_list(self, node: ast.Call, args: list[ast.expr]) -> None:
         how = node.klist  # type: ignore[attr-defined]

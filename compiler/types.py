@@ -238,6 +238,7 @@ BUILTINS = frozenset(
         "dict",
         "print",
         "isinstance",
+        "tuple",
     }
 )
 # isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
@@ -257,7 +258,7 @@ _RUNTIME_CLASSES = {
 _SUBCLASSES = {"int": {"int", "bool"}}  # a class and the classes isinstance accepts for it
 # builtins that raise TypeError when given None (where str(None), bool(None) do not)
 _NONE_IS_A_TYPE_ERROR = frozenset(
-    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float"}
+    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float", "tuple"}
 )
 _ITER_ONLY = {
     "zip": "for loops and comprehensions",
@@ -1227,7 +1228,7 @@ class FunctionChecker:
             node.kty = list_of(INT)  # type: ignore[attr-defined]
             self.nodes.append(node)
             return list_of(INT)
-        t = self.need(node, self.expr(node), "the iterated value")
+        t = self.tuple_items(node, self.need(node, self.expr(node), "the iterated value"))
         if t.kind == "set":
             if allow_set:
                 return list_of(t.args[0])
@@ -1241,6 +1242,17 @@ class FunctionChecker:
                 node,
                 f"cannot iterate over {show(t)} (kiln iterates lists, strings, range, enumerate and reversed)",
             )
+        return t
+
+    def tuple_items(self, node: ast.expr, t: Type) -> Type:
+        """A tuple whose items share one type, where its items are iterated or consumed (`for`,
+        comprehensions, `sum`, `sorted`, `str.join`, ...): the list of its items, made when the
+        value is (`kas_list`, lowered `UNPACK_TUPLE n; LIST_NEW n`). A tuple never changes, so
+        the list gives the same items in the same order as CPython's tuple iterator."""
+        if t.kind == "tuple" and all(a == t.args[0] for a in t.args):
+            node.kas_list = len(t.args)  # type: ignore[attr-defined]
+            # () iterates no item: its list's item type is whatever the context wants
+            return list_of(t.args[0] if t.args else TVar("item of ()"))  # type: ignore[arg-type]
         return t
 
     def range_args(self, call: ast.Call) -> None:
@@ -1606,6 +1618,21 @@ class FunctionChecker:
         if seq.kind == "dict":
             self.dict_key(node.slice, seq)
             return seq.args[1]
+        if isinstance(node.slice, ast.Slice) and seq.kind == "tuple":
+            bounds = [
+                None if part is None else _const_int(part)
+                for part in (node.slice.lower, node.slice.upper, node.slice.step)
+            ]
+            given = [part is not None for part in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if any(g and b is None for g, b in zip(given, bounds)) or bounds[2] == 0:
+                raise self.report.unsupported(
+                    node.slice,
+                    "tuple slice that is not constant",
+                    "tuples are sliced by constant ints in kiln Python (the length is static)",
+                )
+            picked = list(range(len(seq.args)))[slice(*bounds)]
+            node.ktuple_slice = picked  # type: ignore[attr-defined]
+            return tuple_of(*(seq.args[i] for i in picked))
         if isinstance(node.slice, ast.Slice):
             if seq.kind not in ("str", "list"):
                 raise self.err(node, f"cannot slice a {show(seq)}")
@@ -1615,6 +1642,9 @@ class FunctionChecker:
             return seq
         if seq.kind == "tuple":
             k = _const_int(node.slice)
+            if k is None and self.tuple_items(node.value, seq).kind == "list":
+                self.index(node.slice)  # items of one type: indexed as their list
+                return seq.args[0]
             if k is None:
                 raise self.report.unsupported(
                     node.slice,
@@ -1919,6 +1949,8 @@ class FunctionChecker:
                 self.index(arg)
                 continue
             t = self.expr(arg)
+            if func.attr == "join" and isinstance(resolve(t), Type):
+                t = self.tuple_items(arg, resolve(t))  # type: ignore[arg-type]
             if not unify(t, want):
                 raise self.err(arg, f"str.{func.attr}() takes {show(want)}, not {show(t)}")
         node.kmethod = f"str.{func.attr}"  # type: ignore[attr-defined]
@@ -1953,6 +1985,8 @@ class FunctionChecker:
             )
         if name == "list":
             return self.list_call(node)
+        if name == "tuple":
+            return self.tuple_call(node)
         if name == "print":
             return self.print_call(node)
         if name == "isinstance":
@@ -2044,6 +2078,8 @@ class FunctionChecker:
                 raise self.err(node, f"bad operand type for abs(): '{show(t)}'")
             return FLOAT if k == "float" else INT
         if name == "sum":
+            t = self.tuple_items(args[0], t)
+            k = t.kind
             if k != "list" or _kind(t.args[0]) not in ("int", "bool", "float"):
                 raise self.err(node, f"sum() of {show(t)}: kiln sums lists of numbers")
             return FLOAT if _kind(t.args[0]) == "float" else INT
@@ -2161,6 +2197,33 @@ class FunctionChecker:
             self.expr(arg, allow_none=True)
         return NONE
 
+    def tuple_call(self, node: ast.Call) -> KType:
+        """tuple() and tuple(xs) where the number of items is known before the program runs
+        (kiln's tuples have a static length): of a tuple (itself), or of a list comprehension
+        (a generator expression, frontend.py) without filters over tuples, zip, enumerate,
+        reversed, displays and string literals of static lengths. Lowered: the list, then
+        UNPACK_LIST n; TUPLE_NEW n (its length is n by construction)."""
+        if node.keywords or len(node.args) > 1:
+            raise self.err(node, f"tuple expected at most 1 argument, got {len(node.args)}")
+        if not node.args:
+            node.ktuple = 0  # type: ignore[attr-defined]
+            return tuple_of()
+        arg = node.args[0]
+        t = self.need(arg, self.expr(arg), "the argument of tuple()")
+        if t.kind == "tuple":
+            node.ktuple = None  # type: ignore[attr-defined]  # tuple(t) is t
+            return t
+        n = _static_length(arg) if t.kind == "list" else None
+        if n is None:
+            raise self.report.unsupported(
+                node,
+                f"tuple() of {show(t)}",
+                "kiln's tuples have a static length: tuple() takes a tuple, or a comprehension"
+                " over tuples, zip, enumerate or displays",
+            )
+        node.ktuple = n  # type: ignore[attr-defined]
+        return tuple_of(*[t.args[0]] * n)
+
     def list_call(self, node: ast.Call) -> KType:
         if not node.args:
             node.klist = "empty"  # type: ignore[attr-defined]
@@ -2248,6 +2311,39 @@ def _default_unknown(t: KType) -> None:
     else:
         for arg in t.args:
             _default_unknown(arg)
+
+
+def _static_length(node: ast.expr) -> int | None:
+    """The number of items iterating `node` gives, where the program's text and types fix it
+    (after type checking: tuples iterated as lists carry `kas_list`); else None."""
+    n = getattr(node, "kas_list", None)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return len(node.elts)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return len(node.value)
+    if isinstance(node, ast.ListComp):
+        total = 1
+        for comp in node.generators:
+            k = None if comp.ifs else _static_length(comp.iter)
+            if k is None:
+                return None
+            total *= k
+        return total
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("zip", "enumerate", "reversed")
+        and node.args
+        and not node.keywords
+    ):
+        args = node.args if node.func.id == "zip" else node.args[:1]
+        lengths = [_static_length(a) for a in args]
+        return None if None in lengths else min(lengths)  # type: ignore[type-var]
+    return None
 
 
 def _elem(seq: Type) -> Type:
