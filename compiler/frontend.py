@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import math
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -521,6 +522,14 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                 continue
             if isinstance(node, ast.Attribute) and _is_supported_method_call(node, fn):
                 continue
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "math"
+                and node.attr in MATH_CONSTANTS
+                and isinstance(node.ctx, ast.Load)
+            ):
+                continue  # math.pi: the types phase checks that math is imported
             if isinstance(node, ast.Attribute):
                 construct = f"attribute .{node.attr}"
             raise report.unsupported(node, construct, why)
@@ -536,6 +545,8 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                     kw.arg in ("sep", "end")
                     and isinstance(node.func, ast.Name)
                     and node.func.id == "print"
+                ) or (
+                    kw.arg in MATH_KEYWORDS.get(_math_function_name(node.func), ())
                 )
                 if not ok:
                     raise report.unsupported(
@@ -552,6 +563,7 @@ _METHODS = frozenset(
         "add",
         # dict
         "get",
+        "setdefault",
         "keys",
         "values",
         "items",
@@ -589,7 +601,12 @@ _METHODS = frozenset(
 )
 
 
-MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt"})
+MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose"})
+# math's float constants, read as CPython's values (math.nan is left out: a NaN's identity
+# matters to CPython's container comparisons)
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
+# keyword arguments math functions take (math.isclose's are keyword-only)
+MATH_KEYWORDS = {"isclose": ("rel_tol", "abs_tol")}
 
 # math functions of ints that are kiln functions the checker adds to a program that calls them
 # (types.Checker.helper): CPython's results and exceptions (ValueError for a negative n; a
@@ -617,6 +634,30 @@ def isqrt(n: int) -> int:
         y = (x + n // x) // 2
     return x
 """,
+    # math.pow: float ** float, except where CPython's math.pow raises ValueError (a zero to a
+    # negative power, a negative number to a non-integer power: ** gives ZeroDivisionError or
+    # a complex there); NaNs and infinities as ** (both follow C99's pow)
+    "pow": """
+def pow(x: float, y: float) -> float:
+    if x - x == 0.0 and y - y == 0.0:
+        if x == 0.0 and y < 0.0:
+            raise ValueError
+        if x < 0.0 and y % 1.0 != 0.0:
+            raise ValueError
+    return x ** y
+""",
+    # math.isclose, as CPython's math_isclose_impl
+    "isclose": """
+def isclose(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
+    if rel_tol < 0.0 or abs_tol < 0.0:
+        raise ValueError
+    if a == b:
+        return True
+    if (a == a and a - a != 0.0) or (b == b and b - b != 0.0):
+        return False
+    diff = abs(b - a)
+    return diff <= abs(rel_tol * b) or diff <= abs(rel_tol * a) or diff <= abs_tol
+""",
 }
 
 
@@ -625,8 +666,18 @@ def _is_math_import(node: ast.AST) -> bool:
     if isinstance(node, ast.Import):
         return all(a.name == "math" and a.asname is None for a in node.names)
     if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
-        return all(a.name in MATH_FUNCTIONS and a.asname is None for a in node.names)
+        return all(
+            (a.name in MATH_FUNCTIONS or a.name in MATH_CONSTANTS) and a.asname is None
+            for a in node.names
+        )
     return False
+
+
+def _math_function_name(func: ast.expr) -> str:
+    """`isclose` of `math.isclose` or of a name `isclose` (which the types phase resolves)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id == "math" else ""
+    return func.id if isinstance(func, ast.Name) else ""
 
 
 def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:

@@ -929,6 +929,8 @@ class FunctionLowerer:
             self.emit("LOADI", -1)
         elif wrap == "some":
             self.emit("TUPLE_NEW", 1)
+        if getattr(node, "kto_float", False):  # an int argument of math.pow, math.isclose
+            self.emit("I2F")
         n = getattr(node, "kas_list", None)  # a tuple's items, iterated: their list
         if n is not None:
             self.emit("UNPACK_TUPLE", n)
@@ -946,6 +948,9 @@ class FunctionLowerer:
             self.emit("STR", self.pool.string(v))
 
     def e_Name(self, node: ast.Name) -> None:
+        if hasattr(node, "kmath_constant"):  # from math import pi
+            self.push_float(node.kmath_constant)  # type: ignore[attr-defined]
+            return
         self.load_var(node.kvar, getattr(node, "kcheck", False))  # type: ignore[attr-defined]
         if getattr(node, "kunwrap", False):  # an Optional tested not None: its value
             self.emit("OPT_VALUE")
@@ -1281,8 +1286,8 @@ class FunctionLowerer:
                 self.emit("LOADI", 0)
             elif method.startswith("str."):
                 self.str_method(node, method.removeprefix("str."))
-            elif method == "dict_get":
-                self.dict_get(node, node.func.value)
+            elif method in ("dict_get", "dict_setdefault"):
+                self.dict_get(node, node.func.value, insert=method == "dict_setdefault")
             elif method == "set_add":
                 self.set_add(node, node.func.value)
             elif method == "pop":
@@ -1662,7 +1667,9 @@ class FunctionLowerer:
         self.emit("LIST_STORE")
         self.place(done)
 
-    def dict_get(self, node: ast.Call, obj: ast.expr) -> None:
+    def dict_get(self, node: ast.Call, obj: ast.expr, insert: bool = False) -> None:
+        """d.get(k, default); with `insert`, d.setdefault(k, default): an absent key is
+        added, with the default itself (aliased, as in CPython) as its value."""
         t = _ty(obj)
         d, k, default = self.temp(), self.temp(), self.temp()
         for slot, e in ((d, obj), (k, node.args[0]), (default, node.args[1])):
@@ -1680,6 +1687,12 @@ class FunctionLowerer:
         self.emit("LIST_INDEX")
         self.emit("JUMP", done)
         self.place(absent)
+        if insert:
+            for part, slot in ((0, k), (1, default)):
+                self.emit("LOAD", d)
+                self.emit("TUPLE_GET", part)
+                self.emit("LOAD", slot)
+                self.emit("LIST_APPEND")
         self.emit("LOAD", default)
         self.place(done)
 
@@ -1887,6 +1900,33 @@ class FunctionLowerer:
             self.emit("ROUND_F_N")
         else:
             self.expr(args[0])
+
+    def e_Attribute(self, node: ast.Attribute) -> None:
+        self.push_float(node.kmath_constant)  # type: ignore[attr-defined]  # math.pi
+
+    def b_math_helper(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """math.pow, math.isclose: a call of their kiln function (frontend.MATH_HELPERS), the
+        arguments evaluated in the source's order (keywords last), then passed in the
+        parameters' order, absent keywords as CPython's defaults."""
+        helper = self.pool.function_index[node.khelper]  # type: ignore[attr-defined]
+        if not node.keywords and node.khelper != "$isclose":  # type: ignore[attr-defined]
+            for arg in args:
+                self.expr(arg)
+            self.emit("CALL", helper)
+            return
+        values = {}
+        for name, arg in [("a", args[0]), ("b", args[1])] + [
+            (kw.arg, kw.value) for kw in node.keywords
+        ]:
+            self.expr(arg)
+            values[name] = self.temp()
+            self.emit("STORE", values[name])
+        for name, default in (("a", 0.0), ("b", 0.0), ("rel_tol", 1e-09), ("abs_tol", 0.0)):
+            if name in values:
+                self.emit("LOAD", values[name])
+            else:
+                self.push_float(default)
+        self.emit("CALL", helper)
 
     def b_math_floor(self, node: ast.Call, args: list[ast.expr]) -> None:
         self._float_to_int(args[0], "FLOOR_F")

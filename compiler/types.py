@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.frontend import MATH_FUNCTIONS, MATH_HELPERS
+from compiler.frontend import MATH_CONSTANTS, MATH_FUNCTIONS, MATH_HELPERS, MATH_KEYWORDS
 from compiler.walk import walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -1314,6 +1314,11 @@ class FunctionChecker:
 
     def e_Name(self, node: ast.Name) -> KType:
         var = self.lookup(node.id)
+        if var is None and node.id in MATH_CONSTANTS and (
+            node.id in self.local_math_names
+            or (node.id in self.module.math_names and node.id not in self.module.infos)
+        ):  # from math import pi
+            return self.math_constant(node, node.id)
         if var is None:
             if node.id in self.module.infos or node.id in BUILTINS:
                 raise self.report.unsupported(
@@ -1813,22 +1818,22 @@ class FunctionChecker:
         if obj.kind == "str":
             return self.str_method(node, func)
         if obj.kind == "dict":
-            if func.attr != "get":
+            if func.attr not in ("get", "setdefault"):
                 raise self.report.unsupported(
                     func,
                     f"dict.{func.attr}() here",
-                    "kiln has d.get(k, default), and keys/values/items in for loops"
-                    " and as the argument of list(), sorted(), ...",
+                    "kiln has d.get(k, default), d.setdefault(k, default), and"
+                    " keys/values/items in for loops and as the argument of list(), sorted(), ...",
                 )
             if len(node.args) != 2 or node.keywords:
                 raise self.report.unsupported(
-                    node, "dict.get without a default", "write d.get(k, default)"
+                    node, f"dict.{func.attr} without a default", f"write d.{func.attr}(k, default)"
                 )
             self.dict_key(node.args[0], obj)
             t = self.expr(node.args[1])
             if not unify(obj.args[1], t):
                 raise self.err(node.args[1], f"default {show(t)} for {show(obj)}")
-            node.kmethod = "dict_get"  # type: ignore[attr-defined]
+            node.kmethod = f"dict_{func.attr}"  # type: ignore[attr-defined]
             return obj.args[1]
         if obj.kind == "set":
             if func.attr != "add" or len(node.args) != 1 or node.keywords:
@@ -1907,7 +1912,11 @@ class FunctionChecker:
 
     def math_call(self, node: ast.Call, name: str) -> KType:
         """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself);
-        math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`)."""
+        math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`);
+        math.pow(x, y) -> float, math.isclose(a, b[, rel_tol=, abs_tol=]) -> bool (calls of
+        `$pow`, `$isclose`, their int arguments made floats as CPython's math does)."""
+        if name in ("pow", "isclose"):
+            return self.float_math_call(node, name)
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
         t = self.expr(node.args[0])
@@ -1921,6 +1930,43 @@ class FunctionChecker:
             raise self.err(node.args[0], f"must be real number, not {show(t)}")
         node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
         return FLOAT if name == "sqrt" else INT
+
+    def float_math_call(self, node: ast.Call, name: str) -> KType:
+        if len(node.args) != 2:
+            raise self.err(node, f"math.{name}() takes 2 positional arguments")
+        allowed = MATH_KEYWORDS.get(name, ())
+        names = [kw.arg for kw in node.keywords]
+        if any(n not in allowed for n in names) or len(set(names)) != len(names):
+            raise self.err(node, f"math.{name}() takes keyword arguments {', '.join(allowed)}")
+        for arg in [*node.args, *(kw.value for kw in node.keywords)]:
+            t = self.expr(arg)
+            if not _numeric(t):
+                raise self.err(arg, f"must be real number, not {show(t)}")
+            if _kind(t) != "float":
+                arg.kto_float = True  # type: ignore[attr-defined]
+        helper = self.module.helper(name)
+        node.kbuiltin = "math_helper"  # type: ignore[attr-defined]
+        node.khelper = helper.name  # type: ignore[attr-defined]
+        return BOOL if name == "isclose" else FLOAT
+
+    def math_constant(self, node: ast.expr, name: str) -> KType:
+        node.kmath_constant = MATH_CONSTANTS[name]  # type: ignore[attr-defined]
+        return FLOAT
+
+    def e_Attribute(self, node: ast.Attribute) -> KType:
+        """math.pi, math.e, math.tau, math.inf (frontend.py admits no other attribute read)."""
+        assert isinstance(node.value, ast.Name) and node.value.id == "math"
+        if self.is_local("math"):
+            raise self.report.unsupported(
+                node, f"attribute .{node.attr}", "a variable named math has no attributes"
+            )
+        if not (self.local_math or self.module.math_module):
+            raise self.report.unsupported(
+                node.value,
+                "name 'math' is not defined",
+                "CPython raises NameError: nothing imports math",
+            )
+        return self.math_constant(node, node.attr)
 
     def dict_key(self, key: ast.expr, d: Type) -> None:
         t = self.expr(key)
