@@ -552,8 +552,8 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
-                        "only sorted(..., reverse=...), list.sort(reverse=...) and"
-                        " print(sep=, end=) take a keyword",
+                        "only sorted(..., reverse=...), list.sort(reverse=...),"
+                        " print(sep=, end=) and math.isclose(rel_tol=, abs_tol=) take a keyword",
                     )
 
 

@@ -2263,9 +2263,9 @@ class FunctionChecker:
         if n is None:
             raise self.report.unsupported(
                 node,
-                f"tuple() of {show(t)}",
-                "kiln's tuples have a static length: tuple() takes a tuple, or a comprehension"
-                " over tuples, zip, enumerate or displays",
+                "tuple of a dynamic length",
+                f"tuple() of this {show(t)}: kiln's tuples have a static length; tuple() takes a"
+                " tuple, or a comprehension over tuples, zip, enumerate or displays",
             )
         node.ktuple = n  # type: ignore[attr-defined]
         return tuple_of(*[t.args[0]] * n)
