@@ -2043,11 +2043,13 @@ class FunctionChecker:
             if not args:
                 node.kdict = "empty"  # type: ignore[attr-defined]
                 return dict_of(TVar("key of dict()"), TVar("value of dict()"))  # type: ignore[arg-type]
-            pairs = self.need(args[0], self.expr(args[0]), "the argument of dict()")
-            item = pairs.args[0] if pairs.kind == "list" else pairs
-            if item.kind != "tuple" or len(item.args) != 2:
+            given = self.need(args[0], self.expr(args[0]), "the argument of dict()")
+            pairs = self.tuple_items(args[0], given)  # a tuple of pairs: their list
+            if pairs.kind != "list" or _kind(pairs.args[0]) != "tuple" or len(
+                resolve(pairs.args[0]).args  # type: ignore[union-attr]
+            ) != 2:
                 raise self.report.unsupported(
-                    node, f"dict({show(pairs)})", "kiln's dict() takes a list of pairs"
+                    node, f"dict({show(given)})", "kiln's dict() takes a list of pairs"
                 )
             node.kdict = "pairs"  # type: ignore[attr-defined]
             return dict_of(*pairs.args[0].args)
