@@ -1781,6 +1781,12 @@ class FunctionChecker:
         )
 
     def user_call(self, node: ast.Call, callee: FunctionInfo) -> KType:
+        if node.keywords:  # the front end lets `isclose(..., rel_tol=...)` through for math's
+            raise self.report.unsupported(
+                node.keywords[0],
+                f"keyword argument {node.keywords[0].arg}",
+                "the module's functions take positional arguments",
+            )
         if len(node.args) != len(callee.params):
             raise self.err(
                 node,
