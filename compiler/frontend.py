@@ -22,7 +22,8 @@ from compiler.walk import walk
 _REJECTED: dict[type, tuple[str, str]] = {
     ast.GeneratorExp: (
         "generator expression",
-        "only as the argument of sum, min, max, sorted, list, tuple, set, all, any or str.join",
+        "only as the argument of sum, min, max, sorted, list, tuple, set, all, any or str.join,"
+        " and as next(g, default)",
     ),
     ast.Lambda: ("lambda", "functions must be defined with def at module level"),
     ast.ClassDef: ("class", "classes are not in kiln Python"),
@@ -709,7 +710,7 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
 # (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
 _REWRITTEN = frozenset(
     {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
-    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod"}
+    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod", "next"}
 )
 
 
@@ -723,6 +724,13 @@ def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
 # map(f, xs) as the only argument of these is [f(v) for v in xs]: they consume every item, in
 # order (list(map(...)) is _Functionals'); all and any stop early: a generator for them.
 _MAP_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "set"})
+
+
+def _literal(node: ast.expr) -> bool:
+    """A number (possibly negated), str or bool literal."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str)
 
 
 def _plain_operand(node: ast.expr) -> bool:
@@ -858,6 +866,18 @@ def _rewrite_generators(fn: ast.FunctionDef) -> None:
     if _shadows_a_rewritten_builtin(fn):
         return
     for node in walk(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "next"
+            and len(node.args) == 2
+            and not node.keywords
+            and isinstance(node.args[0], ast.GeneratorExp)
+            and _literal(node.args[1])
+        ):  # next(g, default): the first item, or the default (a literal: CPython evaluates
+            # it after the generator's first iterable, kiln before; it cannot raise)
+            node.args[0].kallowed = True  # type: ignore[attr-defined]
+            continue
         if not isinstance(node, ast.Call) or len(node.args) != 1:
             continue
         arg = node.args[0]

@@ -1991,6 +1991,34 @@ class FunctionLowerer:
         self.place(done)
         self.emit("LOAD", result)
 
+    def b_next(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """next(g, default): the first item g makes (a loop that stops there, as CPython's
+        generator does), or the default (a constant or a name: evaluated first)."""
+        gen = args[0]
+        assert isinstance(gen, ast.GeneratorExp)
+        result, done = self.temp(), Label()
+        self.expr(args[1])
+        self.emit("STORE", result)
+
+        def generate(level: int, cont: Label, brk: Label) -> None:
+            if level == len(gen.generators):
+                self.expr(gen.elt)
+                self.emit("STORE", result)
+                self.emit("JUMP", done)
+                return
+            comp = gen.generators[level]
+
+            def body(inner_cont: Label, inner_brk: Label) -> None:
+                for cond in comp.ifs:
+                    self.branch(cond, False, inner_cont)
+                generate(level + 1, inner_cont, inner_brk)
+
+            self.iterate(comp, comp.iter, comp.target, body)
+
+        generate(0, Label(), Label())
+        self.place(done)
+        self.emit("LOAD", result)
+
     def b_all(self, node: ast.Call, args: list[ast.expr]) -> None:
         assert isinstance(args[0], ast.GeneratorExp)
         self._all_any(args[0], True)

@@ -239,6 +239,7 @@ BUILTINS = frozenset(
         "print",
         "isinstance",
         "tuple",
+        "next",
     }
 )
 # isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
@@ -2068,6 +2069,27 @@ class FunctionChecker:
             seq = self.sequence(args[0], allow_set=True)
             node.kset = seq  # type: ignore[attr-defined]
             return set_of(_elem(seq))
+        if name == "next":
+            gen = args[0] if len(args) == 2 else None
+            if not isinstance(gen, ast.GeneratorExp) or node.keywords:
+                raise self.report.unsupported(
+                    node, "next() here", "kiln has next(<generator expression>, default)"
+                )
+            default = self.expr(args[1])
+            self.scopes.append({})
+            for comp in gen.generators:
+                self.iteration(comp, comp.target, comp.iter, self.bind_comp_target)
+                for cond in comp.ifs:
+                    self.truth(cond)
+            item = self.expr(gen.elt)
+            self.scopes.pop()
+            if not unify(item, default):
+                raise self.err(
+                    args[1],
+                    f"next() default {show(default)} for items {show(item)}: the result's type"
+                    " would depend on the values",
+                )
+            return item
         if name in ("all", "any"):
             gen = args[0] if len(args) == 1 else None
             if not isinstance(gen, ast.GeneratorExp):

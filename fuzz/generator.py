@@ -133,7 +133,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
-        "math_extras", "setdefault",
+        "math_extras", "setdefault", "next_default",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -155,6 +155,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
     "tuple_iter": "tuple", "tuple_call": "tuple", "math_extras": "float", "setdefault": "dict_ops",
+    "next_default": "list[int]",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -771,6 +772,7 @@ class _Generator:
             (max(self.has(t, 0.6) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, INT, e)),
             (self.has(TUPLE_INTS, 0.6), ("tuple_iter",), lambda: self.tuple_items(e)),
+            (self.has(LIST_INT, 0.4), ("next_default",), lambda: self.next_item(e)),
             (2 if self.callees(INT) else 0, ("call",), lambda: self.call(INT, e)),
             (0.3, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
                                                         values=[self.expr(INT, e),
@@ -1310,6 +1312,20 @@ class _Generator:
             return _index(t, _bin(_call("len", self.expr(STR, d, small=True)), ast.Mod(),
                                   _const(3)) if STR in self.types else _const(rng.randint(-2, 1)))
         return _call(rng.choice(["sum", "max", "min"]), t)
+
+    def next_item(self, d: int) -> ast.expr:
+        """``next((v // k for v in xs if v > k), -1)``: the first item, the generator stopping
+        there (a later item's ZeroDivisionError never happens), or the literal default."""
+        rng = self.rng
+        var = f"t{self.tuple_vars}"
+        self.tuple_vars += 1
+        k = rng.randint(-2, 3)
+        elt = _bin(_name(var), rng.choice([ast.FloorDiv, ast.Add, ast.Mod])(), _const(k)) \
+            if self.chance(0.5) else _name(var)
+        ifs = [_compare(_name(var), [_cmpop(rng)], [_const(k)])] if self.chance(0.7) else []
+        gen = ast.GeneratorExp(elt=elt, generators=[ast.comprehension(
+            target=_name(var, store=True), iter=self.expr(LIST_INT, d), ifs=ifs, is_async=0)])
+        return _call("next", gen, _const(rng.choice([-1, 0, 7])))
 
     def tuple_of_items(self, d: int) -> ast.expr:
         """``tuple(a op b for a, b in zip(x, y))`` of two tuple[int, int]s, ``tuple(x)``, or a

@@ -33,7 +33,7 @@ RAISABLE = {"Exception", "ValueError", "TypeError", "RuntimeError", "IndexError"
             "ZeroDivisionError", "AssertionError", "NotImplementedError"}
 BUILTINS = {"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
             "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set", "round", "tuple",
-            "zip"}
+            "zip", "next"}
 MATH = {"pow", "isclose"}  # math.<f>(...) calls (math_extras); math.pi, math.e, math.tau read
 
 
