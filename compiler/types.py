@@ -2277,7 +2277,8 @@ class FunctionChecker:
         """tuple() and tuple(xs) where the number of items is known before the program runs
         (kiln's tuples have a static length): of a tuple (itself), or of a list comprehension
         (a generator expression, frontend.py) without filters over tuples, zip, enumerate,
-        reversed, displays and string literals of static lengths. Lowered: the list, then
+        reversed, list(...), sorted(...), displays and string literals of static lengths (also
+        list(...) and sorted(...) of those themselves). Lowered: the list, then
         UNPACK_LIST n; TUPLE_NEW n (its length is n by construction)."""
         if node.keywords or len(node.args) > 1:
             raise self.err(node, f"tuple expected at most 1 argument, got {len(node.args)}")
@@ -2409,6 +2410,12 @@ def _static_length(node: ast.expr) -> int | None:
                 return None
             total *= k
         return total
+    if (
+        isinstance(node, ast.Call)
+        and getattr(node, "kbuiltin", None) in ("list", "sorted")  # the builtins (types' mark)
+        and len(node.args) == 1
+    ):
+        return _static_length(node.args[0])  # as many items as their argument
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)

@@ -1,5 +1,5 @@
 # call: main((10, 4, 6, 9), (5, 2, 3, 3))
-# expect: ((2, 2, 2, 3), (14, 10, 15), ((6, 8), (10, 12)), (10, 4, 6, 9), (4, 6), (9, 6, 4, 10), (), ('a', 'b', 'c'), 6, 9, (0, 2, 4, 6), 3, [4, 9], True, [3, 3])
+# expect: ((2, 2, 2, 3), (14, 10, 15), ((6, 8), (10, 12)), (10, 4, 6, 9), (4, 6), (9, 6, 4, 10), (), ('a', 'b', 'c'), 6, 9, (0, 2, 4, 6), 3, [4, 9], True, (-6, -3, -4, -4), ((4, 6, 9, 10), (9, 6, 4, 10), (10, 9, 6, 4)), [3, 3])
 
 
 def division_elements(t1, t2):
@@ -32,6 +32,8 @@ def main(t1, t2):
         len(set(len(s) for s in ["a", "bb", "a", "ccc"])),
         picked,
         single(),
+        inversion_elements(t2),
+        sorted_items(t1),
         [t2[j] for j in range(len(t2)) if j > 0 and t2[j] != 2],
     )
 
@@ -42,3 +44,11 @@ def pairwise_products(t):
 
 def single():
     return pairwise_products((12,)) == () and len([x for x in ()]) == 0
+
+
+def inversion_elements(t):
+    return tuple(list(map(lambda x: ~x, list(t))))
+
+
+def sorted_items(t):
+    return tuple(sorted(t)), tuple(list(reversed(t))), tuple(sorted(t, key=lambda v: -v))
