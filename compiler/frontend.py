@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import math
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ from compiler.walk import walk
 _REJECTED: dict[type, tuple[str, str]] = {
     ast.GeneratorExp: (
         "generator expression",
-        "only as the argument of sum, min, max, sorted, list, all, any or str.join",
+        "only as the argument of sum, min, max, sorted, list, tuple, set, all, any or str.join,"
+        " and as next(g, default)",
     ),
     ast.Lambda: ("lambda", "functions must be defined with def at module level"),
     ast.ClassDef: ("class", "classes are not in kiln Python"),
@@ -521,6 +523,14 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                 continue
             if isinstance(node, ast.Attribute) and _is_supported_method_call(node, fn):
                 continue
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "math"
+                and node.attr in MATH_CONSTANTS
+                and isinstance(node.ctx, ast.Load)
+            ):
+                continue  # math.pi: the types phase checks that math is imported
             if isinstance(node, ast.Attribute):
                 construct = f"attribute .{node.attr}"
             raise report.unsupported(node, construct, why)
@@ -536,13 +546,15 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                     kw.arg in ("sep", "end")
                     and isinstance(node.func, ast.Name)
                     and node.func.id == "print"
+                ) or (
+                    kw.arg in MATH_KEYWORDS.get(_math_function_name(node.func), ())
                 )
                 if not ok:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
-                        "only sorted(..., reverse=...), list.sort(reverse=...) and"
-                        " print(sep=, end=) take a keyword",
+                        "only sorted(..., reverse=...), list.sort(reverse=...),"
+                        " print(sep=, end=) and math.isclose(rel_tol=, abs_tol=) take a keyword",
                     )
 
 
@@ -552,6 +564,7 @@ _METHODS = frozenset(
         "add",
         # dict
         "get",
+        "setdefault",
         "keys",
         "values",
         "items",
@@ -589,7 +602,12 @@ _METHODS = frozenset(
 )
 
 
-MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt"})
+MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose"})
+# math's float constants, read as CPython's values (math.nan is left out: a NaN's identity
+# matters to CPython's container comparisons)
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
+# keyword arguments math functions take (math.isclose's are keyword-only)
+MATH_KEYWORDS = {"isclose": ("rel_tol", "abs_tol")}
 
 # math functions of ints that are kiln functions the checker adds to a program that calls them
 # (types.Checker.helper): CPython's results and exceptions (ValueError for a negative n; a
@@ -617,6 +635,30 @@ def isqrt(n: int) -> int:
         y = (x + n // x) // 2
     return x
 """,
+    # math.pow: float ** float, except where CPython's math.pow raises ValueError (a zero to a
+    # negative power, a negative number to a non-integer power: ** gives ZeroDivisionError or
+    # a complex there); NaNs and infinities as ** (both follow C99's pow)
+    "pow": """
+def pow(x: float, y: float) -> float:
+    if x - x == 0.0 and y - y == 0.0:
+        if x == 0.0 and y < 0.0:
+            raise ValueError
+        if x < 0.0 and y % 1.0 != 0.0:
+            raise ValueError
+    return x ** y
+""",
+    # math.isclose, as CPython's math_isclose_impl
+    "isclose": """
+def isclose(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
+    if rel_tol < 0.0 or abs_tol < 0.0:
+        raise ValueError
+    if a == b:
+        return True
+    if (a == a and a - a != 0.0) or (b == b and b - b != 0.0):
+        return False
+    diff = abs(b - a)
+    return diff <= abs(rel_tol * b) or diff <= abs(rel_tol * a) or diff <= abs_tol
+""",
 }
 
 
@@ -625,8 +667,18 @@ def _is_math_import(node: ast.AST) -> bool:
     if isinstance(node, ast.Import):
         return all(a.name == "math" and a.asname is None for a in node.names)
     if isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
-        return all(a.name in MATH_FUNCTIONS and a.asname is None for a in node.names)
+        return all(
+            (a.name in MATH_FUNCTIONS or a.name in MATH_CONSTANTS) and a.asname is None
+            for a in node.names
+        )
     return False
+
+
+def _math_function_name(func: ast.expr) -> str:
+    """`isclose` of `math.isclose` or of a name `isclose` (which the types phase resolves)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id == "math" else ""
+    return func.id if isinstance(func, ast.Name) else ""
 
 
 def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:
@@ -645,7 +697,7 @@ def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:
 
 # A generator expression as the only argument of these is a list comprehension: they consume
 # every item anyway, in order (an exception in an item is raised the same way).
-_CONSUMES_ALL = frozenset({"sum", "min", "max", "sorted", "list"})
+_CONSUMES_ALL = frozenset({"sum", "min", "max", "sorted", "list", "tuple", "set"})
 # These stop at the first item that decides: kept as generators, lowered as short-circuit loops.
 _SHORT_CIRCUIT = frozenset({"all", "any"})
 
@@ -658,7 +710,7 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
 # (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
 _REWRITTEN = frozenset(
     {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
-    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod"}
+    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod", "next"}
 )
 
 
@@ -672,6 +724,13 @@ def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
 # map(f, xs) as the only argument of these is [f(v) for v in xs]: they consume every item, in
 # order (list(map(...)) is _Functionals'); all and any stop early: a generator for them.
 _MAP_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "set"})
+
+
+def _literal(node: ast.expr) -> bool:
+    """A number (possibly negated), str or bool literal."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str)
 
 
 def _plain_operand(node: ast.expr) -> bool:
@@ -807,6 +866,18 @@ def _rewrite_generators(fn: ast.FunctionDef) -> None:
     if _shadows_a_rewritten_builtin(fn):
         return
     for node in walk(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "next"
+            and len(node.args) == 2
+            and not node.keywords
+            and isinstance(node.args[0], ast.GeneratorExp)
+            and _literal(node.args[1])
+        ):  # next(g, default): the first item, or the default (a literal: CPython evaluates
+            # it after the generator's first iterable, kiln before; it cannot raise)
+            node.args[0].kallowed = True  # type: ignore[attr-defined]
+            continue
         if not isinstance(node, ast.Call) or len(node.args) != 1:
             continue
         arg = node.args[0]

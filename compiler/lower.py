@@ -119,6 +119,13 @@ def _ty(node: ast.AST) -> Type:
     return node.kty  # type: ignore[attr-defined, no-any-return]
 
 
+def _seq_ty(node: ast.AST) -> Type:
+    """The type of a sequence operand as lowered: a tuple iterated as a list (`kas_list`) is
+    that list."""
+    t = _ty(node)
+    return list_of(t.args[0]) if getattr(node, "kas_list", None) is not None else t
+
+
 class FunctionLowerer:
     def __init__(self, info: FunctionInfo, pool: Pool, loop_steps: bool = True) -> None:
         self.info, self.pool, self.loop_steps = info, pool, loop_steps
@@ -922,6 +929,12 @@ class FunctionLowerer:
             self.emit("LOADI", -1)
         elif wrap == "some":
             self.emit("TUPLE_NEW", 1)
+        if getattr(node, "kto_float", False):  # an int argument of math.pow, math.isclose
+            self.emit("I2F")
+        n = getattr(node, "kas_list", None)  # a tuple's items, iterated: their list
+        if n is not None:
+            self.emit("UNPACK_TUPLE", n)
+            self.emit("LIST_NEW", n)
 
     def e_Constant(self, node: ast.Constant) -> None:
         v = node.value
@@ -935,6 +948,9 @@ class FunctionLowerer:
             self.emit("STR", self.pool.string(v))
 
     def e_Name(self, node: ast.Name) -> None:
+        if hasattr(node, "kmath_constant"):  # from math import pi
+            self.push_float(node.kmath_constant)  # type: ignore[attr-defined]
+            return
         self.load_var(node.kvar, getattr(node, "kcheck", False))  # type: ignore[attr-defined]
         if getattr(node, "kunwrap", False):  # an Optional tested not None: its value
             self.emit("OPT_VALUE")
@@ -1186,7 +1202,20 @@ class FunctionLowerer:
         self.emit("TUPLE_NEW", len(node.elts))
 
     def e_Subscript(self, node: ast.Subscript) -> None:
-        seq = _ty(node.value)
+        seq = _seq_ty(node.value)
+        picked = getattr(node, "ktuple_slice", None)
+        if picked is not None:  # t[a:b:c] of constants: the items picked, a new tuple
+            self.expr(node.value)
+            if picked:
+                t = self.temp()
+                self.emit("STORE", t)
+                for i in picked:
+                    self.emit("LOAD", t)
+                    self.emit("TUPLE_GET", i)
+            else:
+                self.emit("POP")
+            self.emit("TUPLE_NEW", len(picked))
+            return
         if seq.kind == "dict":
             d, k = self.temp(), self.temp()
             self.expr(node.value)
@@ -1257,8 +1286,8 @@ class FunctionLowerer:
                 self.emit("LOADI", 0)
             elif method.startswith("str."):
                 self.str_method(node, method.removeprefix("str."))
-            elif method == "dict_get":
-                self.dict_get(node, node.func.value)
+            elif method in ("dict_get", "dict_setdefault"):
+                self.dict_get(node, node.func.value, insert=method == "dict_setdefault")
             elif method == "set_add":
                 self.set_add(node, node.func.value)
             elif method == "pop":
@@ -1517,7 +1546,7 @@ class FunctionLowerer:
     def _min_max(self, node: ast.Call, args: list[ast.expr], is_min: bool) -> None:
         if len(args) == 1:
             self.expr(args[0])
-            self.emit("MIN" if is_min else "MAX", self.type_index(_ty(args[0])))
+            self.emit("MIN" if is_min else "MAX", self.type_index(_seq_ty(args[0])))
             return
         t = _ty(node)
         slots = []
@@ -1638,7 +1667,9 @@ class FunctionLowerer:
         self.emit("LIST_STORE")
         self.place(done)
 
-    def dict_get(self, node: ast.Call, obj: ast.expr) -> None:
+    def dict_get(self, node: ast.Call, obj: ast.expr, insert: bool = False) -> None:
+        """d.get(k, default); with `insert`, d.setdefault(k, default): an absent key is
+        added, with the default itself (aliased, as in CPython) as its value."""
         t = _ty(obj)
         d, k, default = self.temp(), self.temp(), self.temp()
         for slot, e in ((d, obj), (k, node.args[0]), (default, node.args[1])):
@@ -1656,6 +1687,12 @@ class FunctionLowerer:
         self.emit("LIST_INDEX")
         self.emit("JUMP", done)
         self.place(absent)
+        if insert:
+            for part, slot in ((0, k), (1, default)):
+                self.emit("LOAD", d)
+                self.emit("TUPLE_GET", part)
+                self.emit("LOAD", slot)
+                self.emit("LIST_APPEND")
         self.emit("LOAD", default)
         self.place(done)
 
@@ -1864,6 +1901,33 @@ class FunctionLowerer:
         else:
             self.expr(args[0])
 
+    def e_Attribute(self, node: ast.Attribute) -> None:
+        self.push_float(node.kmath_constant)  # type: ignore[attr-defined]  # math.pi
+
+    def b_math_helper(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """math.pow, math.isclose: a call of their kiln function (frontend.MATH_HELPERS), the
+        arguments evaluated in the source's order (keywords last), then passed in the
+        parameters' order, absent keywords as CPython's defaults."""
+        helper = self.pool.function_index[node.khelper]  # type: ignore[attr-defined]
+        if not node.keywords and node.khelper != "$isclose":  # type: ignore[attr-defined]
+            for arg in args:
+                self.expr(arg)
+            self.emit("CALL", helper)
+            return
+        values = {}
+        for name, arg in [("a", args[0]), ("b", args[1])] + [
+            (kw.arg, kw.value) for kw in node.keywords
+        ]:
+            self.expr(arg)
+            values[name] = self.temp()
+            self.emit("STORE", values[name])
+        for name, default in (("a", 0.0), ("b", 0.0), ("rel_tol", 1e-09), ("abs_tol", 0.0)):
+            if name in values:
+                self.emit("LOAD", values[name])
+            else:
+                self.push_float(default)
+        self.emit("CALL", helper)
+
     def b_math_floor(self, node: ast.Call, args: list[ast.expr]) -> None:
         self._float_to_int(args[0], "FLOOR_F")
 
@@ -1927,6 +1991,34 @@ class FunctionLowerer:
         self.place(done)
         self.emit("LOAD", result)
 
+    def b_next(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """next(g, default): the first item g makes (a loop that stops there, as CPython's
+        generator does), or the default (a constant or a name: evaluated first)."""
+        gen = args[0]
+        assert isinstance(gen, ast.GeneratorExp)
+        result, done = self.temp(), Label()
+        self.expr(args[1])
+        self.emit("STORE", result)
+
+        def generate(level: int, cont: Label, brk: Label) -> None:
+            if level == len(gen.generators):
+                self.expr(gen.elt)
+                self.emit("STORE", result)
+                self.emit("JUMP", done)
+                return
+            comp = gen.generators[level]
+
+            def body(inner_cont: Label, inner_brk: Label) -> None:
+                for cond in comp.ifs:
+                    self.branch(cond, False, inner_cont)
+                generate(level + 1, inner_cont, inner_brk)
+
+            self.iterate(comp, comp.iter, comp.target, body)
+
+        generate(0, Label(), Label())
+        self.place(done)
+        self.emit("LOAD", result)
+
     def b_all(self, node: ast.Call, args: list[ast.expr]) -> None:
         assert isinstance(args[0], ast.GeneratorExp)
         self._all_any(args[0], True)
@@ -1934,6 +2026,16 @@ class FunctionLowerer:
     def b_any(self, node: ast.Call, args: list[ast.expr]) -> None:
         assert isinstance(args[0], ast.GeneratorExp)
         self._all_any(args[0], False)
+
+    def b_tuple(self, node: ast.Call, args: list[ast.expr]) -> None:
+        n = node.ktuple  # type: ignore[attr-defined]
+        if not args:
+            self.emit("TUPLE_NEW", 0)
+            return
+        self.expr(args[0])
+        if n is not None:  # a list of n items (types.tuple_call): its items, as a tuple
+            self.emit("UNPACK_LIST", n)
+            self.emit("TUPLE_NEW", n)
 
     def b_list(self, node: ast.Call, args: list[ast.expr]) -> None:
         how = node.klist  # type: ignore[attr-defined]

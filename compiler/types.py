@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.frontend import MATH_FUNCTIONS, MATH_HELPERS
+from compiler.frontend import MATH_CONSTANTS, MATH_FUNCTIONS, MATH_HELPERS, MATH_KEYWORDS
 from compiler.walk import walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -238,6 +238,8 @@ BUILTINS = frozenset(
         "dict",
         "print",
         "isinstance",
+        "tuple",
+        "next",
     }
 )
 # isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
@@ -257,7 +259,7 @@ _RUNTIME_CLASSES = {
 _SUBCLASSES = {"int": {"int", "bool"}}  # a class and the classes isinstance accepts for it
 # builtins that raise TypeError when given None (where str(None), bool(None) do not)
 _NONE_IS_A_TYPE_ERROR = frozenset(
-    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float"}
+    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float", "tuple"}
 )
 _ITER_ONLY = {
     "zip": "for loops and comprehensions",
@@ -1227,7 +1229,7 @@ class FunctionChecker:
             node.kty = list_of(INT)  # type: ignore[attr-defined]
             self.nodes.append(node)
             return list_of(INT)
-        t = self.need(node, self.expr(node), "the iterated value")
+        t = self.tuple_items(node, self.need(node, self.expr(node), "the iterated value"))
         if t.kind == "set":
             if allow_set:
                 return list_of(t.args[0])
@@ -1241,6 +1243,17 @@ class FunctionChecker:
                 node,
                 f"cannot iterate over {show(t)} (kiln iterates lists, strings, range, enumerate and reversed)",
             )
+        return t
+
+    def tuple_items(self, node: ast.expr, t: Type) -> Type:
+        """A tuple whose items share one type, where its items are iterated or consumed (`for`,
+        comprehensions, `sum`, `sorted`, `str.join`, ...): the list of its items, made when the
+        value is (`kas_list`, lowered `UNPACK_TUPLE n; LIST_NEW n`). A tuple never changes, so
+        the list gives the same items in the same order as CPython's tuple iterator."""
+        if t.kind == "tuple" and all(a == t.args[0] for a in t.args):
+            node.kas_list = len(t.args)  # type: ignore[attr-defined]
+            # () iterates no item: its list's item type is whatever the context wants
+            return list_of(t.args[0] if t.args else TVar("item of ()"))  # type: ignore[arg-type]
         return t
 
     def range_args(self, call: ast.Call) -> None:
@@ -1302,6 +1315,11 @@ class FunctionChecker:
 
     def e_Name(self, node: ast.Name) -> KType:
         var = self.lookup(node.id)
+        if var is None and node.id in MATH_CONSTANTS and (
+            node.id in self.local_math_names
+            or (node.id in self.module.math_names and node.id not in self.module.infos)
+        ):  # from math import pi
+            return self.math_constant(node, node.id)
         if var is None:
             if node.id in self.module.infos or node.id in BUILTINS:
                 raise self.report.unsupported(
@@ -1606,6 +1624,21 @@ class FunctionChecker:
         if seq.kind == "dict":
             self.dict_key(node.slice, seq)
             return seq.args[1]
+        if isinstance(node.slice, ast.Slice) and seq.kind == "tuple":
+            bounds = [
+                None if part is None else _const_int(part)
+                for part in (node.slice.lower, node.slice.upper, node.slice.step)
+            ]
+            given = [part is not None for part in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if any(g and b is None for g, b in zip(given, bounds)) or bounds[2] == 0:
+                raise self.report.unsupported(
+                    node.slice,
+                    "tuple slice that is not constant",
+                    "tuples are sliced by constant ints in kiln Python (the length is static)",
+                )
+            picked = list(range(len(seq.args)))[slice(*bounds)]
+            node.ktuple_slice = picked  # type: ignore[attr-defined]
+            return tuple_of(*(seq.args[i] for i in picked))
         if isinstance(node.slice, ast.Slice):
             if seq.kind not in ("str", "list"):
                 raise self.err(node, f"cannot slice a {show(seq)}")
@@ -1615,6 +1648,9 @@ class FunctionChecker:
             return seq
         if seq.kind == "tuple":
             k = _const_int(node.slice)
+            if k is None and self.tuple_items(node.value, seq).kind == "list":
+                self.index(node.slice)  # items of one type: indexed as their list
+                return seq.args[0]
             if k is None:
                 raise self.report.unsupported(
                     node.slice,
@@ -1746,6 +1782,12 @@ class FunctionChecker:
         )
 
     def user_call(self, node: ast.Call, callee: FunctionInfo) -> KType:
+        if node.keywords:  # the front end lets `isclose(..., rel_tol=...)` through for math's
+            raise self.report.unsupported(
+                node.keywords[0],
+                f"keyword argument {node.keywords[0].arg}",
+                "the module's functions take positional arguments",
+            )
         if len(node.args) != len(callee.params):
             raise self.err(
                 node,
@@ -1783,22 +1825,22 @@ class FunctionChecker:
         if obj.kind == "str":
             return self.str_method(node, func)
         if obj.kind == "dict":
-            if func.attr != "get":
+            if func.attr not in ("get", "setdefault"):
                 raise self.report.unsupported(
                     func,
                     f"dict.{func.attr}() here",
-                    "kiln has d.get(k, default), and keys/values/items in for loops"
-                    " and as the argument of list(), sorted(), ...",
+                    "kiln has d.get(k, default), d.setdefault(k, default), and"
+                    " keys/values/items in for loops and as the argument of list(), sorted(), ...",
                 )
             if len(node.args) != 2 or node.keywords:
                 raise self.report.unsupported(
-                    node, "dict.get without a default", "write d.get(k, default)"
+                    node, f"dict.{func.attr} without a default", f"write d.{func.attr}(k, default)"
                 )
             self.dict_key(node.args[0], obj)
             t = self.expr(node.args[1])
             if not unify(obj.args[1], t):
                 raise self.err(node.args[1], f"default {show(t)} for {show(obj)}")
-            node.kmethod = "dict_get"  # type: ignore[attr-defined]
+            node.kmethod = f"dict_{func.attr}"  # type: ignore[attr-defined]
             return obj.args[1]
         if obj.kind == "set":
             if func.attr != "add" or len(node.args) != 1 or node.keywords:
@@ -1877,7 +1919,11 @@ class FunctionChecker:
 
     def math_call(self, node: ast.Call, name: str) -> KType:
         """math.sqrt(x) -> float; math.floor(x), math.ceil(x) -> int (of an int: itself);
-        math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`)."""
+        math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`);
+        math.pow(x, y) -> float, math.isclose(a, b[, rel_tol=, abs_tol=]) -> bool (calls of
+        `$pow`, `$isclose`, their int arguments made floats as CPython's math does)."""
+        if name in ("pow", "isclose"):
+            return self.float_math_call(node, name)
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
         t = self.expr(node.args[0])
@@ -1891,6 +1937,43 @@ class FunctionChecker:
             raise self.err(node.args[0], f"must be real number, not {show(t)}")
         node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
         return FLOAT if name == "sqrt" else INT
+
+    def float_math_call(self, node: ast.Call, name: str) -> KType:
+        if len(node.args) != 2:
+            raise self.err(node, f"math.{name}() takes 2 positional arguments")
+        allowed = MATH_KEYWORDS.get(name, ())
+        names = [kw.arg for kw in node.keywords]
+        if any(n not in allowed for n in names) or len(set(names)) != len(names):
+            raise self.err(node, f"math.{name}() takes keyword arguments {', '.join(allowed)}")
+        for arg in [*node.args, *(kw.value for kw in node.keywords)]:
+            t = self.expr(arg)
+            if not _numeric(t):
+                raise self.err(arg, f"must be real number, not {show(t)}")
+            if _kind(t) != "float":
+                arg.kto_float = True  # type: ignore[attr-defined]
+        helper = self.module.helper(name)
+        node.kbuiltin = "math_helper"  # type: ignore[attr-defined]
+        node.khelper = helper.name  # type: ignore[attr-defined]
+        return BOOL if name == "isclose" else FLOAT
+
+    def math_constant(self, node: ast.expr, name: str) -> KType:
+        node.kmath_constant = MATH_CONSTANTS[name]  # type: ignore[attr-defined]
+        return FLOAT
+
+    def e_Attribute(self, node: ast.Attribute) -> KType:
+        """math.pi, math.e, math.tau, math.inf (frontend.py admits no other attribute read)."""
+        assert isinstance(node.value, ast.Name) and node.value.id == "math"
+        if self.is_local("math"):
+            raise self.report.unsupported(
+                node, f"attribute .{node.attr}", "a variable named math has no attributes"
+            )
+        if not (self.local_math or self.module.math_module):
+            raise self.report.unsupported(
+                node.value,
+                "name 'math' is not defined",
+                "CPython raises NameError: nothing imports math",
+            )
+        return self.math_constant(node, node.attr)
 
     def dict_key(self, key: ast.expr, d: Type) -> None:
         t = self.expr(key)
@@ -1919,6 +2002,8 @@ class FunctionChecker:
                 self.index(arg)
                 continue
             t = self.expr(arg)
+            if func.attr == "join" and isinstance(resolve(t), Type):
+                t = self.tuple_items(arg, resolve(t))  # type: ignore[arg-type]
             if not unify(t, want):
                 raise self.err(arg, f"str.{func.attr}() takes {show(want)}, not {show(t)}")
         node.kmethod = f"str.{func.attr}"  # type: ignore[attr-defined]
@@ -1953,6 +2038,8 @@ class FunctionChecker:
             )
         if name == "list":
             return self.list_call(node)
+        if name == "tuple":
+            return self.tuple_call(node)
         if name == "print":
             return self.print_call(node)
         if name == "isinstance":
@@ -1963,11 +2050,13 @@ class FunctionChecker:
             if not args:
                 node.kdict = "empty"  # type: ignore[attr-defined]
                 return dict_of(TVar("key of dict()"), TVar("value of dict()"))  # type: ignore[arg-type]
-            pairs = self.need(args[0], self.expr(args[0]), "the argument of dict()")
-            item = pairs.args[0] if pairs.kind == "list" else pairs
-            if item.kind != "tuple" or len(item.args) != 2:
+            given = self.need(args[0], self.expr(args[0]), "the argument of dict()")
+            pairs = self.tuple_items(args[0], given)  # a tuple of pairs: their list
+            if pairs.kind != "list" or _kind(pairs.args[0]) != "tuple" or len(
+                resolve(pairs.args[0]).args  # type: ignore[union-attr]
+            ) != 2:
                 raise self.report.unsupported(
-                    node, f"dict({show(pairs)})", "kiln's dict() takes a list of pairs"
+                    node, f"dict({show(given)})", "kiln's dict() takes a list of pairs"
                 )
             node.kdict = "pairs"  # type: ignore[attr-defined]
             return dict_of(*pairs.args[0].args)
@@ -1980,6 +2069,27 @@ class FunctionChecker:
             seq = self.sequence(args[0], allow_set=True)
             node.kset = seq  # type: ignore[attr-defined]
             return set_of(_elem(seq))
+        if name == "next":
+            gen = args[0] if len(args) == 2 else None
+            if not isinstance(gen, ast.GeneratorExp) or node.keywords:
+                raise self.report.unsupported(
+                    node, "next() here", "kiln has next(<generator expression>, default)"
+                )
+            default = self.expr(args[1])
+            self.scopes.append({})
+            for comp in gen.generators:
+                self.iteration(comp, comp.target, comp.iter, self.bind_comp_target)
+                for cond in comp.ifs:
+                    self.truth(cond)
+            item = self.expr(gen.elt)
+            self.scopes.pop()
+            if not unify(item, default):
+                raise self.err(
+                    args[1],
+                    f"next() default {show(default)} for items {show(item)}: the result's type"
+                    " would depend on the values",
+                )
+            return item
         if name in ("all", "any"):
             gen = args[0] if len(args) == 1 else None
             if not isinstance(gen, ast.GeneratorExp):
@@ -2044,6 +2154,8 @@ class FunctionChecker:
                 raise self.err(node, f"bad operand type for abs(): '{show(t)}'")
             return FLOAT if k == "float" else INT
         if name == "sum":
+            t = self.tuple_items(args[0], t)
+            k = t.kind
             if k != "list" or _kind(t.args[0]) not in ("int", "bool", "float"):
                 raise self.err(node, f"sum() of {show(t)}: kiln sums lists of numbers")
             return FLOAT if _kind(t.args[0]) == "float" else INT
@@ -2161,6 +2273,34 @@ class FunctionChecker:
             self.expr(arg, allow_none=True)
         return NONE
 
+    def tuple_call(self, node: ast.Call) -> KType:
+        """tuple() and tuple(xs) where the number of items is known before the program runs
+        (kiln's tuples have a static length): of a tuple (itself), or of a list comprehension
+        (a generator expression, frontend.py) without filters over tuples, zip, enumerate,
+        reversed, list(...), sorted(...), displays and string literals of static lengths (also
+        list(...) and sorted(...) of those themselves). Lowered: the list, then
+        UNPACK_LIST n; TUPLE_NEW n (its length is n by construction)."""
+        if node.keywords or len(node.args) > 1:
+            raise self.err(node, f"tuple expected at most 1 argument, got {len(node.args)}")
+        if not node.args:
+            node.ktuple = 0  # type: ignore[attr-defined]
+            return tuple_of()
+        arg = node.args[0]
+        t = self.need(arg, self.expr(arg), "the argument of tuple()")
+        if t.kind == "tuple":
+            node.ktuple = None  # type: ignore[attr-defined]  # tuple(t) is t
+            return t
+        n = _static_length(arg) if t.kind == "list" else None
+        if n is None:
+            raise self.report.unsupported(
+                node,
+                "tuple of a dynamic length",
+                f"tuple() of this {show(t)}: kiln's tuples have a static length; tuple() takes a"
+                " tuple, or a comprehension over tuples, zip, enumerate or displays",
+            )
+        node.ktuple = n  # type: ignore[attr-defined]
+        return tuple_of(*[t.args[0]] * n)
+
     def list_call(self, node: ast.Call) -> KType:
         if not node.args:
             node.klist = "empty"  # type: ignore[attr-defined]
@@ -2248,6 +2388,45 @@ def _default_unknown(t: KType) -> None:
     else:
         for arg in t.args:
             _default_unknown(arg)
+
+
+def _static_length(node: ast.expr) -> int | None:
+    """The number of items iterating `node` gives, where the program's text and types fix it
+    (after type checking: tuples iterated as lists carry `kas_list`); else None."""
+    n = getattr(node, "kas_list", None)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return len(node.elts)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return len(node.value)
+    if isinstance(node, ast.ListComp):
+        total = 1
+        for comp in node.generators:
+            k = None if comp.ifs else _static_length(comp.iter)
+            if k is None:
+                return None
+            total *= k
+        return total
+    if (
+        isinstance(node, ast.Call)
+        and getattr(node, "kbuiltin", None) in ("list", "sorted")  # the builtins (types' mark)
+        and len(node.args) == 1
+    ):
+        return _static_length(node.args[0])  # as many items as their argument
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("zip", "enumerate", "reversed")
+        and node.args
+        and not node.keywords
+    ):
+        args = node.args if node.func.id == "zip" else node.args[:1]
+        lengths = [_static_length(a) for a in args]
+        return None if None in lengths else min(lengths)  # type: ignore[type-var]
+    return None
 
 
 def _elem(seq: Type) -> Type:

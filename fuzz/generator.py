@@ -62,9 +62,10 @@ GRID = "list[list[int]]"
 LIST_TYPES = (LIST_INT, LIST_FLOAT, LIST_STR, GRID)
 COLLECTION_TYPES = frozenset({STR, *LIST_TYPES})
 ELEMENT = {LIST_INT: INT, LIST_FLOAT: FLOAT, LIST_STR: STR, LIST_BOOL: BOOL, GRID: LIST_INT}
+TUPLE_INTS = "tuple[int, int]"  # a tuple whose items share one type: iterated, tuple(...)
 TUPLE_ELEMENTS: dict[str, tuple[str, str]] = {
     "tuple[int, str]": (INT, STR),
-    "tuple[int, int]": (INT, INT),
+    TUPLE_INTS: (INT, INT),
     "tuple[float, bool]": (FLOAT, BOOL),
     "tuple[list[int], str]": (LIST_INT, STR),
 }
@@ -131,7 +132,8 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # forms the batched compiler leaves to the reference compiler (its tests stay at levels
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
-        "round_ndigits", "cross_type_equality", "find_start",
+        "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
+        "math_extras", "setdefault", "next_default",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -152,6 +154,8 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
+    "tuple_iter": "tuple", "tuple_call": "tuple", "math_extras": "float", "setdefault": "dict_ops",
+    "next_default": "list[int]",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -428,6 +432,8 @@ class _Generator:
         self.list_types = [t for t in LIST_TYPES if t in self.types]
         self.typing_alias = False
         self.typing_names: set[str] = set()
+        self.imports_math = False  # math.pi, math.pow, math.isclose: `import math` at the top
+        self.tuple_vars = 0  # generator-expression variables over tuples: t0, t1, ...
 
     # ---- randomness and features ------------------------------------------------------------
 
@@ -765,6 +771,8 @@ class _Generator:
             (0.4, ("dict_ops",), lambda: self.dict_lookup(e)),
             (max(self.has(t, 0.6) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, INT, e)),
+            (self.has(TUPLE_INTS, 0.6), ("tuple_iter",), lambda: self.tuple_items(e)),
+            (self.has(LIST_INT, 0.4), ("next_default",), lambda: self.next_item(e)),
             (2 if self.callees(INT) else 0, ("call",), lambda: self.call(INT, e)),
             (0.3, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
                                                         values=[self.expr(INT, e),
@@ -878,6 +886,7 @@ class _Generator:
              lambda: self.extreme(LIST_FLOAT, e)),
             (max(self.has(t, 0.5) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, FLOAT, e)),
+            (0.4, ("math_extras",), lambda: self.math_float(e)),
             (2 if self.callees(FLOAT) else 0, ("call",), lambda: self.call(FLOAT, e)),
             (0.2, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
                                                         values=[self.expr(FLOAT, e),
@@ -951,6 +960,7 @@ class _Generator:
                                                        orelse=self.expr(BOOL, e))),
             (max(self.has(t, 0.4) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, BOOL, e)),
+            (0.3, ("math_extras", "float"), lambda: self.isclose(e)),
             (1.5 if self.callees(BOOL) else 0, ("call",), lambda: self.call(BOOL, e)),
         ])
 
@@ -1279,7 +1289,86 @@ class _Generator:
         display = ast.Dict(keys=keys, values=[self.expr(INT, d, small=True) for _ in keys])
         if self.chance(0.5):
             return _index(display, copy.deepcopy(rng.choice(keys)))
+        if self.ok("setdefault") and self.chance(0.3):  # the value, or the default, added
+            self.use("setdefault")
+            return _method(display, "setdefault", self.expr(INT, d, small=True),
+                           self.expr(INT, d, small=True))
         return _method(display, "get", self.expr(INT, d, small=True), self.expr(INT, d, small=True))
+
+    def tuple_items(self, d: int) -> ast.expr:
+        """A tuple whose items share one type, iterated: ``sum(t)``, ``max(t)``, ``min(t)``,
+        ``sum(v * 2 for v in t)``, ``t[k]`` of a computed k."""
+        t = self.expr(TUPLE_INTS, d)
+        rng = self.rng
+        if self.chance(0.3):
+            var = f"t{self.tuple_vars}"
+            self.tuple_vars += 1
+            elt = _bin(_name(var), rng.choice([ast.Add, ast.Sub, ast.BitXor])(),
+                       _const(rng.randint(-3, 3)))
+            gen = ast.GeneratorExp(elt=elt, generators=[ast.comprehension(
+                target=_name(var, store=True), iter=t, ifs=[], is_async=0)])
+            return _call("sum", gen)
+        if self.chance(0.2):  # an index computed at run time (IndexError past the end)
+            return _index(t, _bin(_call("len", self.expr(STR, d, small=True)), ast.Mod(),
+                                  _const(3)) if STR in self.types else _const(rng.randint(-2, 1)))
+        return _call(rng.choice(["sum", "max", "min"]), t)
+
+    def next_item(self, d: int) -> ast.expr:
+        """``next((v // k for v in xs if v > k), -1)``: the first item, the generator stopping
+        there (a later item's ZeroDivisionError never happens), or the literal default."""
+        rng = self.rng
+        var = f"t{self.tuple_vars}"
+        self.tuple_vars += 1
+        k = rng.randint(-2, 3)
+        elt = _bin(_name(var), rng.choice([ast.FloorDiv, ast.Add, ast.Mod])(), _const(k)) \
+            if self.chance(0.5) else _name(var)
+        ifs = [_compare(_name(var), [_cmpop(rng)], [_const(k)])] if self.chance(0.7) else []
+        gen = ast.GeneratorExp(elt=elt, generators=[ast.comprehension(
+            target=_name(var, store=True), iter=self.expr(LIST_INT, d), ifs=ifs, is_async=0)])
+        return _call("next", gen, _const(rng.choice([-1, 0, 7])))
+
+    def tuple_of_items(self, d: int) -> ast.expr:
+        """``tuple(a op b for a, b in zip(x, y))`` of two tuple[int, int]s, ``tuple(x)``, or a
+        constant slice ``x[::-1]``: tuples whose length is static."""
+        x = self.expr(TUPLE_INTS, d)
+        rng = self.rng
+        kind = rng.random()
+        if kind < 0.5:
+            a, b = f"t{self.tuple_vars}", f"t{self.tuple_vars + 1}"
+            self.tuple_vars += 2
+            pair = ast.Tuple(elts=[_name(a, store=True), _name(b, store=True)], ctx=ast.Store())
+            elt = _bin(_name(a), rng.choice([ast.Add, ast.Sub, ast.BitOr])(), _name(b))
+            zipped = _call("zip", x, self.expr(TUPLE_INTS, d))
+            gen = ast.GeneratorExp(elt=elt, generators=[ast.comprehension(
+                target=pair, iter=zipped, ifs=[], is_async=0)])
+            return _call("tuple", gen)
+        if kind < 0.75:
+            return _call("tuple", x)
+        return ast.Subscript(value=x, slice=ast.Slice(step=_const(-1)), ctx=ast.Load())
+
+    def math_float(self, d: int) -> ast.expr:
+        """``math.pi * x``, ``math.e``, ``math.pow(x, k)`` (ValueError for 0 ** -1, OverflowError
+        for a large power, as CPython's math.pow)."""
+        self.imports_math = True
+        math_name = _name("math")
+        rng = self.rng
+        if self.chance(0.5):
+            const = ast.Attribute(value=math_name, attr=rng.choice(["pi", "e", "tau"]),
+                                  ctx=ast.Load())
+            return _bin(const, ast.Mult(), self.expr(FLOAT, d))
+        power = ast.Attribute(value=math_name, attr="pow", ctx=ast.Load())
+        exponent = self.expr(FLOAT, d) if self.chance(0.2) else _const(rng.choice([-1, 2, 3, 0.5]))
+        return ast.Call(func=power, args=[self.expr(FLOAT, d), exponent], keywords=[])
+
+    def isclose(self, d: int) -> ast.expr:
+        """``math.isclose(x, y)``, with ``rel_tol=`` / ``abs_tol=`` sometimes."""
+        self.imports_math = True
+        rng = self.rng
+        func = ast.Attribute(value=_name("math"), attr="isclose", ctx=ast.Load())
+        keywords = [ast.keyword(arg=k, value=_const(rng.choice([0.5, 0.01, 1e-09, 2])))
+                    for k in ("rel_tol", "abs_tol") if self.chance(0.4)]
+        return ast.Call(func=func, args=[self.expr(FLOAT, d), self.expr(FLOAT, d)],
+                        keywords=keywords)
 
     def all_any(self, d: int) -> ast.expr:
         """``all(<bool> for v in source)`` or ``any(...)``: a generator, stopping early."""
@@ -1421,6 +1510,7 @@ class _Generator:
             (0.5, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(t, e),
                                                 orelse=self.expr(t, e))),
             (3 if self.callees(t) else 0, ("call",), lambda: self.call(t, e)),
+            (0.6 if t == TUPLE_INTS else 0, ("tuple_call",), lambda: self.tuple_of_items(e)),
         ])
 
     # ---- statements --------------------------------------------------------------------------
@@ -2200,6 +2290,8 @@ class _Generator:
         if any(position[c] > position[f.name] for f in functions for c in f.calls):
             self.use("forward_call")
         body: list[ast.stmt] = []
+        if self.imports_math:
+            body.append(ast.Import(names=[ast.alias(name="math")]))
         if self.typing_names:
             self.use("typing_alias")
             names = [ast.alias(name=n) for n in sorted(self.typing_names)]

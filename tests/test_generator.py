@@ -32,7 +32,9 @@ RUNTIME_ERRORS = {"ZeroDivisionError", "IndexError", "ValueError", "AssertionErr
 RAISABLE = {"Exception", "ValueError", "TypeError", "RuntimeError", "IndexError", "KeyError",
             "ZeroDivisionError", "AssertionError", "NotImplementedError"}
 BUILTINS = {"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
-            "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set", "round"}
+            "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set", "round", "tuple",
+            "zip", "next"}
+MATH = {"pow", "isclose"}  # math.<f>(...) calls (math_extras); math.pi, math.e, math.tau read
 
 
 def _varied(seed: int) -> dict[str, typing.Any]:
@@ -159,13 +161,14 @@ def _namespace(program: GeneratedProgram) -> dict[str, typing.Any]:
 
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If, ast.Expr, ast.Pass,
-          ast.Break, ast.Continue, ast.Assert, ast.Raise, ast.ImportFrom, ast.alias, ast.BoolOp,
+          ast.Break, ast.Continue, ast.Assert, ast.Raise, ast.ImportFrom, ast.Import, ast.alias,
+          ast.BoolOp,
           ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Call, ast.keyword, ast.Constant,
           ast.Attribute, ast.Subscript, ast.Slice, ast.Name, ast.List, ast.Tuple, ast.ListComp,
           ast.comprehension, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
           ast.GeneratorExp, ast.Set, ast.Dict)
 # the str, list and dict methods the generator calls (str_method, append, pop, dict_ops)
-METHODS = {"append", "pop", "get", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
+METHODS = {"append", "pop", "get", "setdefault", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
            "replace",
            "split", "join", "find", "count", "startswith", "endswith", "isalpha", "isdigit",
            "isalnum", "isspace", "isupper", "islower"}
@@ -200,6 +203,8 @@ def _check_subset(program: GeneratedProgram) -> None:
     for statement in tree.body:
         if isinstance(statement, ast.ImportFrom):
             assert statement.module == "typing"
+        elif isinstance(statement, ast.Import):
+            assert [a.name for a in statement.names] == ["math"]
         else:
             assert isinstance(statement, ast.FunctionDef)
     for node in ast.walk(tree):
@@ -208,12 +213,19 @@ def _check_subset(program: GeneratedProgram) -> None:
             assert node.returns is not None and all(a.annotation for a in node.args.args)
             assert not any(isinstance(n, ast.FunctionDef) for n in ast.walk(node) if n is not node)
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute):
+            is_math = isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "math"
+            if is_math:
+                assert typing.cast(ast.Attribute, node.func).attr in MATH
+            elif isinstance(node.func, ast.Attribute):
                 assert node.func.attr in METHODS, node.func.attr
             else:
                 assert isinstance(node.func, ast.Name)
                 assert node.func.id in BUILTINS | functions | RAISABLE, node.func.id
             for keyword in node.keywords:
+                if is_math:
+                    assert keyword.arg in ("rel_tol", "abs_tol")
+                    continue
                 assert isinstance(node.func, ast.Name) and node.func.id == "sorted"
                 assert keyword.arg == "reverse"
         if isinstance(node, ast.Raise):

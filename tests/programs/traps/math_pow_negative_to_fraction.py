@@ -1,0 +1,7 @@
+# call: main(-8)
+# expect trap: ValueError
+import math
+
+
+def main(x):
+    return math.pow(x, 1 / 3)
