@@ -55,6 +55,8 @@ class NativeTests:
     asserts: list[Assertion] = field(default_factory=list)
     reason: str | None = None  # why the tests cannot run natively; None when they can
     preamble: str = ""  # module-level imports the conditions need, placed before the function
+    # tests drawn by running check() (evaluation.drawn): the names their values depend on
+    drawn_with: tuple[str, ...] = ()
 
     @property
     def plain(self) -> bool:
