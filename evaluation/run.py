@@ -688,7 +688,7 @@ def evaluate(
     the ceiling of each problem's `time_limit`."""
     start = time.perf_counter()
     pool = fallback or FallbackPool(workers=fallback_workers, timeout=timeout)
-    pool.start()  # the workers load while the problems are prepared
+    pool.warm()  # the workers load while the problems are prepared (and never, if not needed)
     used = {s.task_id: problems[s.task_id] for s in samples}
     if prepared is None:
         try:
