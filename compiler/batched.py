@@ -37,7 +37,7 @@ from vm.container import Program, load
 from vm.values import BOOL, FLOAT, INT, STR, Type
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
-SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h")
+SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h", KERNELS / "kc_surface.h")
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-pthread"]
 LIBS = ["-lm"]  # after the source: fmod, floor, pow of the constant folding
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
+from compiler.surface import STR_METHOD
 from compiler.walk import walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
@@ -565,25 +566,8 @@ _METHODS = frozenset(
         "count",
         "remove",
         "copy",
-        # str
-        "lower",
-        "upper",
-        "swapcase",
-        "strip",
-        "lstrip",
-        "rstrip",
-        "isalpha",
-        "isdigit",
-        "isalnum",
-        "isspace",
-        "isupper",
-        "islower",
-        "find",
-        "startswith",
-        "endswith",
-        "replace",
-        "split",
-        "join",
+        # str: compiler/surface.py
+        *STR_METHOD,
     }
 )
 
