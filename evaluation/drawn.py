@@ -44,7 +44,13 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from evaluation.extract import MAX_VALUE_CHARS, Assertion, NativeTests, _plain_equality
+from evaluation.extract import (
+    MAX_VALUE_CHARS,
+    Assertion,
+    NativeTests,
+    _plain_equality,
+    check_function,
+)
 from evaluation.problems import CHECK, Problem
 
 SEED = 20210707  # fixed, so a problem always draws the same tests (module docstring)
@@ -62,17 +68,17 @@ def draw_tests(problem: Problem) -> NativeTests:
     NativeTests with a reason when they cannot be drawn."""
     if problem.kind != CHECK or problem.canonical_solution is None:
         return NativeTests(reason="no check() and canonical solution to draw tests with")
+    found = check_function(problem.test)
+    if isinstance(found, str):
+        return NativeTests(reason=found)
+    tree, check = found
     try:
-        tree = ast.parse(problem.test)
         program = ast.parse(problem.code(problem.canonical_solution))
     except SyntaxError as e:
-        return NativeTests(reason=f"the tests do not parse: {e.msg} (line {e.lineno})")
-    check = next(
-        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
-    )
-    if check is None:
-        return NativeTests(reason="the test program has no check(candidate) function")
-    why = _shape_reason(tree, check)
+        return NativeTests(
+            reason=f"the canonical program does not parse: {e.msg} (line {e.lineno})"
+        )
+    why = _shape_reason(check)
     if why:
         return NativeTests(reason=f"drawn tests: {why}")
     try:
@@ -104,20 +110,8 @@ def draw_tests(problem: Problem) -> NativeTests:
     return NativeTests(asserts, drawn_with=tuple(sorted(names)))
 
 
-def _shape_reason(tree: ast.Module, check: ast.FunctionDef) -> str | None:
-    """Why the check's text rules out drawing its tests; None when it does not."""
-    if [a.arg for a in check.args.args] != ["candidate"] or check.args.vararg or check.args.kwarg:
-        return "check() does not take exactly one parameter, candidate"
-    for node in tree.body:
-        if node is check or isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        if isinstance(node, ast.Assign) and all(
-            isinstance(t, ast.Name) and t.id == "METADATA" for t in node.targets
-        ):
-            continue
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue
-        return f"line {node.lineno}: module-level {type(node).__name__.lower()} in the tests"
+def _shape_reason(check: ast.FunctionDef) -> str | None:
+    """Why the check's body rules out drawing its tests; None when it does not."""
     parents: dict[ast.AST, ast.AST] = {}
     for node in ast.walk(check):
         for child in ast.iter_child_nodes(node):
