@@ -27,7 +27,7 @@ the same C interpreter), or the pure-Python reference VM (`vm.ref`, the specific
    arguments (`vm.values.type_of_value`).
 2. build: tests are marshalled once per distinct test list and signature, the run order is
    chosen by `actors.layout` (lanes of a warp on one program), and a `VerifyBatch` is built.
-3. verify: `vm.batch.verify` runs every (candidate, test) item under the fuel budget and compares
+3. verify: `vm.run.verify` runs every (candidate, test) item under the fuel budget and compares
    results where they ran; only per-candidate verdicts come back.
 
 A program whose module has top-level statements that do something (`print(...)`, `assert`,
@@ -61,10 +61,11 @@ import numpy as np
 from actors.layout import LayoutStats, Work, layout, measure
 from compiler import CompileError, compile_source
 from vm import module_function
-from vm.batch import VERDICT_NAMES, BatchBuilder, Cancel, TestSpec, verify
+from vm.batch import VERDICT_NAMES, BatchBuilder, Cancel, TestSpec
 from vm.container import ContainerError, Program, load
 from vm.isa import TRAPS
 from vm.limits import Limits
+from vm.run import verify
 from vm.values import Type, type_of_value
 from vm.verify import VerifyError, verify_bytes
 

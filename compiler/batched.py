@@ -37,7 +37,7 @@ from vm.container import Program, load
 from vm.values import BOOL, FLOAT, INT, STR, Type
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
-SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h")
+SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h", KERNELS / "kc_surface.h")
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-pthread"]
 LIBS = ["-lm"]  # after the source: fmod, floor, pow of the constant folding
 
@@ -415,7 +415,7 @@ def compile_with_fallback(
     """Programs for `sources`, compiled with `passes` (as compile_source's): the batched
     compiler's where it covers the program, the reference compiler's otherwise (which also gives
     every diagnostic; a diagnostic kc is sure of is kc's, the same CompileError)."""
-    from compiler import compile_source
+    from compiler.reference import compile_source
 
     names, specs = columns(sources, filenames, arg_types)
     out: list[Program | CompileError] = []

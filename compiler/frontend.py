@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
+from compiler.surface import STR_METHOD
 from compiler.walk import walk
+from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
 _REJECTED: dict[type, tuple[str, str]] = {
@@ -53,8 +55,6 @@ MAX_NESTING = 100
 compiles. The later phases recurse along the tree, so deeper source is "unsupported" where it
 first goes deeper, never a RecursionError (the deepest HumanEval solution nests 20 levels)."""
 
-
-MODULE_FUNCTION = "<module>"  # the module's top-level statements, as one function (below)
 
 
 def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
@@ -579,25 +579,8 @@ _METHODS = frozenset(
         "count",
         "remove",
         "copy",
-        # str
-        "lower",
-        "upper",
-        "swapcase",
-        "strip",
-        "lstrip",
-        "rstrip",
-        "isalpha",
-        "isdigit",
-        "isalnum",
-        "isspace",
-        "isupper",
-        "islower",
-        "find",
-        "startswith",
-        "endswith",
-        "replace",
-        "split",
-        "join",
+        # str: compiler/surface.py
+        *STR_METHOD,
     }
 )
 

@@ -19,6 +19,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from compiler.surface import STR_METHODS
 from compiler.types import FunctionInfo, Var, _const_int
 from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, local2
 from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of, runtime_type
@@ -1300,27 +1301,7 @@ class FunctionLowerer:
         else:
             getattr(self, f"b_{node.kbuiltin}")(node, node.args)  # type: ignore[attr-defined]
 
-    _STR_OPS = {
-        "lower": "STR_LOWER",
-        "upper": "STR_UPPER",
-        "swapcase": "STR_SWAPCASE",
-        "strip": "STR_STRIP",
-        "lstrip": "STR_LSTRIP",
-        "rstrip": "STR_RSTRIP",
-        "isalpha": "STR_ISALPHA",
-        "isdigit": "STR_ISDIGIT",
-        "isalnum": "STR_ISALNUM",
-        "isspace": "STR_ISSPACE",
-        "isupper": "STR_ISUPPER",
-        "islower": "STR_ISLOWER",
-        "find": "STR_FIND",
-        "index": "STR_FIND",
-        "count": "STR_COUNT",
-        "startswith": "STR_STARTSWITH",
-        "endswith": "STR_ENDSWITH",
-        "replace": "STR_REPLACE",
-        "join": "STR_JOIN",
-    }
+    _STR_OPS = {m.name: m.op for m in STR_METHODS}  # compiler/surface.py
 
     def str_method(self, node: ast.Call, name: str) -> None:
         assert isinstance(node.func, ast.Attribute)

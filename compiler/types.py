@@ -23,6 +23,7 @@ from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
 from compiler.frontend import MATH_CONSTANTS, MATH_FUNCTIONS, MATH_HELPERS, MATH_KEYWORDS
+from compiler.surface import STR_METHODS
 from compiler.walk import walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -2328,17 +2329,11 @@ class FunctionChecker:
         return list_of(STR) if seq.kind == "str" else seq
 
 
-# str methods: the argument counts they take (all arguments are str; join's is a list[str]) and
-# their result type
+# str methods (compiler/surface.py): the argument counts they take (all arguments are str; join's
+# is a list[str]) and their result type
+_SURFACE_TYPES = {"str": STR, "bool": BOOL, "int": INT, "list[str]": list_of(STR)}
 _STR_METHODS: dict[str, tuple[tuple[int, ...], Type]] = {
-    **{m: ((0,), STR) for m in ("lower", "upper", "swapcase", "strip", "lstrip", "rstrip")},
-    **{m: ((0,), BOOL) for m in ("isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower")},
-    "find": ((1, 2), INT),
-    **{m: ((1,), INT) for m in ("index", "count")},
-    **{m: ((1,), BOOL) for m in ("startswith", "endswith")},
-    "replace": ((2,), STR),
-    "split": ((0, 1), list_of(STR)),
-    "join": ((1,), STR),
+    m.name: (m.arities, _SURFACE_TYPES[m.result]) for m in STR_METHODS
 }
 
 

@@ -41,7 +41,8 @@ def _ks(text: str) -> list[int]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from evaluation.problems import load_problems, read_samples, write_jsonl
+    from evaluation.datasets import load_problems
+    from evaluation.problems import read_samples, write_jsonl
     from evaluation.run import evaluate, open_runner
 
     problems = load_problems(args.problems, challenge_tests=args.challenge_tests)
@@ -183,7 +184,8 @@ def cmd_datasets(args: argparse.Namespace) -> int:
 def cmd_problems_check(args: argparse.Namespace) -> int:
     """Validate a problem file: every line a problem (errors name the line and the field), and
     every reference solution passing its own tests (run as `kiln eval` runs a sample)."""
-    from evaluation.problems import Sample, load_problems
+    from evaluation.datasets import load_problems
+    from evaluation.problems import Sample
     from evaluation.run import NATIVE, evaluate, local_runner
 
     problems = load_problems(args.file)

@@ -20,7 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluation.problems import Sample, load_problems
+from evaluation.datasets import load_problems
+from evaluation.problems import Sample
 from evaluation.run import NATIVE, evaluate, local_runner
 
 

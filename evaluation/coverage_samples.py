@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluation.problems import load_problems, read_samples
+from evaluation.datasets import load_problems
+from evaluation.problems import read_samples
 from evaluation.run import FALLBACK, NATIVE, evaluate, local_runner
 
 # type errors by what they mean, not by the names in them

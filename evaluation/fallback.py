@@ -20,8 +20,11 @@ model and what is not isolated.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
+import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -86,6 +89,11 @@ class FallbackPool:
         self.layers: dict[str, str] = {}
         self.replaced = 0  # zygotes lost (killed past their deadline, or dead) and replaced
         self.executed = 0  # programs run
+        # warm(): the zygotes start in the background; close() stops the ones still starting
+        self._warming: threading.Thread | None = None
+        self._closing = False
+        self._starting: set[subprocess.Popen[bytes]] = set()
+        self._starting_lock = threading.Lock()
 
     def _spawn(self) -> Zygote:
         if self._spawner is None:
@@ -94,9 +102,9 @@ class FallbackPool:
 
     def _start_zygote(self) -> Zygote:
         try:
-            zygote = Zygote(self.memory_bytes, use_bwrap=self._use_bwrap)
+            zygote = Zygote(self.memory_bytes, use_bwrap=self._use_bwrap, starting=self._track)
         except SandboxError as e:
-            if not self._use_bwrap or self.sandbox == "strict":
+            if self._closing or not self._use_bwrap or self.sandbox == "strict":
                 raise
             self._use_bwrap = False  # say so, once, and run with the layers that remain
             self._no_bwrap = f"unavailable: {e}"[:200]
@@ -110,11 +118,41 @@ class FallbackPool:
                 zygote.close()
                 raise SandboxError(f"KILN_SANDBOX=strict: layers not in force: {zygote.layers}")
         self.layers = zygote.layers
+        if self._closing:  # close() came while it started
+            zygote.close()
+            raise SandboxError("the fallback pool was closed while a zygote started")
         return zygote
+
+    def _track(self, process: subprocess.Popen[bytes], starting: bool) -> None:
+        """A zygote's process while it starts (close() kills it), then not."""
+        with self._starting_lock:
+            if starting:
+                self._starting.add(process)
+            else:
+                self._starting.discard(process)
+        if starting and self._closing:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+
+    def warm(self) -> None:
+        """Start the zygotes in the background: the first run waits for them, and close() stops
+        the ones still starting, so a job that never needs the fallback does not wait for it."""
+        with self._start_lock:
+            if self._started or self._warming is not None:
+                return
+
+            def start_quietly() -> None:
+                with contextlib.suppress(Exception):  # the first run starts them again and says why
+                    self.start()
+
+            self._warming = threading.Thread(target=start_quietly, name="kiln-fallback-warm")
+            self._warming.start()
 
     def start(self) -> None:
         """Start the zygotes (at the first run otherwise)."""
         with self._start_lock:  # concurrent runs share one set of zygotes
+            if self._closing:
+                raise SandboxError("the fallback pool is closed")
             if not self._started:
                 self._idle.put(self._spawn())  # alone: it decides whether namespaces work
                 assert self._spawner is not None
@@ -203,12 +241,22 @@ class FallbackPool:
         return done
 
     def close(self) -> None:
+        self._closing = True
+        with self._starting_lock:
+            starting = list(self._starting)
+        for process in starting:  # a zygote still starting: stopped, its start raises
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
         while not self._idle.empty():
             self._idle.get_nowait().close()
         if self._spawner is not None:
             self._spawner.shutdown()
             self._spawner = None
         self._started = False
+        self._closing = False
 
     def __enter__(self) -> FallbackPool:
         return self

@@ -210,30 +210,10 @@ def parse_problem(obj: dict[str, Any], where: str, line: int = 0) -> Problem:
     )
 
 
-def load_problems(
-    source: str | Path = "humaneval", challenge_tests: bool = False
-) -> dict[str, Problem]:
-    """Problems by task_id: a built-in dataset by name (`evaluation.datasets`) or a JSONL path.
-    `challenge_tests` adds the dataset's challenge asserts (MBPP's challenge_test_list)."""
-    from evaluation import datasets
-
-    name = str(source).lower()
-    if name in datasets.DATASETS:
-        return datasets.load(name, challenge_tests=challenge_tests)
-    if challenge_tests:
-        raise DataError(f"{source}: challenge tests are a built-in dataset's (mbpp)")
-    return load_problem_file(Path(source))
-
-
 def load_problem_file(path: Path) -> dict[str, Problem]:
     """The problems of a JSONL file in either shape (module docstring)."""
     if not path.exists():
-        from evaluation import datasets
-
-        raise DataError(
-            f"{path}: no such problem file (give a JSONL path or a built-in dataset:"
-            f" {', '.join(datasets.DATASETS)})"
-        )
+        raise DataError(f"{path}: no such problem file")
     problems: dict[str, Problem] = {}
     for number, obj in _objects(path):
         problem = parse_problem(obj, f"{path}:{number}", number)

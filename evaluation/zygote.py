@@ -302,8 +302,6 @@ def main() -> None:
             request = frames.read_message(0, forever)
         except frames.FrameError:
             return  # kiln closed the channel (or sent junk): nothing more to do
-        if request.get("exit"):
-            return
         reply = serve_one(config, seccomp, str(request["program"]), float(request["timeout"]))
         frames.write_all(1, frames.encode(reply))
 

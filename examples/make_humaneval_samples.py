@@ -15,8 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from evaluation.datasets import load_problems  # noqa: E402
 from evaluation.mutants import mutants  # noqa: E402
-from evaluation.problems import load_problems, write_jsonl  # noqa: E402
+from evaluation.problems import write_jsonl  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "humaneval_samples.jsonl"
 KINDS = ("operator", "constant", "negate")

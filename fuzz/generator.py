@@ -44,6 +44,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from compiler.surface import STR_METHODS
+
+# the str methods by family (compiler/surface.py), in the table's order
+_STR_FAMILY: dict[str, list[str]] = {
+    family: [m.name for m in STR_METHODS if m.family == family]
+    for family in dict.fromkeys(m.family for m in STR_METHODS)
+}
+
 T = TypeVar("T")
 
 # --------------------------------------------------------------------------------------------
@@ -1239,15 +1247,13 @@ class _Generator:
             return _method(s, rng.choice(["find", "count"]), self.expr(STR, d, small=True))
         if t == BOOL:
             if self.chance(0.3):
-                return _method(s, rng.choice(["startswith", "endswith"]),
-                               self.expr(STR, d, small=True))
-            return _method(s, rng.choice(["isalpha", "isdigit", "isalnum", "isspace", "isupper",
-                                          "islower"]))
+                return _method(s, rng.choice(_STR_FAMILY["affix"]), self.expr(STR, d, small=True))
+            return _method(s, rng.choice(_STR_FAMILY["class"]))
         kind = rng.choice(["case", "case", "strip", "replace", "split_join"])
         if kind == "case":
-            return _method(s, rng.choice(["lower", "upper", "swapcase"]))
+            return _method(s, rng.choice(_STR_FAMILY["case"]))
         if kind == "strip":
-            return _method(s, rng.choice(["strip", "lstrip", "rstrip"]))
+            return _method(s, rng.choice(_STR_FAMILY["strip"]))
         if kind == "replace":
             return _method(s, "replace", _const(rng.choice("ab ")), _const(rng.choice(["", "x"])))
         pieces = _method(s, "split", *([] if self.chance(0.5) else [_const(rng.choice("a -"))]))

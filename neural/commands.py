@@ -2,7 +2,6 @@
 
     kiln neural train --config configs/neural-small.toml
     kiln neural compile f.py -k 128 [--tests calls.txt] [--call "f(3)"] [--entry f] [-o f.kbc]
-    kiln report paper [--checkpoint neural/checkpoints/small.pt] [--out docs/PAPER.md] [--quick]
 
 A tests file has one call per line, `f(3)` (the expected outcome is CPython's) or
 `f(3) == 6` (the expected value given); `#` starts a comment.
@@ -15,7 +14,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-DEFAULT_CHECKPOINT = "neural/checkpoints/small.pt"
+from neural import DEFAULT_CHECKPOINT
 
 
 def register(sub: Any) -> None:
@@ -54,29 +53,6 @@ def register(sub: Any) -> None:
     c.add_argument("--device", default="auto", help="cpu, cuda or auto")
     c.add_argument("-o", "--output", help="write the verified bytecode here (.kbc)")
     c.set_defaults(func=cmd_compile)
-
-    r = sub.add_parser("report", help="measured reports")
-    rsub = r.add_subparsers(dest="report_command", required=True)
-    pp = rsub.add_parser(
-        "paper", help="measure the paper's claims (sections 4-6) and write docs/PAPER.md"
-    )
-    pp.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT)
-    pp.add_argument("--out", default="docs/PAPER.md")
-    pp.add_argument(
-        "--per-level",
-        dest="per_level",
-        type=int,
-        default=20,
-        help="held-out programs per complexity level",
-    )
-    pp.add_argument("-k", type=int, default=64, help="samples per program")
-    pp.add_argument(
-        "--quick", action="store_true", help="a small smoke run (few programs, small k)"
-    )
-    pp.add_argument("--device", default="auto")
-    pp.add_argument("--temperature", type=float, default=1.0)
-    pp.add_argument("--top-p", dest="top_p", type=float, default=0.95)
-    pp.set_defaults(func=cmd_report_paper)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -151,19 +127,3 @@ def cmd_compile(args: argparse.Namespace) -> int:
         Path(args.output).write_bytes(result.best.to_bytes())
         print(f"wrote {args.output}")
     return 0 if result.best is not None else 1
-
-
-def cmd_report_paper(args: argparse.Namespace) -> int:
-    from neural.paper import write_report
-
-    write_report(
-        args.checkpoint,
-        args.out,
-        per_level=args.per_level,
-        k=args.k,
-        quick=args.quick,
-        device=args.device,
-        temperature=args.temperature,
-        top_p=args.top_p,
-    )
-    return 0

@@ -242,7 +242,7 @@ def router_for(path: str, checkpoint: str | None = None) -> Router:
     """The router of a Pipeline compile path: "neural" tries every program, "hybrid" routes by
     the classifier saved beside the checkpoint (`<checkpoint>.router.json`, when there is one).
     Expected outcomes come from the reference bytecode, so candidates never run outside the VM."""
-    from neural.commands import DEFAULT_CHECKPOINT
+    from neural import DEFAULT_CHECKPOINT
     from neural.train import load_checkpoint, locate, pick_device
 
     checkpoint = checkpoint or DEFAULT_CHECKPOINT

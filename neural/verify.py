@@ -13,7 +13,7 @@ fallback (an int past 64 bits, ...) is never counted as a pass.
 
 Estimators: `p_correct = c / k` (equation 6's quantity), `p_success(p, k) = 1 - (1 - p)^k`
 (equation 7), `k_99(p) = log 0.01 / log(1 - p)` (equation 8), and the measured success at k
-from the samples themselves (`evaluation.passk.estimate_pass_at_k`, unbiased).
+from the samples themselves (`bench.paper`, with evaluation's unbiased pass@k estimator).
 """
 
 from __future__ import annotations
@@ -57,22 +57,6 @@ def k_99(p: float) -> float:
     if p >= 1:
         return 1.0
     return math.log(0.01) / math.log(1.0 - p)
-
-
-def measured_success(n: Sequence[int], c: Sequence[int], k: int) -> float:
-    """The fraction of programs that succeed within k samples, estimated without bias from n
-    samples with c correct per program."""
-    from evaluation.passk import estimate_pass_at_k
-
-    return float(estimate_pass_at_k(list(n), list(c), k).mean())
-
-
-def measured_k_99(n: Sequence[int], c: Sequence[int]) -> int | None:
-    """The smallest k at which 99% of the programs succeeded (None: not within the samples)."""
-    for k in range(1, min(n) + 1):
-        if measured_success(n, c, k) >= 0.99:
-            return k
-    return None
 
 
 # ---- tests ---------------------------------------------------------------------------------------

@@ -528,7 +528,7 @@ def test_schemathesis_finds_no_server_error(service: ServiceProcess) -> None:
 
 def test_dataset_problem_id(service: ServiceProcess) -> None:
     from api.problems import lookup_problem
-    from evaluation.problems import load_problems
+    from evaluation.datasets import load_problems
 
     problem = load_problems("humaneval")["HumanEval/0"]
     completions = [problem.canonical_solution, "    return False\n", "    return numbers[\n"]
@@ -550,7 +550,7 @@ def test_dataset_problem_id(service: ServiceProcess) -> None:
 
 
 def test_dataset_problems_choice(service: ServiceProcess) -> None:
-    from evaluation.problems import load_problems
+    from evaluation.datasets import load_problems
 
     problem = load_problems("mbpp")["Mbpp/1"]
     sources = [problem.canonical_solution, "def min_cost(cost, m, n):\n    return 0\n"]

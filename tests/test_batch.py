@@ -17,9 +17,9 @@ from vm.batch import (
     BatchBuilder,
     TestSpec,
     marshal_expected,
-    verify,
 )
 from vm.limits import Limits
+from vm.run import verify
 from vm.values import BOOL, FLOAT, INT, list_of, tuple_of
 
 

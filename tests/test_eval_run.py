@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from evaluation.datasets import load_problems
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
 from evaluation.mutants import mutant_samples, mutants
-from evaluation.problems import Problem, Sample, load_problems
+from evaluation.problems import Problem, Sample
 from evaluation.run import (
     FALLBACK,
     FUEL_FLOOR,
@@ -312,12 +313,14 @@ def test_untyped_entry_with_untypeable_first_test_is_typed_from_all_tests(
 def test_default_mode_times_out_fallback_loops_on_the_canonical_time(
     runner: LocalRunner, pool: FallbackPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # check() imports: the problem is fallback-only, every sample runs in CPython
+    # check() imports and tests a property: not reduced, not drawn (evaluation/drawn.py), so the
+    # problem is fallback-only and every sample runs in CPython
     problem = Problem(
         "l/0",
         "def inc(x: int) -> int:\n",
         "inc",
-        "def check(candidate):\n    import math\n    assert candidate(math.floor(2.5)) == 3\n",
+        "def check(candidate):\n    import math\n"
+        "    assert abs(candidate(math.floor(2.5)) - 3) < 1e-9\n",
         "    return x + 1\n",
     )
     looping = "    while True:\n        pass\n"

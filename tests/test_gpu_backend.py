@@ -31,9 +31,9 @@ from test_verify_batch import (
 
 from compiler import compile_source
 from vm import execute_batch
-from vm.batch import verify
 from vm.container import Program
 from vm.isa import OPS, decode
+from vm.run import verify
 
 pytestmark = pytest.mark.gpu
 

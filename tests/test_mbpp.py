@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from evaluation.datasets import DATASETS, mbpp_entry_point
+from evaluation.datasets import DATASETS, load_problems, mbpp_entry_point
 from evaluation.fallback import FallbackPool
-from evaluation.problems import ASSERTS, DataError, Problem, Sample, load_problems, read_samples
+from evaluation.problems import ASSERTS, DataError, Problem, Sample, read_samples
 from evaluation.run import NATIVE, LocalRunner, evaluate
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench.paper import measured_k_99
 from compiler import compile_source
 from fuzz.generator import generate
 from neural.decode import Sample
@@ -20,7 +21,6 @@ from neural.verify import (
     cpython_outcome,
     cpython_tests,
     k_99,
-    measured_k_99,
     p_success,
     verify_samples,
 )
@@ -230,7 +230,7 @@ def test_checkpoint_for_this_isa_less_appended_opcodes_and_traps_loads(
 def test_the_shipped_checkpoint_loads_from_any_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from neural.commands import DEFAULT_CHECKPOINT
+    from neural import DEFAULT_CHECKPOINT
     from neural.train import load_checkpoint, locate
 
     monkeypatch.chdir(tmp_path)
@@ -393,7 +393,7 @@ def test_pipeline_compile_paths(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_report_paper_runs_end_to_end(tiny: Path, tmp_path: Path) -> None:
-    from neural.paper import write_report
+    from bench.paper import write_report
 
     out = write_report(
         str(tiny), str(tmp_path / "PAPER.md"), quick=True, device="cpu", log=lambda *_: None

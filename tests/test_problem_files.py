@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from evaluation.problems import ASSERTS, CHECK, DataError, humaneval_path, load_problems
+from evaluation.datasets import load_problems
+from evaluation.problems import ASSERTS, CHECK, DataError, humaneval_path
 
 OWN = [
     {  # asserts, as MBPP writes them

@@ -1,4 +1,4 @@
-"""Verification batches on the C interpreter (`vm.batch.verify(..., backend="cpu")`) against the
+"""Verification batches on the C interpreter (`vm.run.verify(..., backend="cpu")`) against the
 specification (`backend="ref"`: vm.ref plus Python's own comparison): the golden corpus with its
 expected values and with deliberately wrong ones, generated programs with CPython's results, and
 adversarial batches (infinite loops beside instant programs, deep recursion, allocation bombs,
@@ -36,10 +36,10 @@ from vm.batch import (
     TestSpec,
     VerifyBatch,
     VerifyResult,
-    verify,
 )
 from vm.container import Program
 from vm.limits import Limits
+from vm.run import verify
 from vm.values import INT64_MAX, Type, type_of_value
 
 LIMITS = Limits(fuel=200_000, stack_words=1 << 12, max_call_depth=200, heap_words=1 << 14)

@@ -7,7 +7,7 @@ types, expected results marshalled by its return type, a comparison mode per tes
 lists the (candidate, test) pairs in the order they should run: the layout chosen by
 `actors.layout` (lanes of a warp on one program), any order giving the same results.
 
-`verify(batch, backend=..., limits=...)` runs every item, compares its result with the
+`vm.run.verify(batch, backend=..., limits=...)` runs every item, compares its result with the
 expected value where it ran (only verdicts come back), and reduces per candidate:
 
     verdict    PASSED, WRONG_ANSWER, TRAPPED (a Python exception), TIMED_OUT (FuelExhausted),
@@ -21,8 +21,8 @@ by IEEE `==`); CLOSE applies to a float result: `|a - b| <= max(rel_tol * max(|a
 abs_tol)` (`math.isclose`); NEVER means no returned value can equal the expected one (its type
 cannot hold it), so any value is a wrong answer while traps still count as traps.
 
-Backends: `ref` (here: vm.ref plus Python's comparison, the specification), `cpu` and `cuda`
-(the C interpreter's `kiln_verify_*`, one definition of the comparison for both).
+Backends: `ref` (`verify_by_calls` here: vm.ref plus Python's comparison, the specification),
+`cpu` and `cuda` (the C interpreter's `kiln_verify_*`, one definition of the comparison for both).
 
 `verify(..., cancel=flag)` stops a batch another thread cancels (`Cancel.set()`): the CPU and
 ref backends look at the flag between items (an item running finishes: at most its fuel, about
@@ -35,7 +35,7 @@ from __future__ import annotations
 import ctypes
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -333,74 +333,49 @@ def _python_equal(
     return bool(value == expected)
 
 
-def verify(
+def verify_by_calls(
     batch: VerifyBatch,
-    *,
-    backend: str = "cpu",
-    limits: Limits | None = None,
-    threads: int | None = None,
-    cancel: Cancel | None = None,
+    run_one: Callable[[Program, int, list[Any], Limits], Any],
+    limits: Limits,
+    cancel: Cancel | None,
 ) -> VerifyResult:
-    """Run and compare every item of `batch`, reduced per candidate (module docstring)."""
-    limits = limits or Limits()
-    if cancel is not None:
-        cancel.check()
-        result = _verify(batch, backend, limits, threads, cancel)
-        cancel.check()  # whatever a cancelled backend left is thrown away
-        return result
-    return _verify(batch, backend, limits, threads, None)
-
-
-def _verify(
-    batch: VerifyBatch, backend: str, limits: Limits, threads: int | None, cancel: Cancel | None
-) -> VerifyResult:
-    if backend == "ref":
-        from vm import ref
-
-        start = time.perf_counter()
-        n = len(batch.items)
-        status = np.zeros(n, dtype=np.int8)
-        traps = np.zeros(n, dtype=np.int8)
-        steps = np.zeros(n, dtype=np.int64)
-        for k, (c, t) in enumerate(batch.items):
-            if cancel is not None:
-                cancel.check()
-            program = batch.programs[batch.cand_program[c]]
-            fn = int(batch.cand_function[c])
-            params, ret = program.signature(fn)
-            words = [
-                int(w) for w in batch.arg_words[batch.arg_offsets[t] : batch.arg_offsets[t + 1]]
-            ]
-            args, pos = [], 0
-            for ty in params:
-                size = _marshalled_size(words, pos, ty)
-                args.append(unmarshal(words[pos : pos + size], ty))
-                pos += size
-            fuel = int(batch.fuel[t]) if batch.fuel is not None else 0
-            result = ref.run(program, fn, args, limits.replace(fuel=fuel) if fuel else limits)
-            steps[k] = result.steps
-            if result.trap is not None:
-                status[k], traps[k] = 2, TRAP_BY_NAME[result.trap].code
-            elif not _python_equal(
-                result.value,
-                batch.expected_words[batch.expected_offsets[t] : batch.expected_offsets[t + 1]],
-                ret,
-                int(batch.mode[t]),
-                batch.tolerance[t],
-            ):
-                status[k] = 1
-        out = reduce_items(batch, status, traps, steps)
-        out.timings["kernel"] = time.perf_counter() - start
-        return out
-    if backend == "cpu":
-        from vm import cpu
-
-        return cpu.verify_batch(batch, limits, threads=threads, cancel=cancel)
-    if backend == "cuda":
-        from vm import cuda
-
-        return cuda.verify_batch(batch, limits)
-    raise ValueError(f"unknown backend {backend!r}: choose ref, cpu or cuda")
+    """The `ref` backend of `vm.run.verify`: each item as one call of `run_one` (vm.ref.run, the
+    specification), compared by Python's own `==` / `math.isclose`."""
+    start = time.perf_counter()
+    n = len(batch.items)
+    status = np.zeros(n, dtype=np.int8)
+    traps = np.zeros(n, dtype=np.int8)
+    steps = np.zeros(n, dtype=np.int64)
+    for k, (c, t) in enumerate(batch.items):
+        if cancel is not None:
+            cancel.check()
+        program = batch.programs[batch.cand_program[c]]
+        fn = int(batch.cand_function[c])
+        params, ret = program.signature(fn)
+        words = [
+            int(w) for w in batch.arg_words[batch.arg_offsets[t] : batch.arg_offsets[t + 1]]
+        ]
+        args, pos = [], 0
+        for ty in params:
+            size = _marshalled_size(words, pos, ty)
+            args.append(unmarshal(words[pos : pos + size], ty))
+            pos += size
+        fuel = int(batch.fuel[t]) if batch.fuel is not None else 0
+        result = run_one(program, fn, args, limits.replace(fuel=fuel) if fuel else limits)
+        steps[k] = result.steps
+        if result.trap is not None:
+            status[k], traps[k] = 2, TRAP_BY_NAME[result.trap].code
+        elif not _python_equal(
+            result.value,
+            batch.expected_words[batch.expected_offsets[t] : batch.expected_offsets[t + 1]],
+            ret,
+            int(batch.mode[t]),
+            batch.tolerance[t],
+        ):
+            status[k] = 1
+    out = reduce_items(batch, status, traps, steps)
+    out.timings["kernel"] = time.perf_counter() - start
+    return out
 
 
 def _marshalled_size(words: list[int], pos: int, ty: Type) -> int:

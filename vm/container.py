@@ -37,6 +37,17 @@ class ContainerError(ValueError):
     """A `.kbc` file that cannot be loaded: says what is wrong and where."""
 
 
+class VerifyError(ValueError):
+    """A program that breaks a verifier rule: says which rule, in which function, where.
+    Raised by the structural verifier (vm.verify) and the type checker (vm.typecheck)."""
+
+
+def verify_failure(program: Program, index: int, where: str, rule: str, detail: str) -> VerifyError:
+    """The VerifyError for `rule` broken in function `index` at `where`."""
+    name = program.functions[index].name if 0 <= index < len(program.functions) else "?"
+    return VerifyError(f"function {name!r} (#{index}), {where}: {rule}: {detail}")
+
+
 @dataclass
 class Function:
     name: str

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from vm import ExecResult
 from vm.batch import Cancel, VerifyBatch, VerifyResult, reduce_items
 from vm.build import FlatProgram, flatten, shared_library, verify_inputs
 from vm.container import Program
 from vm.isa import TRAPS
 from vm.limits import Limits
+from vm.result import ExecResult
 from vm.values import INT, INT64_MAX, INT64_MIN, Type, bits_float, list_of, marshal, unmarshal
 
 SOURCES = ["cpu.c"]

@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from vm import ExecResult
 from vm.batch import WRONG_ANSWER, VerifyBatch, VerifyResult, verdict_of_trap
 from vm.build import KERNELS, FlatProgram, flatten, verify_inputs
 from vm.isa import TRAPS
 from vm.limits import Limits
+from vm.result import ExecResult
 
 MISSING = "backend cuda needs CuPy and a CUDA device: pip install -e '.[gpu]'"
 
@@ -230,7 +230,7 @@ def verify_batch(
     device and download only the verdicts. timings (seconds): "prepare" (verifying and flattening
     programs on the host), "upload", "kernel" (CUDA events around the kernels), "download".
     `scratch_bytes` bounds the scratch slabs (default: half the free device memory).
-    CudaUnavailable without CuPy or a device; VerifyError and ValueError as vm.batch.verify."""
+    CudaUnavailable without CuPy or a device; VerifyError and ValueError as vm.run.verify."""
     cupy = _cupy()
     started = time.perf_counter()
     inputs = verify_inputs(batch)

@@ -36,11 +36,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vm import ExecResult, semantics
+from vm import semantics
 from vm.container import Function, Program
 from vm.disasm import format_instruction
 from vm.isa import OPS, TRAPS, decode, split_local2
 from vm.limits import Limits
+from vm.result import ExecResult
 from vm.semantics import Trap, checked
 from vm.values import INT64_MAX, INT64_MIN, Type, bits_float, float_bits, marshal
 from vm.verify import image_strings, verify

@@ -53,10 +53,10 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-from vm.container import Program
+from vm.container import Program, VerifyError
+from vm.container import verify_failure as _fail
 from vm.isa import OPS, decode, split_local2
 from vm.values import BOOL, FLOAT, INT, STR, Type, list_of, optional_of, tuple_of
-from vm.verify import VerifyError, _fail
 
 ANY = Type("any")  # unknown (the items of a list nothing went into yet): accepted by every use
 TOP = Type("top")  # conflicting types where paths join: rejected by every typed use

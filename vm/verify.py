@@ -36,10 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from vm.container import Program, load
+from vm.container import Program, VerifyError, load, verify_failure
 from vm.isa import BY_NAME, LOOP_STATE_SLOTS, OPS, TRAPS, Op, decode, split_local2
 from vm.isa import stack_effect as isa_stack_effect
 from vm.limits import MAX_STACK_WORDS
+from vm.typecheck import check_types
 from vm.values import INT64_MAX, INT64_MIN, Type, type_from_descriptor
 
 MAX_TUPLE_ARITY = 255  # the largest arity a type descriptor can hold (vm.values)
@@ -56,13 +57,7 @@ _TYPE_OPERAND_KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
-class VerifyError(ValueError):
-    """A program that breaks a verifier rule: says which rule, in which function, where."""
-
-
-def _fail(program: Program, index: int, where: str, rule: str, detail: str) -> VerifyError:
-    name = program.functions[index].name if 0 <= index < len(program.functions) else "?"
-    return VerifyError(f"function {name!r} (#{index}), {where}: {rule}: {detail}")
+_fail = verify_failure
 
 
 def image_strings(image: list[int]) -> dict[int, str]:
@@ -113,8 +108,6 @@ def verify(program: Program) -> None:
 def verify_bytes(data: bytes) -> Program:
     """Load a `.kbc` container and verify it, types included (ContainerError or VerifyError):
     what every user-supplied bytecode goes through (`kiln run`, the API, Pipeline candidates)."""
-    from vm.typecheck import check_types  # it builds on this module
-
     program = load(data)
     verify(program)
     check_types(program)

@@ -669,12 +669,13 @@ KC_FN void kc_child_depth(kc_ctx *c, int32_t parent, int32_t child) {
 KC_FN int32_t kc_expr(kc_ctx *c);
 KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k);
 
-/* frontend.py's _METHODS and MATH_FUNCTIONS */
+/* The str methods (KC_STR_METHODS ...), generated from compiler/surface.py */
+#include "kc_surface.h"
+
+/* frontend.py's _METHODS (the str methods are KC_STR_METHODS') and MATH_FUNCTIONS */
 KC_TABLE char *const KC_METHODS[] = {
     "add", "get", "keys", "values", "items", "append", "pop", "sort", "reverse", "clear", "extend",
-    "index", "count", "remove", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip", "isalpha",
-    "isdigit", "isalnum", "isspace", "isupper", "islower", "find", "startswith", "endswith", "replace",
-    "split", "join", 0
+    "index", "count", "remove", 0
 };
 KC_TABLE char *const KC_MATH[] = {"sqrt", "floor", "ceil", 0};
 
@@ -1070,6 +1071,7 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
             if (is_math) known = kc_math_fn(c, name) >= 0;
             else
                 for (int m = 0; KC_METHODS[m] && !known; m++) known = kc_tok_is(c, name, KC_METHODS[m]);
+            for (int m = 0; !is_math && KC_STR_METHODS[m] && !known; m++) known = kc_tok_is(c, name, KC_STR_METHODS[m]);
             if (!known) { kc_fail(c, "attribute other than a method call", t->line); return -1; }
             int32_t n = kc_node_new(c, E_METHOD, c->nodes[k].line);
             if (n < 0) return -1;
@@ -2826,26 +2828,7 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     return is_int ? T_INT : is_float ? T_FLOAT : T_BOOL;
 }
 
-/* str methods (types.py's _STR_METHODS): lower.py's instruction, arity (3: none or one), result */
-KC_TABLE char *const KC_STR_METHODS[] = {
-    "lower", "upper", "swapcase", "strip", "lstrip", "rstrip", "isalpha", "isdigit", "isalnum",
-    "isspace", "isupper", "islower", "find", "index", "count", "startswith", "endswith", "replace",
-    "join", "split", 0
-};
-KC_TABLE int KC_STR_METHOD_OP[] = {
-    K_STR_LOWER, K_STR_UPPER, K_STR_SWAPCASE, K_STR_STRIP, K_STR_LSTRIP, K_STR_RSTRIP,
-    K_STR_ISALPHA, K_STR_ISDIGIT, K_STR_ISALNUM, K_STR_ISSPACE, K_STR_ISUPPER, K_STR_ISLOWER,
-    K_STR_FIND, K_STR_FIND, K_STR_COUNT, K_STR_STARTSWITH, K_STR_ENDSWITH, K_STR_REPLACE,
-    K_STR_JOIN, K_STR_SPLIT
-};
-KC_TABLE int KC_STR_METHOD_ARITY[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 3};
-KC_TABLE int KC_STR_METHOD_RESULT[] = {
-    T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_BOOL,
-    T_INT, T_INT, T_INT, T_BOOL, T_BOOL, T_STR, T_STR, T_STR + KC_LIST
-};
-#define KC_STR_INDEX_METHOD 13
-#define KC_STR_JOIN 18
-#define KC_STR_SPLIT 19
+/* str methods: KC_STR_METHODS and the tables beside it, in kc_surface.h (included above) */
 
 /* list methods (types.py's method_call) */
 KC_TABLE char *const KC_LIST_METHODS[] = {
@@ -3364,7 +3347,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             int arity = KC_STR_METHOD_ARITY[m];
             if (arity == 3 ? n->ival > 1 : n->ival != arity) { kc_fail(c, "str method with the wrong number of arguments (a type error)", n->line); return T_UNKNOWN; }
             for (int32_t a = n->b; a >= 0 && !c->err; a = c->nodes[a].next)
-                if (!kc_unify(c, kc_type_expr(c, a, 0), m == KC_STR_JOIN ? T_STR + KC_LIST : T_STR) && !c->err)
+                if (!kc_unify(c, kc_type_expr(c, a, 0), KC_STR_METHOD_ARG[m]) && !c->err)
                     kc_fail(c, "str method argument of another type (a type error)", n->line);
             n->op = (int16_t)(m + 1);
             t = KC_STR_METHOD_RESULT[m];
@@ -4618,9 +4601,9 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
             kc_emit(c, K_LOADI, 0);
             return;
         }
-        if (n->op - 1 == KC_STR_SPLIT) { kc_emit(c, n->b >= 0 ? K_STR_SPLIT : K_STR_SPLIT_WS, 0); return; }
+        if (n->op - 1 == KC_STR_M_SPLIT) { kc_emit(c, n->b >= 0 ? K_STR_SPLIT : K_STR_SPLIT_WS, 0); return; }
         kc_emit(c, KC_STR_METHOD_OP[n->op - 1], 0);
-        if (n->op - 1 == KC_STR_INDEX_METHOD) {  /* find, then ValueError for -1 */
+        if (n->op - 1 == KC_STR_M_INDEX) {  /* find, then ValueError for -1 */
             int32_t found = kc_label(c);
             kc_emit(c, K_DUP, 0);
             kc_emit(c, K_LOADI, -1);

