@@ -16,9 +16,11 @@ program was compiled:
   more than 4 `for`, in the source; kc.h's `**`, `elif` and nested-comprehension chains recurse
   without counting a level).
 
-kernels/kc_cuda.cu with kc.h inlined is compiled by NVRTC once per process (`cupy.RawModule`,
-cached by a SHA-256 of the text and the options; CuPy also caches the binary on disk: the first
-build takes minutes, ptxas being slow on kc.h's large inlined functions). CuPy is imported lazily:
+kernels/kc_cuda.cu with kc.h inlined is loaded once per process: from a cubin built ahead for
+this text, options and device (vm/prebuilt.py; the device session builds it into the cache with
+`kiln gpu prebuild --module compiler`), else compiled by NVRTC (`cupy.RawModule`, cached by a
+SHA-256 of the text and the options; CuPy also caches the binary on disk: the first build takes
+10-16 minutes, ptxas being slow on kc.h's large inlined functions). CuPy is imported lazily:
 this module imports, and `available()` answers, on a machine with no GPU.
 
     from compiler import cuda
@@ -305,12 +307,20 @@ _lock = threading.Lock()
 
 
 def module() -> Any:
-    """The compiled kernels (`cupy.RawModule`), built on first use in this process."""
+    """The kernels (`cupy.RawModule`), loaded on first use in this process: from the cubin
+    matching this text, options and device (vm/prebuilt.py: built by the device session into the
+    cache), else compiled by NVRTC (minutes: ptxas is slow on kc.h)."""
+    from vm import prebuilt
+
     cupy = _cupy()
     text = source()
     key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
     with _lock:
         if key not in _modules:
+            mod = prebuilt.load(cupy, "compiler", text, ENTRIES)
+            if mod is not None:
+                _modules[key] = mod
+                return mod
             mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
             for entry in ENTRIES:
                 mod.get_function(entry)  # compiles (NVRTC) and loads the module now

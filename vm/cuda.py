@@ -1,9 +1,11 @@
 """The CUDA backend: the same C interpreter (`vm/kernels/interp.h`) on a GPU, through CuPy.
 
-`vm/kernels/cuda_kernel.cu` with its local headers inlined is compiled once per process by NVRTC
-(`cupy.RawModule`), cached by a SHA-256 of that text and the options, so an edit to any kernel
-source recompiles it. CuPy is imported lazily: this module imports, and `available()` answers,
-on a machine with no GPU (Invariant 6).
+`vm/kernels/cuda_kernel.cu` with its local headers inlined is loaded once per process: from the
+shipped cubin built ahead for that text, those options and the device's architecture
+(vm/prebuilt.py, vm/kernels/prebuilt/), else compiled by NVRTC (`cupy.RawModule`), cached by a
+SHA-256 of that text and the options, so an edit to any kernel source recompiles it. CuPy is
+imported lazily: this module imports, and `available()` answers, on a machine with no GPU
+(Invariant 6).
 
     from vm import cuda
     if cuda.available():
@@ -109,15 +111,26 @@ _modules: dict[str, Any] = {}
 _module_lock = threading.Lock()
 
 
+ENTRIES = (
+    "kiln_check_programs", "kiln_verify_items", "kiln_reduce_first", "kiln_reduce_verdicts",
+    "kiln_run_items",
+)  # fmt: skip
+
+
 def module() -> Any:
-    """The compiled kernels (`cupy.RawModule`), built on first use in this process."""
+    """The kernels (`cupy.RawModule`), loaded on first use in this process: from the prebuilt
+    cubin matching this text, options and device (vm/prebuilt.py), else compiled by NVRTC."""
+    from vm import prebuilt
+
     cupy = _cupy()
     text = source()
     key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
     with _module_lock:
         if key not in _modules:
-            mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
-            mod.get_function("kiln_verify_items")  # compiles (NVRTC) and loads the module now
+            mod = prebuilt.load(cupy, "vm", text, ENTRIES)
+            if mod is None:
+                mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
+                mod.get_function("kiln_verify_items")  # compiles (NVRTC) and loads it now
             _modules[key] = mod
         return _modules[key]
 

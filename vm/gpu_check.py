@@ -50,39 +50,25 @@ STAGES = ("syntax", "ptx", "sass")
 
 @dataclasses.dataclass(frozen=True)
 class Module:
-    """One compiled module of kernels: where its text and options come from, and its launch
-    block size (what the occupancy is computed for)."""
+    """One compiled module of kernels: where its text, options, entries and launch block size
+    (what the occupancy is computed for) come from."""
 
     name: str
-    python_module: str  # has source() and OPTIONS, and BLOCK
-    entries: tuple[str, ...]
+    python_module: str  # has source(), OPTIONS, ENTRIES and BLOCK
 
     def load(self) -> Any:
         return importlib.import_module(self.python_module)
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        return tuple(self.load().ENTRIES)
 
     @property
     def block(self) -> int:
         return int(self.load().BLOCK)
 
 
-MODULES = (
-    Module(
-        "vm",
-        "vm.cuda",
-        (
-            "kiln_check_programs",
-            "kiln_verify_items",
-            "kiln_reduce_first",
-            "kiln_reduce_verdicts",
-            "kiln_run_items",
-        ),
-    ),
-    Module(
-        "compiler",
-        "compiler.cuda",
-        ("kc_arena_needs", "kc_compile_programs", "kc_gather_containers"),
-    ),
-)
+MODULES = (Module("vm", "vm.cuda"), Module("compiler", "compiler.cuda"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -654,3 +640,6 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--jobs", type=int, help="builds at once (default: one per core)")
     p.set_defaults(func=cmd_gpu_check)
+    from vm import prebuilt
+
+    prebuilt.register(gpu_sub)
