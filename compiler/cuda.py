@@ -46,9 +46,9 @@ import numpy as np
 
 from compiler import batched
 from compiler.batched import DIAG_BYTES, KERNELS, Unsupported, _config, compile_batch
+from vm.cuda import POISON, DeviceLeftResults, load_cupy, poisoned
 from vm.cuda import CudaUnavailable as CudaUnavailable  # raised by load_cupy: re-exported
 from vm.cuda import available as available  # whether CuPy sees a device: the same question
-from vm.cuda import load_cupy
 from vm.values import Type
 
 KERNEL = KERNELS / "kc_cuda.cu"
@@ -470,11 +470,13 @@ def compile_batch_cuda(
         d_off = [cupy.asarray(offsets[k]) for k in range(6)]
         cfg = _config(passes) if "passes" in inspect.signature(_config).parameters else _config()
         d_cfg = cupy.asarray(np.frombuffer(bytes(cfg), dtype=np.uint8))
-        status = cupy.full(n, KC_UNSUPPORTED, dtype=np.int32)
+        # poisoned, not a plausible KC_UNSUPPORTED with an empty reason: a program a launch left
+        # unwritten raises (DeviceLeftResults) instead of passing for a refusal
+        status = poisoned(cupy, n, np.int32)
         out_off = cupy.zeros(n, dtype=np.int64)
         out_len = cupy.zeros(n, dtype=np.int64)
         need = cupy.zeros(n, dtype=np.int64)
-        diags = cupy.zeros(n * DIAG_BYTES, dtype=np.uint8)
+        diags = poisoned(cupy, n * DIAG_BYTES, np.uint8)
 
         needs = cupy.zeros(n, dtype=np.int64)
         grid = (min((n + BLOCK - 1) // BLOCK, 4096),)
@@ -502,7 +504,7 @@ def compile_batch_cuda(
             ends = cupy.cumsum(lengths)
             starts = ends - lengths
             total = int(ends[-1])
-            dest = cupy.empty(max(total, 1), dtype=np.uint8)
+            dest = poisoned(cupy, max(total, 1), np.uint8)  # bytes not gathered show
             functions.get_function("kc_gather_containers")(
                 (min(count, 65535),), (128,),
                 (arenas, np.int64(arena), d_ids, np.int64(count), out_off, out_len, starts, dest),
@@ -511,6 +513,12 @@ def compile_batch_cuda(
             stats["launches"] += 1
             del arenas, dest
         host_status = status.get()
+        left = [i for i in device_ids.tolist() if host_status[i] == POISON[np.dtype(np.int32)]]
+        if left:
+            raise DeviceLeftResults(
+                f"kc_compile_programs left {len(left)} of {len(device_ids)} programs unwritten: "
+                f"{left[:10]}"
+            )
         host_len = out_len.get()
         host_diags = diags.get().tobytes()
         for ids, blob in blobs:
