@@ -195,3 +195,9 @@ def test_the_listing_command_checks_the_shipped_artifacts(capsys, monkeypatch, t
     assert main(["gpu", "prebuilt"]) == 0
     out = capsys.readouterr().out
     assert out.count("matches the sources") == sum(len(t) for t in prebuilt.SHIP.values())
+
+
+def test_the_stack_check_needs_a_cached_compiler_build(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))
+    with pytest.raises(LookupError, match="no cached build of the compiler"):
+        prebuilt.stack_check("sm_90")

@@ -118,6 +118,7 @@ def _wheel_roots() -> list[Path]:
     cuda_path = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")
     if cuda_path:
         roots.append(Path(cuda_path))
+    roots.append(Path("/usr/local/cuda"))  # a system toolkit (the device machines have one)
     return roots
 
 

@@ -150,12 +150,15 @@ def build(
     nvrtc: gpu_check.NVRTC | None = None,
     ptxas: Path | None = None,
     split: int = 1,
+    keep_ptx: bool = False,
 ) -> Artifact:
     """Builds module `name` for `target` into `folder` (NVRTC as the runtime, then ptxas) and
     returns its manifest entry (the caller writes the manifest). `split` > 1 runs ptxas's
     optimisations on that many threads (--split-compile; 0: every core): the cubin then differs
     in bytes, not in what it computes. The ptxas -v report is kept beside the cubin
-    (`<file>.ptxas.txt`, not shipped) for the stack and register checks."""
+    (`<file>.ptxas.txt`) for the stack and register checks, and with `keep_ptx` the PTX too
+    (`<file>.ptx.xz`: compiler.cuda.stack_need reads both). A ptxas without --split-compile
+    builds on one thread."""
     module = _module(name)
     mod = module.load()
     nvrtc = nvrtc or gpu_check.NVRTC()
@@ -183,6 +186,13 @@ def build(
             capture_output=True,
             text=True,
         )
+        if done.returncode != 0 and split != 1 and "split-compile" in done.stderr:
+            options = [o for o in options if not o.startswith("--split-compile")]
+            done = subprocess.run(
+                [str(ptxas), *options, str(ptx_path), "-o", str(cubin)],
+                capture_output=True,
+                text=True,
+            )
         if done.returncode != 0:
             raise RuntimeError(f"ptxas failed on {name} for {target}:\n{done.stderr[-4000:]}")
         raw = cubin.read_bytes()
@@ -191,6 +201,8 @@ def build(
     out = folder / file_name(name, target, digest)
     out.write_bytes(packed)
     (folder / f"{out.name}.ptxas.txt").write_text(done.stdout + done.stderr)
+    if keep_ptx:
+        (folder / f"{out.name}.ptx.xz").write_bytes(lzma.compress(ptx.encode()))
     return Artifact(
         module=name,
         target=target,
@@ -214,7 +226,11 @@ def add(folder: Path, artifacts: Sequence[Artifact]) -> None:
     replaced = {(a.module, a.target) for a in artifacts}
     for old in read_manifest(folder):
         if (old.module, old.target) in replaced and old.file not in {a.file for a in artifacts}:
-            for stale in (folder / old.file, folder / f"{old.file}.ptxas.txt"):
+            for stale in (
+                folder / old.file,
+                folder / f"{old.file}.ptxas.txt",
+                folder / f"{old.file}.ptx.xz",
+            ):
                 stale.unlink(missing_ok=True)
         if (old.module, old.target) not in replaced:
             kept.append(old)
@@ -310,6 +326,29 @@ def load(cupy: Any, name: str, text: str, entries: Sequence[str]) -> Any | None:
     return None
 
 
+def stack_check(target: str = "sm_90") -> dict[str, Any]:
+    """compiler.cuda.stack_need on the batched compiler's cached build for `target` (its PTX and
+    ptxas report, kept by `kiln gpu prebuild`): the bound, the launcher's STACK_BYTES, and
+    whether the bound is within it. LookupError without such a build."""
+    from compiler import cuda as compiler_cuda
+
+    path = find("compiler", target)
+    ptx_path = path.with_name(f"{path.name}.ptx.xz") if path else None
+    if path is None or ptx_path is None or not ptx_path.is_file():
+        raise LookupError(f"no cached build of the compiler for {target} with its PTX")
+    ptx = lzma.decompress(ptx_path.read_bytes()).decode()
+    report = path.with_name(f"{path.name}.ptxas.txt").read_text()
+    bound = compiler_cuda.stack_need(ptx, report)
+    return {
+        "need": bound["need"],
+        "stack_bytes": compiler_cuda.STACK_BYTES,
+        "ok": bound["need"] <= compiler_cuda.STACK_BYTES,
+        "path": bound["path"],
+        "level": bound["level"],
+        "type_level": bound["type_level"],
+    }
+
+
 # ---- the commands ------------------------------------------------------------------------------
 
 
@@ -333,7 +372,15 @@ def cmd_prebuild(args: Any) -> int:
                 print(f"{name} {target}: up to date in {find(name, target)}")
                 continue
             print(f"{name} {target}: building (NVRTC {nvrtc.version()}, ptxas) ...", flush=True)
-            artifact = build(name, target, folder, nvrtc=nvrtc, ptxas=ptxas, split=args.split)
+            artifact = build(
+                name,
+                target,
+                folder,
+                nvrtc=nvrtc,
+                ptxas=ptxas,
+                split=args.split,
+                keep_ptx=folder != SHIPPED,
+            )
             add(folder, [artifact])
             built.append(artifact)
             print(
