@@ -14,11 +14,11 @@ prepare
                   cannot, every step runs with PYTHONPATH set to the repository anyway)
   imports         the modules the GPU work needs import without the farm's and service's
                   dependencies; the `kiln` command line builds
-  toolkit         NVRTC and ptxas for `kiln gpu prebuild` (CUDA 13: the wheels, else
-                  /usr/local/cuda)
+  toolkit         NVRTC for `kiln gpu prebuild` (CUDA 13: the wheels, else /usr/local/cuda;
+                  its built-in ptxas makes the cubin, as CuPy's build does)
   cuda            the first CUDA call: CuPy's device, its compute capability, driver, memory
   prebuild        the batched compiler's cubin for this device into the cache
-                  (`kiln gpu prebuild --module compiler --split 0`: NVRTC, then ptxas over every
+                  (`kiln gpu prebuild --module compiler --split 0`: NVRTC, its ptxas over every
                   core), and the VM's if the shipped one does not match (vm/prebuilt.py)
   stack           compiler.cuda.stack_need on that build: the launcher's stack limit covers it
   tests-vm        KILN_REQUIRE_GPU=1 pytest -m gpu, every GPU test module but the compiler's
@@ -106,8 +106,7 @@ IMPORTS = (
 )
 
 TOOLKIT = (
-    "from vm import gpu_check; n = gpu_check.NVRTC(); p = gpu_check.find_ptxas(); "
-    "print(f'nvrtc {n.version()} ({n.path}); ptxas {gpu_check.ptxas_version(p)} ({p})')"
+    "from vm import gpu_check; n = gpu_check.NVRTC(); print(f'nvrtc {n.version()} ({n.path})')"
 )
 
 STACK = (

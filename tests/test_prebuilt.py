@@ -178,7 +178,7 @@ def test_the_compiler_loads_a_cached_cubin_and_compiles_on_a_miss(monkeypatch, t
 
     artifact = prebuilt.Artifact(
         "compiler", "sm_90", digest, name, 14, len(packed), hashlib.sha256(packed).hexdigest(),
-        "13.0", "V13.0.88", ["-arch=sm_90", "--split-compile=0"], 300.0, "2026-11-26",
+        "13.0", ["-arch=sm_90", "-Xptxas=--split-compile=0"], 300.0, "2026-11-26",
     )  # fmt: skip
     prebuilt.add(folder, [artifact])
     assert prebuilt.drift(folder) == []
@@ -201,3 +201,28 @@ def test_the_stack_check_needs_a_cached_compiler_build(monkeypatch, tmp_path) ->
     monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))
     with pytest.raises(LookupError, match="no cached build of the compiler"):
         prebuilt.stack_check("sm_90")
+
+
+def test_the_kept_ptxas_report_reads_as_standalone_ptxas_prints_it() -> None:
+    a = next(a for a in prebuilt.read_manifest() if a.target == "sm_90")
+    log = (prebuilt.SHIPPED / f"{a.file}.ptxas.txt").read_text()
+    frames = compiler_cuda.ptxas_frames(prebuilt.ptxas_report(log))
+    kernels = gpu_check.parse_ptxas(log)
+    assert set(cuda.ENTRIES) <= set(frames) and set(cuda.ENTRIES) == set(kernels)
+    assert frames["kiln_run_items"] == kernels["kiln_run_items"].stack_frame > 0
+
+
+@pytest.mark.slow  # NVRTC and its ptxas on the VM: 30-45 s of one core
+def test_a_rebuild_gives_the_shipped_bytes(tmp_path) -> None:
+    try:
+        nvrtc = gpu_check.NVRTC()
+    except gpu_check.ToolkitMissing as error:
+        pytest.skip(str(error))
+    a = next(a for a in prebuilt.read_manifest() if a.target == "sm_90")
+    rebuilt = prebuilt.build("vm", "sm_90", tmp_path, nvrtc=nvrtc, keep_ptx=True)
+    assert rebuilt.key == a.key and rebuilt.bytes == a.bytes
+    assert lzma.decompress((tmp_path / rebuilt.file).read_bytes()) == lzma.decompress(
+        (prebuilt.SHIPPED / a.file).read_bytes()
+    )
+    ptx = lzma.decompress((tmp_path / f"{rebuilt.file}.ptx.xz").read_bytes()).decode()
+    assert all(f".entry {e}(" in ptx for e in cuda.ENTRIES)

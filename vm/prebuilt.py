@@ -3,7 +3,8 @@ the runtime when it matches, so a device spends its minutes running kernels, not
 
 An artifact is one module (vm/gpu_check.py's MODULES: `vm`, `compiler`) built for one target
 (`sm_90`, `sm_80`: a cubin) exactly as `kiln gpu check` builds it: the module's `source()` and
-`OPTIONS` plus what CuPy adds (`gpu_check.runtime_options`), NVRTC to PTX, then ptxas. Its key
+`OPTIONS` plus what CuPy adds (`gpu_check.runtime_options`), for the real architecture, as CuPy
+does: NVRTC to a cubin (its built-in ptxas; no separate ptxas whose version could differ). Its key
 is a SHA-256 of
 
     KEY_VERSION, the module's name, the text NVRTC compiles, the module's OPTIONS, FLAGS (the
@@ -31,7 +32,7 @@ while a cubin loads under CUDA's minor-version compatibility; and a PTX JIT cost
 What is shipped: the VM's kernels for sm_90 and sm_80 (1.4 MB each, ~120 kB compressed). The
 batched compiler's cubin is not: ptxas takes 10-16 minutes and ~20 GB on it, more than a CI
 machine (or this project's build machine) can spare; the device session builds it on the device
-(`kiln gpu prebuild --module compiler --cache`, ptxas with --split-compile over the device's
+(`kiln gpu prebuild --module compiler --split 0`: ptxas's --split-compile over the device's
 cores) before its tests, and everything after loads it from the cache.
 """
 
@@ -42,7 +43,7 @@ import hashlib
 import json
 import lzma
 import os
-import subprocess
+import re
 import sys
 import tempfile
 import time
@@ -111,10 +112,9 @@ class Artifact:
     bytes: int  # the cubin's size
     compressed_bytes: int
     sha256: str  # of the compressed file
-    nvrtc: str
-    ptxas: str
+    nvrtc: str  # its version: NVRTC's built-in ptxas made the cubin
     ptxas_options: list[str]
-    seconds: float  # NVRTC + ptxas, wall clock
+    seconds: float  # NVRTC with its ptxas, wall clock
     built: str
 
     @property
@@ -126,7 +126,11 @@ def read_manifest(folder: Path = SHIPPED) -> list[Artifact]:
     path = folder / "manifest.json"
     if not path.is_file():
         return []
-    return [Artifact(**a) for a in json.loads(path.read_text())["artifacts"]]
+    known = {f.name for f in dataclasses.fields(Artifact)}
+    return [
+        Artifact(**{k: v for k, v in a.items() if k in known})
+        for a in json.loads(path.read_text())["artifacts"]
+    ]
 
 
 def write_manifest(folder: Path, artifacts: Sequence[Artifact]) -> None:
@@ -148,17 +152,18 @@ def build(
     folder: Path,
     *,
     nvrtc: gpu_check.NVRTC | None = None,
-    ptxas: Path | None = None,
     split: int = 1,
     keep_ptx: bool = False,
 ) -> Artifact:
-    """Builds module `name` for `target` into `folder` (NVRTC as the runtime, then ptxas) and
-    returns its manifest entry (the caller writes the manifest). `split` > 1 runs ptxas's
-    optimisations on that many threads (--split-compile; 0: every core): the cubin then differs
-    in bytes, not in what it computes. The ptxas -v report is kept beside the cubin
-    (`<file>.ptxas.txt`) for the stack and register checks, and with `keep_ptx` the PTX too
-    (`<file>.ptx.xz`: compiler.cuda.stack_need reads both). A ptxas without --split-compile
-    builds on one thread."""
+    """Builds module `name` for `target` into `folder` and returns its manifest entry (the caller
+    writes the manifest). The build is CuPy's own: NVRTC on the module's text with its options and
+    CuPy's, for the real architecture (-arch=sm_XX), so NVRTC runs its built-in ptxas and no
+    separate ptxas (whose version could differ from NVRTC's) is needed. `split` other than 1 asks
+    that ptxas run its optimisations on that many threads (-Xptxas=--split-compile=N; 0: every
+    core): the cubin may then differ in bytes, not in what it computes. ptxas's -v report is
+    kept beside the cubin (`<file>.ptxas.txt`) for the stack and register checks, and with
+    `keep_ptx` the PTX of the same compile (`<file>.ptx.xz`: compiler.cuda.stack_need reads
+    both)."""
     module = _module(name)
     mod = module.load()
     nvrtc = nvrtc or gpu_check.NVRTC()
@@ -166,41 +171,27 @@ def build(
         raise gpu_check.ToolkitMissing(
             f"NVRTC {nvrtc.version()} is not CUDA {CUDA_MAJOR}: {gpu_check.INSTALL}"
         )
-    ptxas = ptxas or gpu_check.find_ptxas()
     text = mod.source()
     digest = key(name, target, text)
+    extra = ["-Xptxas=-v"] + ([f"-Xptxas=--split-compile={split}"] if split != 1 else [])
+    options = gpu_check.runtime_options(mod.OPTIONS, target, "cubin") + extra
     started = time.perf_counter()
-    ptx, log = nvrtc.compile(text, gpu_check.runtime_options(mod.OPTIONS, target))
-    if ptx is None:
-        raise RuntimeError(f"NVRTC failed on {name} for {target}:\n{log}")
-    missing = [e for e in module.entries if f".entry {e}(" not in ptx]
-    if missing:
-        raise RuntimeError(f"entries missing from {name}'s PTX: {', '.join(missing)}")
-    options = [f"-arch={target}", "-v"] + ([f"--split-compile={split}"] if split != 1 else [])
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="kiln-prebuild-") as tmp:
-        ptx_path, cubin = Path(tmp) / f"{name}.ptx", Path(tmp) / f"{name}.cubin"
-        ptx_path.write_text(ptx)
-        done = subprocess.run(
-            [str(ptxas), *options, str(ptx_path), "-o", str(cubin)],
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0 and split != 1 and "split-compile" in done.stderr:
-            options = [o for o in options if not o.startswith("--split-compile")]
-            done = subprocess.run(
-                [str(ptxas), *options, str(ptx_path), "-o", str(cubin)],
-                capture_output=True,
-                text=True,
-            )
-        if done.returncode != 0:
-            raise RuntimeError(f"ptxas failed on {name} for {target}:\n{done.stderr[-4000:]}")
-        raw = cubin.read_bytes()
+    raw, ptx, log = nvrtc.compile_cubin(text, options)
+    if raw is None and split != 1 and "split-compile" in log:  # a ptxas without the option
+        extra = extra[:1]
+        options = options[:-1]
+        raw, ptx, log = nvrtc.compile_cubin(text, options)
     seconds = time.perf_counter() - started
+    if raw is None:
+        raise RuntimeError(f"NVRTC failed on {name} for {target}:\n{log[-4000:]}")
+    missing = [e for e in module.entries if f".entry {e}(" not in ptx]
+    if ptx and missing:
+        raise RuntimeError(f"entries missing from {name}'s PTX: {', '.join(missing)}")
+    folder.mkdir(parents=True, exist_ok=True)
     packed = lzma.compress(raw, preset=9)
     out = folder / file_name(name, target, digest)
     out.write_bytes(packed)
-    (folder / f"{out.name}.ptxas.txt").write_text(done.stdout + done.stderr)
+    (folder / f"{out.name}.ptxas.txt").write_text(log)
     if keep_ptx:
         (folder / f"{out.name}.ptx.xz").write_bytes(lzma.compress(ptx.encode()))
     return Artifact(
@@ -212,8 +203,7 @@ def build(
         compressed_bytes=len(packed),
         sha256=hashlib.sha256(packed).hexdigest(),
         nvrtc=nvrtc.version(),
-        ptxas=gpu_check.ptxas_version(ptxas),
-        ptxas_options=[o for o in options if o != "-v"],
+        ptxas_options=[f"-arch={target}", *(o for o in extra if o != "-Xptxas=-v")],
         seconds=round(seconds, 1),
         built=time.strftime("%Y-%m-%d"),
     )
@@ -326,6 +316,12 @@ def load(cupy: Any, name: str, text: str, entries: Sequence[str]) -> Any | None:
     return None
 
 
+def ptxas_report(log: str) -> str:
+    """ptxas's -v report as standalone ptxas prints it, from NVRTC's log, which prefixes its
+    continuation lines with `ptxas .` (`N bytes stack frame` under `Function properties for`)."""
+    return re.sub(r"^ptxas\s+\.\s+", "    ", log, flags=re.MULTILINE)
+
+
 def stack_check(target: str = "sm_90") -> dict[str, Any]:
     """compiler.cuda.stack_need on the batched compiler's cached build for `target` (its PTX and
     ptxas report, kept by `kiln gpu prebuild`): the bound, the launcher's STACK_BYTES, and
@@ -337,7 +333,7 @@ def stack_check(target: str = "sm_90") -> dict[str, Any]:
     if path is None or ptx_path is None or not ptx_path.is_file():
         raise LookupError(f"no cached build of the compiler for {target} with its PTX")
     ptx = lzma.decompress(ptx_path.read_bytes()).decode()
-    report = path.with_name(f"{path.name}.ptxas.txt").read_text()
+    report = ptxas_report(path.with_name(f"{path.name}.ptxas.txt").read_text())
     bound = compiler_cuda.stack_need(ptx, report)
     return {
         "need": bound["need"],
@@ -361,7 +357,7 @@ def cmd_prebuild(args: Any) -> int:
         wanted = list(SHIP) if args.ship else [m.name for m in gpu_check.MODULES]
     targets = [t.strip() for t in args.arch.split(",") if t.strip()]
     try:
-        nvrtc, ptxas = gpu_check.NVRTC(), gpu_check.find_ptxas()
+        nvrtc = gpu_check.NVRTC()
     except gpu_check.ToolkitMissing as error:
         print(f"kiln: error: {error}", file=sys.stderr)
         return 2
@@ -371,13 +367,12 @@ def cmd_prebuild(args: Any) -> int:
             if not args.force and find(name, target) is not None and folder != SHIPPED:
                 print(f"{name} {target}: up to date in {find(name, target)}")
                 continue
-            print(f"{name} {target}: building (NVRTC {nvrtc.version()}, ptxas) ...", flush=True)
+            print(f"{name} {target}: building (NVRTC {nvrtc.version()}) ...", flush=True)
             artifact = build(
                 name,
                 target,
                 folder,
                 nvrtc=nvrtc,
-                ptxas=ptxas,
                 split=args.split,
                 keep_ptx=folder != SHIPPED,
             )
@@ -411,7 +406,7 @@ def cmd_prebuilt(args: Any) -> int:
 def register(gpu_sub: Any) -> None:
     p = gpu_sub.add_parser(
         "prebuild",
-        help="build device code ahead (NVRTC + ptxas, as the runtime would) into the shipped "
+        help="build device code ahead (NVRTC to a cubin, as CuPy would) into the shipped "
         "folder (--ship) or this machine's cache, keyed by the sources' hash",
     )
     p.add_argument("--ship", action="store_true", help=f"into {SHIPPED} (what is committed)")
@@ -419,7 +414,7 @@ def register(gpu_sub: Any) -> None:
     p.add_argument("--arch", default=",".join(gpu_check.ARCHS), help="comma-separated targets")
     p.add_argument(
         "--split", type=int, default=1,
-        help="ptxas --split-compile threads (0: every core; default 1: byte-stable cubins)",
+        help="ptxas's --split-compile threads (0: every core; default 1: byte-stable cubins)",
     )  # fmt: skip
     p.add_argument("--force", action="store_true", help="rebuild a cached artifact that matches")
     p.set_defaults(func=cmd_prebuild)
