@@ -15,10 +15,9 @@ from pathlib import Path
 
 from test_require_gpu import NOT_ON_A_DEVICE
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+from bench import device_session as ds
 
-import device_session as ds  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 BLOCKER = f"""
 import importlib.abc, sys
@@ -79,7 +78,8 @@ def test_the_dry_run_reaches_the_first_cuda_call_without_the_farms_dependencies(
         "name": "farm", "status": "skipped", "seconds": 0, "rc": None,
         "detail": "Ray is not installed here: no farm run", "tail": "",
     }  # fmt: skip
-    assert (results / "device-session-dry-run-prepare.log").is_file()
+    log = (results / "device-session-dry-run-prepare.log").read_text()
+    assert "prebuild, on a device: " in log and "--module compiler --arch sm_90 --split 0" in log
 
 
 # ---- the machinery, on stand-in steps ------------------------------------------------------------
