@@ -17,11 +17,14 @@ prepare
   toolkit         NVRTC for `kiln gpu prebuild` (CUDA 13: the wheels, else /usr/local/cuda;
                   its built-in ptxas makes the cubin, as CuPy's build does)
   cuda            the first CUDA call: CuPy's device, its compute capability, driver, memory
-  prebuild        the batched compiler's cubin for this device into the cache
-                  (`kiln gpu prebuild --module compiler --split 0`: NVRTC, its ptxas over every
-                  core), and the VM's if the shipped one does not match (vm/prebuilt.py)
-  stack           compiler.cuda.stack_need on that build: the launcher's stack limit covers it
+  prebuild        in the background, while the next two run: the batched compiler's cubin for
+                  this device into the cache (`kiln gpu prebuild --module compiler --split 0`:
+                  NVRTC, its ptxas over every core), and the VM's if the shipped one does not
+                  match (vm/prebuilt.py)
+  loads           which VM cubin loaded (prebuilt.last_load), or why NVRTC compiled it
   tests-vm        KILN_REQUIRE_GPU=1 pytest -m gpu, every GPU test module but the compiler's
+  stack           once the prebuild is done: compiler.cuda.stack_need on that very build, within
+                  the launcher's stack limit
 run
   cuda            as above
   tests-vm        again, only if prepare did not pass it
@@ -147,6 +150,8 @@ class Step:
     dry: Callable[[Session], list[str] | Outcome] | None = None  # its dry-run form; None: not run
     after: Callable[[Session, Outcome, str], Outcome] | None = None  # reads its output
     fatal: bool = False  # the phase stops when it fails
+    background: bool = False  # started, and waited for by a step that `waits_for` it (or the end)
+    waits_for: str = ""
     env: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
@@ -160,6 +165,7 @@ class Session:
         self.phase = ""
         self.started = time.monotonic()
         self.log_path: Path | None = None
+        self.pending: dict[str, tuple[subprocess.Popen[str], float, Step, Path, int]] = {}
 
     # ---- naming ------------------------------------------------------------------------------
 
@@ -215,6 +221,20 @@ class Session:
         if isinstance(planned, Outcome):
             return planned
         timeout = min(step.timeout, left)
+        if step.background and not self.dry_run:
+            self.log(f"\n==== {step.name}: {' '.join(planned)} (in the background)\n")
+            output_path = self.results / f".device-session-{step.name}.out"
+            with output_path.open("w") as sink:
+                process = subprocess.Popen(
+                    planned,
+                    cwd=ROOT,
+                    env=self.env(step.env),
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                )
+            self.pending[step.name] = (process, time.monotonic(), step, output_path, -1)
+            return Outcome(step.name, "running", detail="in the background")
         self.log(f"\n==== {step.name}: {' '.join(planned)} (timeout {timeout:.0f} s)\n")
         started = time.monotonic()
         try:
@@ -244,6 +264,30 @@ class Session:
             outcome = step.after(self, outcome, output)
         return outcome
 
+    def join(self, name: str) -> None:
+        """Waits for the background step `name` (within its timeout and the phase's budget) and
+        puts its outcome in its place."""
+        if name not in self.pending:
+            return
+        process, started, step, output_path, index = self.pending.pop(name)
+        timeout = max(0.0, min(step.timeout - (time.monotonic() - started), self.left()))
+        try:
+            rc: int | None = process.wait(timeout=timeout)
+            status = "ok" if rc == 0 else "failed"
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            rc, status = None, "timed out"
+        seconds = time.monotonic() - started
+        output = output_path.read_text(errors="replace")
+        output_path.unlink(missing_ok=True)
+        self.log(f"\n==== {name} (background): {status} in {seconds:.1f} s\n{output}")
+        outcome = Outcome(name, status, round(seconds, 1), rc, tail=output[-3000:])
+        if step.after is not None:
+            outcome = step.after(self, outcome, output)
+        self.outcomes[index] = outcome
+        print(_row(outcome), flush=True)
+
     def phase_run(self, phase: str, steps: list[Step]) -> bool:
         self.phase = phase
         self.results.mkdir(parents=True, exist_ok=True)
@@ -252,11 +296,16 @@ class Session:
         begun = time.time()
         stop = ""
         for step in steps:
+            if step.waits_for:
+                self.join(step.waits_for)
             if stop:
                 outcome = Outcome(step.name, "not run", detail=f"after {stop} failed")
             else:
                 outcome = self.run(step)
             self.outcomes.append(outcome)
+            if step.name in self.pending:  # its outcome comes when it is joined
+                process, started, step_, path, _ = self.pending[step.name]
+                self.pending[step.name] = (process, started, step_, path, len(self.outcomes) - 1)
             print(_row(outcome), flush=True)
             if step.fatal and not outcome.passed and outcome.status != "not run":
                 stop = step.name
@@ -266,6 +315,8 @@ class Session:
                 if new_log != self.log_path:
                     self.log_path.replace(new_log)
                     self.log_path = new_log
+        for name in list(self.pending):
+            self.join(name)
         ok = all(o.passed or (self.dry_run and o.status == "not run") for o in self.outcomes)
         self.write_summary(phase, ok)
         self.copy_out(phase, begun)
@@ -404,19 +455,9 @@ def _pytest(
     def argv(session: Session) -> list[str]:
         junit = _junit(session, step)
         junit.unlink(missing_ok=True)
-        command = [
-            PY,
-            "-m",
-            "pytest",
-            "-m",
-            "gpu",
-            "-n",
-            "0",
-            "-q",
-            "-rs",
-            "-p",
-            "no:cacheprovider",
-        ]
+        command = [PY, "-m", "pytest", "-m", "gpu", "-q", "-rs", "-p", "no:cacheprovider"]
+        if importlib.util.find_spec("xdist") is not None:
+            command += ["-n", "0"]  # one process: one CUDA context
         if collect:
             command.append("--collect-only")
         else:
@@ -527,14 +568,14 @@ PREPARE = [
     Step("imports", _python(IMPORTS), 120, dry=_python(IMPORTS), fatal=True),
     Step("toolkit", _python(TOOLKIT), 60, dry=_python(TOOLKIT)),
     Step("cuda", lambda s: [PY, "-c", PROBE], 120, after=_read_device, fatal=True),
-    Step("prebuild", _prebuild, 480, 120, dry=_prebuild_dry),
-    Step("stack", _stack, 120, 20),
+    Step("prebuild", _prebuild, 500, 120, dry=_prebuild_dry, background=True),
     Step("loads", lambda s: [PY, "-c", LOADS], 120, 20, after=_loads),
     Step(
-        "tests-vm", _pytest("tests-vm", [], ["tests/test_batched_cuda.py"], False), 600, 90,
+        "tests-vm", _pytest("tests-vm", [], ["tests/test_batched_cuda.py"], False), 420, 90,
         dry=_pytest("tests-vm", [], ["tests/test_batched_cuda.py"], True), after=_tests_after,
         env=REQUIRE,
     ),
+    Step("stack", _stack, 120, 5, waits_for="prebuild"),
 ]  # fmt: skip
 
 RUN = [

@@ -170,3 +170,21 @@ def test_the_compiler_tests_wait_for_the_compilers_cubin(tmp_path, monkeypatch):
     planned = ds._tests_compiler(session)
     assert isinstance(planned, ds.Outcome) and planned.status == "not run"
     assert "cubin is not built" in planned.detail and not planned.passed
+
+
+def test_a_background_step_runs_beside_the_next_and_is_joined(tmp_path):
+    session = ds.Session(tmp_path, dry_run=False, budget=60)
+    steps = [
+        ds.Step("build", _python("import time; time.sleep(2); print('built')"), background=True),
+        ds.Step("tests", _python("print('testing')")),
+        ds.Step("check", _python("print('checked')"), waits_for="build"),
+        ds.Step("hung", _python("import time; time.sleep(60)"), timeout=2, background=True),
+    ]
+    assert not session.phase_run("prepare", steps)
+    got = [(o.name, o.status) for o in session.outcomes]
+    assert got == [("build", "ok"), ("tests", "ok"), ("check", "ok"), ("hung", "timed out")]
+    build, tests = session.outcomes[0], session.outcomes[1]
+    assert "built" in build.tail and build.seconds >= 2 > tests.seconds
+    log = (tmp_path / "device-session-no-device-prepare.log").read_text()
+    assert log.index("==== tests:") < log.index("==== build (background): ok")
+    assert not list(tmp_path.glob(".device-session-*.out"))

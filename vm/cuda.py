@@ -341,8 +341,12 @@ def verify_batch(
     end.synchronize()
     kernel = cupy.cuda.get_elapsed_time(begin, end) / 1000.0
     if n_items:
-        p8 = POISON[np.dtype(np.int8)]
-        left = int(cupy.count_nonzero((status[:n_items] == p8) | (trap[:n_items] == p8)))
+        p8, p64 = POISON[np.dtype(np.int8)], POISON[np.dtype(np.int64)]
+        left = int(
+            cupy.count_nonzero(
+                (status[:n_items] == p8) | (trap[:n_items] == p8) | (steps[:n_items] == p64)
+            )
+        )
         if left:
             raise DeviceLeftResults(f"kiln_verify_items left {left} of {n_items} items unwritten")
 
