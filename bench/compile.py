@@ -77,10 +77,11 @@ def _device_rows(
         mismatched = [n for n, a, b in zip(names, got, want[passes], strict=True) if a != b]
         if mismatched:
             raise SystemExit(f"the device ({level}) differs from the CPU build on {mismatched[:5]}")
-        seconds, _ = best_of(
-            lambda passes=passes: cuda.compile_batch_cuda(many, many_names, passes=passes),
-            min(repeat, 3),
-        )
+
+        def run(passes: bool = passes) -> list:
+            return cuda.compile_batch_cuda(many, many_names, passes=passes)
+
+        seconds, _ = best_of(run, min(repeat, 3))
         rows.append(
             {
                 "compiler": f"batched CUDA ({level})",
