@@ -148,6 +148,7 @@ def test_a_cubin_the_driver_refuses_is_compiled_instead_with_a_warning(monkeypat
         warnings.simplefilter("always")
         assert cuda.module().origin == "nvrtc"
     assert any("did not load" in str(w.message) for w in caught)
+    assert "refused: CUDA_ERROR_NO_BINARY_FOR_GPU" in prebuilt.last_load["vm"]
 
 
 def test_edited_sources_miss(monkeypatch) -> None:

@@ -293,6 +293,7 @@ def load(cupy: Any, name: str, text: str, entries: Sequence[str]) -> Any | None:
         last_load[name] = f"nvrtc (driver CUDA {driver} is older than the artifacts' {CUDA_MAJOR})"
         return None
     capability = str(cupy.cuda.Device().compute_capability)
+    refused = []
     for target in targets_for(capability):
         path = find(name, target, text)
         if path is None:
@@ -309,10 +310,12 @@ def load(cupy: Any, name: str, text: str, entries: Sequence[str]) -> Any | None:
                 f"prebuilt {path.name} did not load ({error}); compiling {name} with NVRTC",
                 stacklevel=2,
             )
+            refused.append(f"{path.name} refused: {error}")
             continue
         last_load[name] = f"prebuilt {path.name}"
         return mod
-    last_load[name] = f"nvrtc (no prebuilt {name} for sm_{capability} and these sources)"
+    why = "; ".join(refused) or f"no prebuilt {name} for sm_{capability} and these sources"
+    last_load[name] = f"nvrtc ({why})"
     return None
 
 
