@@ -8,12 +8,15 @@ reference compiler (`compile_source`, one core) and the batched compiler end to 
 each the best of several runs. It reports programs/s and MB/s of source, checks that every
 container the batched compiler gives equals the reference compiler's (same passes) byte for byte,
 prints a table, writes JSON (with machine details) under bench/results/ and, with matplotlib, a bar
-chart.
+chart. On a CUDA device it adds the batched compiler on the device (`compiler.cuda`), its results
+checked equal to the CPU build's, timed on the sources repeated to DEVICE_PROGRAMS programs, and
+names the files after the device (`compile-<device>.json`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -28,9 +31,7 @@ def _sources(quick: bool) -> tuple[list[str], list[str]]:
     from fuzz.generator import generate
 
     per_level = 75 if quick else 500
-    programs = [
-        generate(seed, complexity=level) for level in range(6) for seed in range(per_level)
-    ]
+    programs = [generate(seed, complexity=level) for level in range(6) for seed in range(per_level)]
     sources = [p.source for p in programs]
     names = [f"gen{i}.py" for i in range(len(sources))]
     corpus = sorted(CORPUS.rglob("*.py"))
@@ -51,6 +52,48 @@ def _sources(quick: bool) -> tuple[list[str], list[str]]:
     return sources, names
 
 
+DEVICE_PROGRAMS = {False: 500_000, True: 100_000}
+"""Programs per timed device run: the sources repeated, so a launch is wide enough to measure."""
+
+
+def _device_rows(
+    sources: list[str], names: list[str], want: dict[bool, list], repeat: int, quick: bool
+) -> list[dict[str, Any]]:
+    """The batched compiler on the CUDA device (compiler.cuda), when there is one: its results
+    checked equal to the CPU build's on every source, then timed on the sources repeated to
+    DEVICE_PROGRAMS programs (programs the device cannot finish go to the CPU build, inside the
+    timing: `last_stats` says how many). No rows without a device."""
+    try:
+        from compiler import cuda
+    except ImportError:
+        return []
+    if not cuda.available():
+        return []
+    copies = max(1, DEVICE_PROGRAMS[quick] // len(sources))
+    many, many_names = sources * copies, names * copies
+    rows = []
+    for passes, level in ((False, "-O0"), (True, "all passes")):
+        got = cuda.compile_batch_cuda(sources, names, passes=passes)  # loads the module too
+        mismatched = [n for n, a, b in zip(names, got, want[passes], strict=True) if a != b]
+        if mismatched:
+            raise SystemExit(f"the device ({level}) differs from the CPU build on {mismatched[:5]}")
+
+        def run(passes: bool = passes) -> list:
+            return cuda.compile_batch_cuda(many, many_names, passes=passes)
+
+        seconds, _ = best_of(run, min(repeat, 3))
+        rows.append(
+            {
+                "compiler": f"batched CUDA ({level})",
+                "threads": "device",
+                "seconds": seconds,
+                "programs": len(many),
+                "device_stats": dict(cuda.last_stats),
+            }
+        )
+    return rows
+
+
 def main(quick: bool = False) -> int:
     from compiler import compile_source
     from compiler.batched import compile_batch
@@ -64,6 +107,7 @@ def main(quick: bool = False) -> int:
     )
     compile_batch(sources[:1], names[:1])  # build and load the library outside the timings
     rows: list[dict[str, Any]] = []
+    batched: dict[bool, list] = {}
     for passes, level in ((False, "-O0"), (True, "all passes")):
 
         def reference_run(passes: bool = passes) -> list:
@@ -90,30 +134,40 @@ def main(quick: bool = False) -> int:
             rows.append(
                 {"compiler": f"batched C ({level})", "threads": threads, "seconds": seconds}
             )
+            batched[passes] = got
     rows.append({"compiler": "CPython compile()", "threads": 1, "seconds": cpython_s})
+    device = _device_rows(sources, names, batched, repeat, quick)
+    rows += device
     for row in rows:
-        row["programs_per_s"] = len(sources) / row["seconds"]
-        row["mb_per_s"] = megabytes / row["seconds"]
+        scale = row.get("programs", len(sources)) / len(sources)
+        row["programs_per_s"] = row.get("programs", len(sources)) / row["seconds"]
+        row["mb_per_s"] = megabytes * scale / row["seconds"]
     print(
         f"{len(sources)} programs, {megabytes * 1e3:.0f} kB of source, all byte-identical "
         "at -O0 and with every pass"
     )
     print(f"{'compiler':<33}{'threads':>8}{'programs/s':>13}{'MB/s':>9}{'vs CPython':>12}")
     for row in rows:
-        ratio = cpython_s / row["seconds"]
+        ratio = row["programs_per_s"] * cpython_s / len(sources)
         print(
             f"{row['compiler']:<33}{row['threads']:>8}{row['programs_per_s']:>13,.0f}"
             f"{row['mb_per_s']:>9.2f}{ratio:>11.2f}x"
         )
     RESULTS.mkdir(parents=True, exist_ok=True)
     stem = "compile-quick" if quick else "compile"
+    info = machine()
+    if device:
+        from bench.gpu import device_name
+
+        info["device"] = device_name()
+        stem += "-" + re.sub(r"[^A-Za-z0-9]+", "-", info["device"]).strip("-").lower()
     out = RESULTS / f"{stem}.json"
     out.write_text(
         json.dumps(
             {
                 "benchmark": "compile",
                 "quick": quick,
-                "machine": machine(),
+                "machine": info,
                 "programs": len(sources),
                 "megabytes": megabytes,
                 "rows": rows,
@@ -139,7 +193,13 @@ def _plot(rows: list[dict], path: Path) -> None:
         return
     fig, ax = plt.subplots(figsize=(7, 3.5))
     labels = [
-        f"{r['compiler']}\n{r['threads']} thread{'s' if r['threads'] > 1 else ''}" for r in rows
+        f"{r['compiler']}\n"
+        + (
+            "the device"
+            if r["threads"] == "device"
+            else f"{r['threads']} thread{'s' if r['threads'] > 1 else ''}"
+        )
+        for r in rows
     ]
     ax.bar(labels, [r["programs_per_s"] for r in rows], color="#c0542b")
     ax.set_yscale("log")

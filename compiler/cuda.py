@@ -16,9 +16,11 @@ program was compiled:
   more than 4 `for`, in the source; kc.h's `**`, `elif` and nested-comprehension chains recurse
   without counting a level).
 
-kernels/kc_cuda.cu with kc.h inlined is compiled by NVRTC once per process (`cupy.RawModule`,
-cached by a SHA-256 of the text and the options; CuPy also caches the binary on disk: the first
-build takes minutes, ptxas being slow on kc.h's large inlined functions). CuPy is imported lazily:
+kernels/kc_cuda.cu with kc.h inlined is loaded once per process: from a cubin built ahead for
+this text, options and device (vm/prebuilt.py; the device session builds it into the cache with
+`kiln gpu prebuild --module compiler`), else compiled by NVRTC (`cupy.RawModule`, cached by a
+SHA-256 of the text and the options; CuPy also caches the binary on disk: the first build takes
+10-16 minutes, ptxas being slow on kc.h's large inlined functions). CuPy is imported lazily:
 this module imports, and `available()` answers, on a machine with no GPU.
 
     from compiler import cuda
@@ -44,9 +46,9 @@ import numpy as np
 
 from compiler import batched
 from compiler.batched import DIAG_BYTES, KERNELS, Unsupported, _config, compile_batch
+from vm.cuda import POISON, DeviceLeftResults, load_cupy, poisoned
 from vm.cuda import CudaUnavailable as CudaUnavailable  # raised by load_cupy: re-exported
 from vm.cuda import available as available  # whether CuPy sees a device: the same question
-from vm.cuda import load_cupy
 from vm.values import Type
 
 KERNEL = KERNELS / "kc_cuda.cu"
@@ -305,12 +307,20 @@ _lock = threading.Lock()
 
 
 def module() -> Any:
-    """The compiled kernels (`cupy.RawModule`), built on first use in this process."""
+    """The kernels (`cupy.RawModule`), loaded on first use in this process: from the cubin
+    matching this text, options and device (vm/prebuilt.py: built by the device session into the
+    cache), else compiled by NVRTC (minutes: ptxas is slow on kc.h)."""
+    from vm import prebuilt
+
     cupy = _cupy()
     text = source()
     key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
     with _lock:
         if key not in _modules:
+            mod = prebuilt.load(cupy, "compiler", text, ENTRIES)
+            if mod is not None:
+                _modules[key] = mod
+                return mod
             mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
             for entry in ENTRIES:
                 mod.get_function(entry)  # compiles (NVRTC) and loads the module now
@@ -460,11 +470,13 @@ def compile_batch_cuda(
         d_off = [cupy.asarray(offsets[k]) for k in range(6)]
         cfg = _config(passes) if "passes" in inspect.signature(_config).parameters else _config()
         d_cfg = cupy.asarray(np.frombuffer(bytes(cfg), dtype=np.uint8))
-        status = cupy.full(n, KC_UNSUPPORTED, dtype=np.int32)
+        # poisoned, not a plausible KC_UNSUPPORTED with an empty reason: a program a launch left
+        # unwritten raises (DeviceLeftResults) instead of passing for a refusal
+        status = poisoned(cupy, n, np.int32)
         out_off = cupy.zeros(n, dtype=np.int64)
         out_len = cupy.zeros(n, dtype=np.int64)
         need = cupy.zeros(n, dtype=np.int64)
-        diags = cupy.zeros(n * DIAG_BYTES, dtype=np.uint8)
+        diags = poisoned(cupy, n * DIAG_BYTES, np.uint8)
 
         needs = cupy.zeros(n, dtype=np.int64)
         grid = (min((n + BLOCK - 1) // BLOCK, 4096),)
@@ -492,7 +504,7 @@ def compile_batch_cuda(
             ends = cupy.cumsum(lengths)
             starts = ends - lengths
             total = int(ends[-1])
-            dest = cupy.empty(max(total, 1), dtype=np.uint8)
+            dest = poisoned(cupy, max(total, 1), np.uint8)  # bytes not gathered show
             functions.get_function("kc_gather_containers")(
                 (min(count, 65535),), (128,),
                 (arenas, np.int64(arena), d_ids, np.int64(count), out_off, out_len, starts, dest),
@@ -501,6 +513,12 @@ def compile_batch_cuda(
             stats["launches"] += 1
             del arenas, dest
         host_status = status.get()
+        left = [i for i in device_ids.tolist() if host_status[i] == POISON[np.dtype(np.int32)]]
+        if left:
+            raise DeviceLeftResults(
+                f"kc_compile_programs left {len(left)} of {len(device_ids)} programs unwritten: "
+                f"{left[:10]}"
+            )
         host_len = out_len.get()
         host_diags = diags.get().tobytes()
         for ids, blob in blobs:

@@ -478,3 +478,25 @@ def test_gpu_the_stack_limit_is_raised():
 
     cuda.compile_batch_cuda(["def f() -> int:\n    return 1\n"])
     assert cupy.cuda.runtime.deviceGetLimit(0) >= cuda.STACK_BYTES  # 0: cudaLimitStackSize
+
+
+def test_emulated_program_left_unwritten_raises(emulated, monkeypatch):
+    # a launch whose last thread never runs: its program's status stays poisoned, and the
+    # launcher says so instead of passing it off as a refusal with an empty reason
+    launch = emulated.get_function
+
+    def short_launch(name: str):
+        function = launch(name)
+        if name != "kc_compile_programs":
+            return function
+
+        def one_short(grid, block, args):
+            args = list(args)
+            args[8] = int(args[8]) - 1  # count: the launch's last program is skipped
+            function(grid, block, tuple(args))
+
+        return one_short
+
+    monkeypatch.setattr(emulated, "get_function", short_launch)
+    with pytest.raises(cuda.DeviceLeftResults, match="left 1 of 3 programs unwritten"):
+        cuda.compile_batch_cuda([f"def f() -> int:\n    return {k}\n" for k in range(3)])

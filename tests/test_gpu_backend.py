@@ -1,12 +1,17 @@
 """The CUDA backend (`vm.cuda`) against the CPU backend, on a device: the batches of
 tests/test_verify_batch.py (the corpus, a few thousand generated programs, the adversarial batch,
 shuffled), a tight scratch budget (few resident threads striding over many items), plain runs
-(`vm.execute_batch(..., backend="cuda")`), and CUDA's pow/fmod against CPython's bit for bit.
+(`vm.execute_batch(..., backend="cuda")`), and CUDA's pow/fmod/floor against CPython's bit for bit.
 
-Float results may differ from CPython's in the last ulp where CUDA's libdevice is not the host's
-libm (pow, in POW_F; checked for MOD_F and FLOORDIV_F too): such differences are measured and
-reported separately (a warning naming each), never hidden, and any other difference fails.
-Skipped without CuPy and a device (tests/conftest.py).
+Every comparison is in full: the verdicts, failing tests, traps and steps of each candidate, and
+also each item's own result (its value or trap, and its steps) run on both backends
+(tests/_gpu_compare.py). The launchers poison their output buffers (vm.cuda.POISON), so a result
+the device never wrote shows. The only difference allowed is the one CUDA documents: pow is
+libdevice's, within 2 ulp (vm.cuda.DEVICE_ROUNDING); a differing item is exempt only when
+re-running it on the reference VM with the device's own pow results for the operands it used
+reproduces the device's result exactly, and each such item is reported (a warning), never
+hidden. The float // and % (fmod, floor: exact by definition) must be bit for bit.
+Skipped without CuPy and a device (tests/conftest.py); KILN_REQUIRE_GPU=1 makes a skip fail.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _gpu_compare import check, describe, device_pow_on
 from test_verify_batch import (
     LIMITS,
+    Entry,
     adversarial_entries,
     assert_same,
     build,
@@ -32,17 +39,16 @@ from test_verify_batch import (
 from compiler import compile_source
 from vm import execute_batch
 from vm.container import Program
-from vm.isa import OPS, decode
+from vm.cuda import DEVICE_ROUNDING
+from vm.limits import Limits
 from vm.run import verify
 
 pytestmark = pytest.mark.gpu
 
-LIBRARY_FLOAT_OPS = {"POW_F", "MOD_F", "FLOORDIV_F"}
 OPERATORS = {"**": operator.pow, "%": operator.mod, "//": operator.floordiv}
-
-
-def _ops(program: Program) -> set[str]:
-    return {OPS[decode(word)[0]].name for fn in program.functions for word in fn.code}
+ULPS = {"**": DEVICE_ROUNDING["POW_F"], "%": 0, "//": 0}
+"""How far the device's float op may be from CPython's, in ulps: CUDA's documented bound for
+pow; exact for fmod-based % and floor-based //."""
 
 
 def _ulps(a: float, b: float) -> int:
@@ -53,42 +59,64 @@ def _ulps(a: float, b: float) -> int:
     return abs(ordered(a) - ordered(b))
 
 
-def test_corpus_cuda_equals_cpu() -> None:
-    batch = build(corpus_entries())
-    assert_same(verify(batch, backend="cuda"), verify(batch, backend="cpu"))
+def _items(entries: list[Entry]) -> tuple[list[tuple[Program, int, list[Any]]], list[int]]:
+    """Every test of every candidate as a plain run, and the candidate of each."""
+    items, owner = [], []
+    for c, e in enumerate(entries):
+        for t in e.tests:
+            items.append((e.program, e.function, list(t.args)))
+            owner.append(c)
+    return items, owner
 
 
-def test_adversarial_cuda_equals_cpu() -> None:
-    for shuffle in (None, 5):
-        batch = build(adversarial_entries(), shuffle=shuffle)
-        got = verify(batch, backend="cuda", limits=LIMITS)
-        assert_same(got, verify(batch, backend="cpu", limits=LIMITS), f"shuffle {shuffle}: ")
-        assert {"upload", "kernel", "download"} <= set(got.timings)
+def _same_results(entries: list[Entry], limits: Limits, what: str) -> set[int]:
+    """Every item of `entries` run on both backends, compared in full; returns the candidates
+    with an item whose difference the device's pow explains (reported as a warning)."""
+    items, owner = _items(entries)
+    want = execute_batch(items, backend="cpu", limits=limits)
+    got = execute_batch(items, backend="cuda", limits=limits)
+    explained = check(items, want, got, device_pow_on("cuda", limits), limits)
+    if explained:
+        warnings.warn(
+            f"{what}: {len(explained)} of {len(items)} items differ on cuda only as its pow "
+            f"explains: {describe(explained)}",
+            stacklevel=2,
+        )
+    return {owner[d.index] for d, _ in explained}
 
 
-def test_generated_programs_cuda_equals_cpu() -> None:
-    batch = build(fuzz_entries(3000, seed=424242))
-    got = verify(batch, backend="cuda", limits=LIMITS)
-    want = verify(batch, backend="cpu", limits=LIMITS)
+def _same_verdicts(entries: list[Entry], limits: Limits, what: str, shuffle: int | None = None):
+    """The batch's verdicts, failing tests, traps and steps on both backends, and each item's
+    full result: a candidate may differ only where its items' differences are pow's."""
+    exempt = _same_results(entries, limits, what)
+    batch = build(entries, shuffle=shuffle)
+    got = verify(batch, backend="cuda", limits=limits)
+    want = verify(batch, backend="cpu", limits=limits)
     differ = np.nonzero(
         (got.verdict != want.verdict)
         | (got.fail_test != want.fail_test)
         | (got.trap != want.trap)
         | (got.steps != want.steps)
-    )[0]
-    library: list[int] = []
-    other: list[int] = []
-    for c in differ.tolist():
-        program = batch.programs[int(batch.cand_program[c])]
-        (library if _ops(program) & LIBRARY_FLOAT_OPS else other).append(c)
-    if library:
-        warnings.warn(
-            f"{len(library)} of {batch.n_candidates} generated candidates differ on cuda in "
-            f"programs using {sorted(LIBRARY_FLOAT_OPS)} (CUDA's libdevice vs the host libm): "
-            f"{library[:20]}",
-            stacklevel=1,
-        )
-    assert not other, f"candidates {other[:20]} differ on cuda without a library float op"
+    )[0].tolist()
+    other = [c for c in differ if c not in exempt]
+    assert not other, f"{what}: candidates {other[:20]} differ on cuda, not as its pow explains"
+    if not differ:
+        assert_same(got, want, f"{what}: ")
+    return got
+
+
+def test_corpus_cuda_equals_cpu() -> None:
+    _same_verdicts(corpus_entries(), Limits(), "corpus")
+
+
+def test_adversarial_cuda_equals_cpu() -> None:
+    for shuffle in (None, 5):
+        got = _same_verdicts(adversarial_entries(), LIMITS, f"shuffle {shuffle}", shuffle)
+        assert {"upload", "kernel", "download"} <= set(got.timings)
+
+
+def test_generated_programs_cuda_equals_cpu() -> None:
+    _same_verdicts(fuzz_entries(3000, seed=424242), LIMITS, "generated")
 
 
 def test_few_resident_threads_stride_over_many_items() -> None:
@@ -114,20 +142,16 @@ def test_plain_runs_cuda_equal_cpu() -> None:
         (e.program, e.function, list(t.args)) for e in entries for t in e.tests
     ]
     long = compile_source("def f(n: int) -> list[int]:\n    return list(range(n))\n")
-    items += [(long, "f", [n]) for n in (0, 5, 64, 65, 1000, 5000)]
+    items += [(long, "f", [n]) for n in (0, 5, 64, 65, 1000, 5000)]  # past OUT_WORDS: run again
     cpu = execute_batch(items, backend="cpu", limits=LIMITS)
     gpu = execute_batch(items, backend="cuda", limits=LIMITS)
-    differ = [
-        k
-        for k, (a, b) in enumerate(zip(cpu, gpu, strict=True))
-        if (a.outcome, a.steps) != (b.outcome, b.steps)
-    ]
-    library = [k for k in differ if _ops(items[k][0]) & LIBRARY_FLOAT_OPS]
-    if library:
+    explained = check(items, cpu, gpu, device_pow_on("cuda", LIMITS), LIMITS)
+    if explained:
         warnings.warn(
-            f"plain runs differing in programs with library float ops: {library[:20]}", stacklevel=1
+            f"plain runs differing only as cuda's pow explains: {describe(explained)}",
+            stacklevel=1,
         )
-    assert not set(differ) - set(library), [(items[k][1], cpu[k], gpu[k]) for k in differ[:5]]
+    assert gpu[-1].value == list(range(5000))
 
 
 def _operands(rng: random.Random, n: int) -> list[tuple[float, float]]:
@@ -159,8 +183,9 @@ def _operands(rng: random.Random, n: int) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("op", ["**", "%", "//"])
 def test_library_float_ops_against_cpython_bitwise(op: str) -> None:
     """Runs x op y on the device for many operands and compares with CPython bit for bit: a trap
-    where CPython returns (or the reverse), or a difference of more than one ulp, fails; last-ulp
-    differences are reported as a warning with their count and examples."""
+    where CPython returns (or the reverse), or a difference of more than ULPS[op] (pow: CUDA's
+    documented 2; % and //: none) fails; allowed differences are reported as a warning with their
+    count and examples."""
     program = compile_source(f"def f(x: float, y: float) -> float:\n    return x {op} y\n")
     pairs = _operands(random.Random(op), 3000)
     results = execute_batch(
@@ -180,13 +205,13 @@ def test_library_float_ops_against_cpython_bitwise(op: str) -> None:
         if want is None or (math.isnan(want) and math.isnan(result.value)):
             continue
         if struct.pack("<d", want) != struct.pack("<d", result.value):
-            (last_ulp if _ulps(want, result.value) <= 1 else wrong).append(
+            (last_ulp if _ulps(want, result.value) <= ULPS[op] else wrong).append(
                 (x, y, want, result.value)
             )
     if last_ulp:
         warnings.warn(
-            f"x {op} y: {len(last_ulp)} of {len(pairs)} results differ from CPython in the last "
-            f"ulp on cuda, e.g. {last_ulp[:5]}",
+            f"x {op} y: {len(last_ulp)} of {len(pairs)} results differ from CPython within "
+            f"{ULPS[op]} ulp on cuda, e.g. {last_ulp[:5]}",
             stacklevel=1,
         )
-    assert not wrong, f"x {op} y differs from CPython by more than the last ulp: {wrong[:10]}"
+    assert not wrong, f"x {op} y differs from CPython by more than {ULPS[op]} ulp: {wrong[:10]}"

@@ -1,9 +1,11 @@
 """The CUDA backend: the same C interpreter (`vm/kernels/interp.h`) on a GPU, through CuPy.
 
-`vm/kernels/cuda_kernel.cu` with its local headers inlined is compiled once per process by NVRTC
-(`cupy.RawModule`), cached by a SHA-256 of that text and the options, so an edit to any kernel
-source recompiles it. CuPy is imported lazily: this module imports, and `available()` answers,
-on a machine with no GPU (Invariant 6).
+`vm/kernels/cuda_kernel.cu` with its local headers inlined is loaded once per process: from the
+shipped cubin built ahead for that text, those options and the device's architecture
+(vm/prebuilt.py, vm/kernels/prebuilt/), else compiled by NVRTC (`cupy.RawModule`), cached by a
+SHA-256 of that text and the options, so an edit to any kernel source recompiles it. CuPy is
+imported lazily: this module imports, and `available()` answers, on a machine with no GPU
+(Invariant 6).
 
     from vm import cuda
     if cuda.available():
@@ -49,6 +51,41 @@ PROGRAM_WORDS = 16  # sizeof(kiln_program) / 8: pointers and int64 counts
 
 SCRATCH_FRACTION = 0.5
 """Share of the device's free memory the resident threads' scratch slabs may take by default."""
+
+
+POISON = {
+    np.dtype(np.int8): -128,
+    np.dtype(np.int32): int(np.iinfo(np.int32).min),
+    np.dtype(np.int64): 0x7FF4DEADBEEF0BAD,  # as a float, a signalling NaN no operation makes
+    np.dtype(np.uint8): 0xA5,
+}
+"""What output buffers start as instead of zeros: a value no kernel writes (statuses and trap
+codes are small and non-negative, steps and lengths non-negative), so a result the device left
+unwritten shows as itself (`unwritten` finds it; decoded result words come out wrong, not as a
+plausible 0, False or empty) instead of passing for a real one."""
+
+DEVICE_ROUNDING = {"POW_F": 2}
+"""The ops whose device result may differ from the host's, with CUDA's documented bound in ulps:
+pow is libdevice's (2 ulp, CUDA Math API), not the host libm's. Every other float op is exact on
+both (IEEE +-*/ and sqrt with --fmad=false, --prec-div, --prec-sqrt; fmod, floor, ceil, frexp,
+ldexp exact by definition, so the float // and % are too). Tests exempt a difference only where
+it is explained by the device's own results of these ops on the operands the program used
+(tests/_gpu_compare.py), never by the mere presence of an op."""
+
+
+def poisoned(cupy: Any, n: int, dtype: Any) -> Any:
+    """A device array of `n` elements of `dtype`, every one POISON."""
+    return cupy.full(n, POISON[np.dtype(dtype)], dtype=dtype)
+
+
+def unwritten(values: np.ndarray) -> np.ndarray:
+    """Indices of the elements of a (host) array still holding its dtype's POISON."""
+    return np.nonzero(values == np.array(POISON[values.dtype]).astype(values.dtype))[0]
+
+
+class DeviceLeftResults(RuntimeError):
+    """A kernel returned without writing every result it owes: a launch or kernel bug, never a
+    verdict."""
 
 
 class CudaUnavailable(RuntimeError):
@@ -109,15 +146,26 @@ _modules: dict[str, Any] = {}
 _module_lock = threading.Lock()
 
 
+ENTRIES = (
+    "kiln_check_programs", "kiln_verify_items", "kiln_reduce_first", "kiln_reduce_verdicts",
+    "kiln_run_items",
+)  # fmt: skip
+
+
 def module() -> Any:
-    """The compiled kernels (`cupy.RawModule`), built on first use in this process."""
+    """The kernels (`cupy.RawModule`), loaded on first use in this process: from the prebuilt
+    cubin matching this text, options and device (vm/prebuilt.py), else compiled by NVRTC."""
+    from vm import prebuilt
+
     cupy = _cupy()
     text = source()
     key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
     with _module_lock:
         if key not in _modules:
-            mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
-            mod.get_function("kiln_verify_items")  # compiles (NVRTC) and loads the module now
+            mod = prebuilt.load(cupy, "vm", text, ENTRIES)
+            if mod is None:
+                mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
+                mod.get_function("kiln_verify_items")  # compiles (NVRTC) and loads it now
             _modules[key] = mod
         return _modules[key]
 
@@ -249,9 +297,9 @@ def verify_batch(
     )
     scratch = _Scratch(cupy, limits, programs.walk_cap, n_items, scratch_bytes)
     size = max(1, n_items)
-    status = cupy.zeros(size, dtype=cupy.int8)
-    trap = cupy.zeros(size, dtype=cupy.int8)
-    steps = cupy.zeros(size, dtype=cupy.int64)
+    status = poisoned(cupy, size, np.int8)  # every item's is written by kiln_verify_items
+    trap = poisoned(cupy, size, np.int8)
+    steps = poisoned(cupy, size, np.int64)
     first = cupy.full(max(1, n_cand), np.iinfo(np.int32).max, dtype=cupy.int32)
     total = cupy.zeros(max(1, n_cand), dtype=cupy.uint64)
     verdict = cupy.zeros(max(1, n_cand), dtype=cupy.int8)
@@ -292,6 +340,15 @@ def verify_batch(
     end.record()
     end.synchronize()
     kernel = cupy.cuda.get_elapsed_time(begin, end) / 1000.0
+    if n_items:
+        p8, p64 = POISON[np.dtype(np.int8)], POISON[np.dtype(np.int64)]
+        left = int(
+            cupy.count_nonzero(
+                (status[:n_items] == p8) | (trap[:n_items] == p8) | (steps[:n_items] == p64)
+            )
+        )
+        if left:
+            raise DeviceLeftResults(f"kiln_verify_items left {left} of {n_items} items unwritten")
 
     downloaded_from = time.perf_counter()
     result = VerifyResult(
@@ -346,10 +403,10 @@ def run_batch(
     while len(todo):
         index = cupy.asarray(todo)
         scratch = _Scratch(cupy, limits, programs.walk_cap, len(todo), scratch_bytes)
-        outs = cupy.zeros(len(todo) * out_cap, dtype=cupy.int64)
-        out_len = cupy.zeros(len(todo), dtype=cupy.int64)
-        d_traps = cupy.zeros(len(todo), dtype=cupy.int32)
-        d_steps = cupy.zeros(len(todo), dtype=cupy.int64)
+        outs = poisoned(cupy, len(todo) * out_cap, np.int64)
+        out_len = poisoned(cupy, len(todo), np.int64)
+        d_traps = poisoned(cupy, len(todo), np.int32)
+        d_steps = poisoned(cupy, len(todo), np.int64)
         kernel(
             scratch.grid, (BLOCK,),
             (
@@ -361,6 +418,14 @@ def run_batch(
         )  # fmt: skip
         got_traps, got_steps = cupy.asnumpy(d_traps), cupy.asnumpy(d_steps)
         got_len, got_outs = cupy.asnumpy(out_len), cupy.asnumpy(outs)
+        left = np.union1d(
+            np.union1d(unwritten(got_traps), unwritten(got_steps)), unwritten(got_len)
+        )
+        if len(left):
+            raise DeviceLeftResults(
+                f"kiln_run_items left {len(left)} of {len(todo)} items unwritten: "
+                f"{left[:10].tolist()}"
+            )
         again = got_traps == -1
         for j, k in enumerate(todo):
             if not again[j]:

@@ -50,39 +50,25 @@ STAGES = ("syntax", "ptx", "sass")
 
 @dataclasses.dataclass(frozen=True)
 class Module:
-    """One compiled module of kernels: where its text and options come from, and its launch
-    block size (what the occupancy is computed for)."""
+    """One compiled module of kernels: where its text, options, entries and launch block size
+    (what the occupancy is computed for) come from."""
 
     name: str
-    python_module: str  # has source() and OPTIONS, and BLOCK
-    entries: tuple[str, ...]
+    python_module: str  # has source(), OPTIONS, ENTRIES and BLOCK
 
     def load(self) -> Any:
         return importlib.import_module(self.python_module)
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        return tuple(self.load().ENTRIES)
 
     @property
     def block(self) -> int:
         return int(self.load().BLOCK)
 
 
-MODULES = (
-    Module(
-        "vm",
-        "vm.cuda",
-        (
-            "kiln_check_programs",
-            "kiln_verify_items",
-            "kiln_reduce_first",
-            "kiln_reduce_verdicts",
-            "kiln_run_items",
-        ),
-    ),
-    Module(
-        "compiler",
-        "compiler.cuda",
-        ("kc_arena_needs", "kc_compile_programs", "kc_gather_containers"),
-    ),
-)
+MODULES = (Module("vm", "vm.cuda"), Module("compiler", "compiler.cuda"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,6 +120,7 @@ def _wheel_roots() -> list[Path]:
     cuda_path = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")
     if cuda_path:
         roots.append(Path(cuda_path))
+    roots.append(Path("/usr/local/cuda"))  # a system toolkit (the device machines have one)
     return roots
 
 
@@ -215,6 +202,40 @@ class NVRTC:
         finally:
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
+    def compile_cubin(
+        self, text: str, options: Sequence[str], name: str = "kern.cu"
+    ) -> tuple[bytes | None, str, str]:
+        """For options naming a real architecture (-arch=sm_XX, as CuPy builds): (the cubin, or
+        None when the compile failed; its PTX; NVRTC's log, with ptxas's report under
+        -Xptxas=-v)."""
+        lib = self.lib
+        prog = ctypes.c_void_p()
+        status = lib.nvrtcCreateProgram(
+            ctypes.byref(prog), text.encode(), name.encode(), 0, None, None
+        )
+        if status != 0:
+            raise RuntimeError(f"nvrtcCreateProgram: {lib.nvrtcGetErrorString(status).decode()}")
+        try:
+            argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
+            status = lib.nvrtcCompileProgram(prog, len(options), argv)
+            size = ctypes.c_size_t()
+            lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+            log = ctypes.create_string_buffer(size.value)
+            lib.nvrtcGetProgramLog(prog, log)
+            if status != 0:
+                return None, "", log.value.decode(errors="replace")
+            lib.nvrtcGetCUBINSize(prog, ctypes.byref(size))
+            cubin = ctypes.create_string_buffer(size.value)
+            lib.nvrtcGetCUBIN(prog, cubin)
+            ptx_text = ""
+            if lib.nvrtcGetPTXSize(prog, ctypes.byref(size)) == 0:
+                ptx = ctypes.create_string_buffer(size.value)
+                lib.nvrtcGetPTX(prog, ptx)
+                ptx_text = ptx.value.decode()
+            return cubin.raw, ptx_text, log.value.decode(errors="replace")
+        finally:
+            lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
 
 def ptxas_version(path: Path) -> str:
     done = subprocess.run([str(path), "--version"], capture_output=True, text=True)
@@ -231,7 +252,8 @@ def runtime_options(options: Sequence[str], arch: str, stage: str = "ptx") -> li
     of an argument of exp against constants near 4.2, where flushing a denormal cannot change the
     outcome; the kernels compute in f64), the architecture and
     --device-as-default-execution-space. CuPy asks for -arch=sm_XX (a cubin); this asks for
-    compute_XX (PTX, for ptxas -v): the same NVRTC front end and optimiser."""
+    compute_XX (PTX, for ptxas -v): the same NVRTC front end and optimiser; stage "cubin" asks
+    for sm_XX as CuPy does (vm/prebuilt.py)."""
     cupy_include: list[str] = []
     spec = importlib.util.find_spec("cupy")
     if spec is not None and spec.origin is not None:
@@ -247,7 +269,7 @@ def runtime_options(options: Sequence[str], arch: str, stage: str = "ptx") -> li
         opts.append(f"-I{cuda}")
     opts += [
         "-ftz=true",
-        f"-arch=compute_{arch.removeprefix('sm_')}",
+        f"-arch={arch}" if stage == "cubin" else f"-arch=compute_{arch.removeprefix('sm_')}",
         "--device-as-default-execution-space",
     ]
     if stage == "syntax":
@@ -656,3 +678,6 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--jobs", type=int, help="builds at once (default: one per core)")
     p.set_defaults(func=cmd_gpu_check)
+    from vm import prebuilt
+
+    prebuilt.register(gpu_sub)
