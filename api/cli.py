@@ -156,7 +156,7 @@ BENCHMARKS = {
 # Subcommands that live beside the code they drive: each module has `register(sub)`.
 COMMAND_MODULES = (
     "cluster.commands", "evaluation.commands", "api.commands", "neural.commands", "bench.commands",
-    "vm.gpu_check",
+    "vm.gpu_commands",
 )
 
 

@@ -117,7 +117,7 @@ TOOLKIT = (
 )
 
 STACK = (
-    "import json, sys; from vm.prebuilt import stack_check; r = stack_check(sys.argv[1]); "
+    "import json, sys; from compiler.cuda import stack_check; r = stack_check(sys.argv[1]); "
     "print(json.dumps(r)); sys.exit(0 if r['ok'] else 1)"
 )
 

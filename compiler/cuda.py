@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import lzma
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -46,6 +47,7 @@ import numpy as np
 
 from compiler import batched
 from compiler.batched import DIAG_BYTES, KERNELS, Unsupported, _config, compile_batch
+from vm import prebuilt
 from vm.cuda import POISON, DeviceLeftResults, load_cupy, poisoned
 from vm.cuda import CudaUnavailable as CudaUnavailable  # raised by load_cupy: re-exported
 from vm.cuda import available as available  # whether CuPy sees a device: the same question
@@ -310,8 +312,6 @@ def module() -> Any:
     """The kernels (`cupy.RawModule`), loaded on first use in this process: from the cubin
     matching this text, options and device (vm/prebuilt.py: built by the device session into the
     cache), else compiled by NVRTC (minutes: ptxas is slow on kc.h)."""
-    from vm import prebuilt
-
     cupy = _cupy()
     text = source()
     key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
@@ -567,3 +567,24 @@ def compile_batch_cuda(
     last_stats.update(stats)
     assert all(r is not None for r in results)
     return results  # type: ignore[return-value]
+
+
+def stack_check(target: str = "sm_90") -> dict[str, Any]:
+    """stack_need on the batched compiler's cached build for `target` (its PTX and
+    ptxas report, kept by `kiln gpu prebuild`): the bound, the launcher's STACK_BYTES, and
+    whether the bound is within it. LookupError without such a build."""
+    path = prebuilt.find("compiler", target)
+    ptx_path = path.with_name(f"{path.name}.ptx.xz") if path else None
+    if path is None or ptx_path is None or not ptx_path.is_file():
+        raise LookupError(f"no cached build of the compiler for {target} with its PTX")
+    ptx = lzma.decompress(ptx_path.read_bytes()).decode()
+    report = prebuilt.ptxas_report(path.with_name(f"{path.name}.ptxas.txt").read_text())
+    bound = stack_need(ptx, report)
+    return {
+        "need": bound["need"],
+        "stack_bytes": STACK_BYTES,
+        "ok": bound["need"] <= STACK_BYTES,
+        "path": bound["path"],
+        "level": bound["level"],
+        "type_level": bound["type_level"],
+    }

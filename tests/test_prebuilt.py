@@ -201,7 +201,7 @@ def test_the_listing_command_checks_the_shipped_artifacts(capsys, monkeypatch, t
 def test_the_stack_check_needs_a_cached_compiler_build(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))
     with pytest.raises(LookupError, match="no cached build of the compiler"):
-        prebuilt.stack_check("sm_90")
+        compiler_cuda.stack_check("sm_90")
 
 
 def test_the_kept_ptxas_report_reads_as_standalone_ptxas_prints_it() -> None:

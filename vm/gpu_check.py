@@ -649,9 +649,8 @@ def cmd_gpu_check(args: Any) -> int:
     return 0 if report.ok else 1
 
 
-def register(sub: Any) -> None:
-    gpu = sub.add_parser("gpu", help="GPU tooling that needs no GPU")
-    gpu_sub = gpu.add_subparsers(dest="gpu_command", required=True)
+def register(gpu_sub: Any) -> None:
+    """`kiln gpu check` (vm.gpu_commands makes `kiln gpu`)."""
     p = gpu_sub.add_parser(
         "check",
         help="build every CUDA kernel as the runtime does (NVRTC, ptxas) and report registers, "
@@ -678,6 +677,3 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--jobs", type=int, help="builds at once (default: one per core)")
     p.set_defaults(func=cmd_gpu_check)
-    from vm import prebuilt
-
-    prebuilt.register(gpu_sub)

@@ -325,29 +325,6 @@ def ptxas_report(log: str) -> str:
     return re.sub(r"^ptxas\s+\.\s+", "    ", log, flags=re.MULTILINE)
 
 
-def stack_check(target: str = "sm_90") -> dict[str, Any]:
-    """compiler.cuda.stack_need on the batched compiler's cached build for `target` (its PTX and
-    ptxas report, kept by `kiln gpu prebuild`): the bound, the launcher's STACK_BYTES, and
-    whether the bound is within it. LookupError without such a build."""
-    from compiler import cuda as compiler_cuda
-
-    path = find("compiler", target)
-    ptx_path = path.with_name(f"{path.name}.ptx.xz") if path else None
-    if path is None or ptx_path is None or not ptx_path.is_file():
-        raise LookupError(f"no cached build of the compiler for {target} with its PTX")
-    ptx = lzma.decompress(ptx_path.read_bytes()).decode()
-    report = ptxas_report(path.with_name(f"{path.name}.ptxas.txt").read_text())
-    bound = compiler_cuda.stack_need(ptx, report)
-    return {
-        "need": bound["need"],
-        "stack_bytes": compiler_cuda.STACK_BYTES,
-        "ok": bound["need"] <= compiler_cuda.STACK_BYTES,
-        "path": bound["path"],
-        "level": bound["level"],
-        "type_level": bound["type_level"],
-    }
-
-
 # ---- the commands ------------------------------------------------------------------------------
 
 
