@@ -237,8 +237,8 @@ _START = (
     .where(JobRow.id.in_(_JOBS), JobRow.status == QUEUED)
     .values(status=RUNNING, started_at=bindparam("at"))
 )
-_LOCK_TOTALS = (
-    select(JobRow.id, JobRow.total)
+_LOCK_JOBS = (
+    select(JobRow.id, JobRow.total, JobRow.status)
     .where(JobRow.id.in_(_JOBS))
     .order_by(JobRow.id)
     .with_for_update()
@@ -249,6 +249,11 @@ _DONE_COUNTS = (
     .group_by(ResultRow.job_id)
 )
 _SET_DONE = update(JobRow).where(JobRow.id == bindparam("job")).values(done=bindparam("n"))
+_END_DONE = (
+    update(JobRow)
+    .where(JobRow.id.in_(_JOBS), JobRow.status.in_(UNFINISHED))
+    .values(status=DONE, finished_at=bindparam("at"), error=None, lease_owner=None)
+)
 _END = (
     update(JobRow)
     .where(JobRow.id == bindparam("job"), JobRow.status.in_(UNFINISHED))
@@ -607,26 +612,30 @@ class Store:
             # The jobs' row locks first, in one order (PostgreSQL; SQLite has one writer
             # anyway): writers of one job take their `seq` values in commit order, so the
             # results cursor skips none.
-            totals = dict(connection.execute(_LOCK_TOTALS, {"jobs": ids}).all())
+            locked = connection.execute(_LOCK_JOBS, {"jobs": ids}).all()
+            totals = {job_id: total for job_id, total, _ in locked}
+            unfinished = {job_id for job_id, _, status in locked if status in UNFINISHED}
             if rows:  # a verdict another replica stored first is kept
                 connection.execute(self._add_results, rows)
             done = {job_id: 0 for job_id in totals}
             done.update(connection.execute(_DONE_COUNTS, {"jobs": list(totals)}).all())
             connection.execute(_SET_DONE, [{"job": j, "n": n} for j, n in done.items()])
             now = time.time()
-            for job_id in sorted(set(ending) & set(totals)):
-                status, error = DONE, None
-                if done[job_id] < totals[job_id]:  # the executor ended it early: never "done"
-                    status = FAILED
-                    error = (
-                        f"RuntimeError: the farm ended the job with {done[job_id]} of"
-                        f" {totals[job_id]} verdicts"
-                    )
+            complete = sorted(j for j in unfinished.intersection(ending) if done[j] >= totals[j])
+            if complete:  # in one statement; a job cancelled since `locked` read it stays so
+                connection.execute(_END_DONE, {"jobs": complete, "at": now})
+                ended.update(dict.fromkeys(complete, DONE))
+            for job_id in sorted(unfinished.intersection(ending).difference(complete)):
+                # the executor ended it early: never "done"
+                error = (
+                    f"RuntimeError: the farm ended the job with {done[job_id]} of"
+                    f" {totals[job_id]} verdicts"
+                )
                 changed = connection.execute(
-                    _END, {"job": job_id, "to": status, "at": now, "why": error}
+                    _END, {"job": job_id, "to": FAILED, "at": now, "why": error}
                 ).rowcount
                 if changed:
-                    ended[job_id] = status
+                    ended[job_id] = FAILED
         return {job_id: int(n) for job_id, n in done.items()}, ended
 
     def finish(self, job_id: str, status: str, error: str | None = None) -> None:

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, HTTPException, Query, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
 from api.deps import (
@@ -69,6 +70,14 @@ def job_public(row: JobRow, counts: dict[str, int]) -> JobPublic:
         elapsed_s=round(end - row.created_at, 6),
         error=clip(row.error),
     )
+
+
+def _json(
+    model: BaseModel, code: int = status.HTTP_200_OK, headers: dict[str, str] | None = None
+) -> Response:
+    """The route's answer, `model` serialized once: returned as a model, FastAPI would first
+    validate it against the route's response model again."""
+    return Response(model.model_dump_json(), code, headers, media_type="application/json")
 
 
 def _too_large(message: str) -> HTTPException:
@@ -215,7 +224,7 @@ async def create_job(
     caller: CallerDep,
     service: ServiceDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
-) -> JobPublic:
+) -> JobPublic | Response:
     """Accept a job: candidates (sources, or `.kbc` bytecode in base64) and explicit tests or a
     dataset problem id. Returns 202 once the job is stored, with the job and its Location; the
     verdicts come from GET /v1/jobs/{id}/results. A repeated Idempotency-Key returns the first
@@ -267,8 +276,7 @@ async def create_job(
     service.metrics.jobs.inc(event="accepted")
     service.metrics.candidates.inc(len(candidates))
     runner.launch(row.id, Accepted(spec, candidates, row.created_at))
-    response.headers["Location"] = f"/v1/jobs/{row.id}"
-    return job_public(row, {})
+    return _json(job_public(row, {}), status.HTTP_202_ACCEPTED, {"Location": f"/v1/jobs/{row.id}"})
 
 
 def _accept(body: JobCreate, settings: SettingsDep) -> tuple[dict[str, Any], list[NewCandidate]]:
@@ -312,9 +320,9 @@ def list_jobs(
 
 
 @router.get("/{job_id}", response_model=JobPublic, responses={403: {}, 404: {}})
-async def get_job(job: JobDep, store: StoreDep) -> JobPublic:
+async def get_job(job: JobDep, store: StoreDep) -> Response:
     """Status, progress (done/total), timing and counts by verdict."""
-    return job_public(job, await read(store, store.counts, job.id))
+    return _json(job_public(job, await read(store, store.counts, job.id)))
 
 
 @router.delete("/{job_id}", response_model=JobPublic, responses={403: {}, 404: {}, 409: {}})
