@@ -432,10 +432,16 @@ class Store:
                     batch.append(self._writes.get_nowait())
                 except queue.Empty:
                     break
-            jobs = [b for b in batch if b is not None]
+            jobs: list[_Insert] = []
             try:
-                if jobs:
-                    with self._commit_lock:
+                with self._commit_lock:
+                    # a submission whose caller went away (its future cancelled) is not stored
+                    jobs = [
+                        b
+                        for b in batch
+                        if b is not None and b.future.set_running_or_notify_cancel()
+                    ]
+                    if jobs:
                         self._insert(jobs)
             except BaseException as error:  # never leave a submission waiting
                 for b in jobs:

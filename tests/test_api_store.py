@@ -315,3 +315,16 @@ def test_verdicts_of_several_jobs_and_their_ends_in_one_transaction(store: Store
     assert b.error == "RuntimeError: the farm ended the job with 1 of 3 verdicts"
     assert store.get_job("c").status == CANCELLED  # type: ignore[union-attr]
     assert store.cancelled_among(["a", "b", "c"]) == ["c"]
+
+
+def test_a_submission_cancelled_before_it_is_written_is_not_stored(store: Store) -> None:
+    """An awaiting request that goes away cancels its future: the writer skips it (setting a
+    result on it would fail, and fail the batch it is in)."""
+    gate = store._commit_lock  # held: the writer waits before its next transaction
+    with gate:
+        first = store.submit_job("a", "o", {}, [], replica="r", lease_s=30)
+        gone = store.submit_job("b", "o", {}, [], replica="r", lease_s=30)
+        assert gone.cancel()
+    kept = store.submit_job("c", "o", {}, [], replica="r", lease_s=30)
+    assert first.result(timeout=30).id == "a" and kept.result(timeout=30).id == "c"
+    assert store.get_job("b") is None and store.get_job("a") is not None
