@@ -319,16 +319,17 @@ class JobRunner:
             with self._lock:
                 for job in shared.jobs:
                     self._running[job.id] = shared
+            # a job with every verdict stored already (or no candidate) ends now
+            self._end({}, [job for job in shared.jobs if job.left == 0])
             if candidates:
                 shared.handle = self._submit(candidates, tests, options)
         except Exception as error:
             if not self._stop.is_set():  # else the farm stopped under it: they resume later
                 log.exception("starting %d jobs failed", len(shared.jobs))
-                self._fail([job.id for job in shared.jobs], error)
+                self._fail([job.id for job in shared.jobs if not job.ended], error)
             self._release(shared)
             return
-        if shared.handle is None:  # no candidate without a verdict: they end now
-            self._end({}, list(shared.jobs))
+        if shared.handle is None:  # nothing to run: every job of it has ended
             self._release(shared)
             return
         if self._stop.is_set():

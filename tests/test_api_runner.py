@@ -200,3 +200,23 @@ def test_the_executor_ending_early_fails_the_jobs_left_with_the_count(setup: Any
     assert store.status("a") == DONE
     b = store.get_job("b")
     assert b is not None and b.error == "RuntimeError: the farm ended the job with 1 of 2 verdicts"
+
+
+def test_a_resumed_job_with_every_verdict_stored_ends_beside_a_new_one(setup: Any) -> None:
+    """A job resumed after its last verdict was stored (its replica died before ending it) has
+    nothing to run: it ends done at once, also when it shares an executor job with others."""
+    store, executor, runner = setup
+    candidates = [NewCandidate("f", source="def f(x):\n    return 2 * x\n")] * 2
+    store.create_job("old", "o", {"options": {}, "tests": TESTS}, candidates,
+                     replica=runner.replica, lease_s=30)  # fmt: skip
+    store.add_results("old", [(0, CandidateResult("passed")), (1, CandidateResult("passed"))])
+    runner.launch("old")  # read back from the store, as after a restart
+    accept(store, runner, "new", 1)
+    runner.start()
+    wait_for(lambda: store.status("old") == DONE, "old done")
+    wait_for(lambda: len(executor.jobs) == 1, "one executor job, for new")
+    [job] = executor.jobs
+    assert len(job.candidates) == 1 and store.status("new") == "running"
+    job.give(0)
+    job.end()
+    wait_for(lambda: store.status("new") == DONE, "new done")
