@@ -55,8 +55,7 @@ async def get_metrics(request: Request) -> Metrics:
 @dataclass(frozen=True)
 class Service:
     """What the application holds for its lifetime, as one dependency: a route that needs most
-    of it takes this rather than five (FastAPI spent more solving dependencies than the job
-    submission route spent on its own work)."""
+    of it takes this rather than five (FastAPI solves each dependency on every request)."""
 
     settings: Settings
     store: Store
