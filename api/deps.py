@@ -3,23 +3,28 @@
 
 Those that only read the application's state or compare a token are `async def`: FastAPI runs a
 plain `def` dependency in its thread pool, a hand-off that cost more than the dependency itself
-(`kiln bench api`). `owned_job` reads the store, so it stays a plain `def`."""
+(`kiln bench api`). `owned_job` reads the store with `read`: on the loop for SQLite, whose reads
+never wait for its writer, in the thread pool for a server."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from api.executor import Executor
 from api.metrics import Metrics
 from api.runner import JobRunner
 from api.store import JobRow, Store
 from configs.settings import ApiSettings, Settings
+
+T = TypeVar("T")
 
 
 async def get_settings(request: Request) -> Settings:
@@ -47,7 +52,25 @@ async def get_metrics(request: Request) -> Metrics:
     return metrics
 
 
+@dataclass(frozen=True)
+class Service:
+    """What the application holds for its lifetime, as one dependency: a route that needs most
+    of it takes this rather than five (FastAPI solves each dependency on every request)."""
+
+    settings: Settings
+    store: Store
+    runner: JobRunner
+    executor: Executor
+    metrics: Metrics
+
+
+async def get_service(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+ServiceDep = Annotated[Service, Depends(get_service)]
 StoreDep = Annotated[Store, Depends(get_store)]
 RunnerDep = Annotated[JobRunner, Depends(get_runner)]
 ExecutorDep = Annotated[Executor, Depends(get_executor)]
@@ -94,9 +117,17 @@ async def get_caller(
 CallerDep = Annotated[Caller, Depends(get_caller)]
 
 
-def owned_job(job_id: str, store: StoreDep, caller: CallerDep) -> JobRow:
+async def read(store: Store, fn: Callable[..., T], *args: Any) -> T:
+    """A read of the store: on the event loop where the store says its reads are short
+    (`Store.reads_inline`: SQLite), else in the thread pool."""
+    if store.reads_inline:
+        return fn(*args)
+    return await run_in_threadpool(fn, *args)
+
+
+async def owned_job(job_id: str, store: StoreDep, caller: CallerDep) -> JobRow:
     """The job `job_id` of the caller: 404 when there is none, 403 when it is another token's."""
-    row = store.get_job(job_id)
+    row = await read(store, store.get_job, job_id)
     if row is None:
         raise HTTPException(
             status.HTTP_404_NOT_FOUND, f"no job {job_id!r} (it may have been pruned)"

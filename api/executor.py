@@ -2,7 +2,8 @@
 
 The service codes against `Executor`, the shape of `cluster.Farm`:
 
-    job = executor.submit(candidates, tests, batch_size=None)   # returns at once
+    job = executor.submit(candidates, tests, batch_size=None)   # returns at once; tests: one
+                                     # list for all, or one per candidate (the runner's shared jobs)
     for index, result in job: ...    # (candidate index, CandidateResult), each index once
     job.progress, job.done, job.cancel()
     executor.workers()               # what /readyz and /metrics report
@@ -42,7 +43,7 @@ class Executor(Protocol):
     def submit(
         self,
         candidates: Sequence[Candidate],
-        tests: Sequence[TestSpec],
+        tests: Sequence[TestSpec] | Sequence[Sequence[TestSpec]],  # one list, or one each
         batch_size: int | None = None,
     ) -> ExecutorJob: ...
 
@@ -100,14 +101,16 @@ class ThreadJob:
         self,
         pipeline: Pipeline,
         candidates: Sequence[Candidate],
-        tests: Sequence[TestSpec],
+        tests: Sequence[TestSpec] | Sequence[Sequence[TestSpec]],
         batch_size: int,
         detail: bool,
     ) -> None:
         try:
+            per_candidate = bool(tests) and not isinstance(tests[0], TestSpec)
             for start in range(0, len(candidates), batch_size):
                 chunk = candidates[start : start + batch_size]
-                report = pipeline.run(chunk, tests, detail, cancel=self._cancel)
+                chunk_tests = tests[start : start + batch_size] if per_candidate else tests
+                report = pipeline.run(chunk, chunk_tests, detail, cancel=self._cancel)
                 for offset, result in enumerate(report.results):
                     self._done_count += 1
                     self._queue.put((start + offset, result))
@@ -136,7 +139,7 @@ class ThreadExecutor:
     def submit(
         self,
         candidates: Sequence[Candidate],
-        tests: Sequence[TestSpec],
+        tests: Sequence[TestSpec] | Sequence[Sequence[TestSpec]],
         batch_size: int | None = None,
         limits: dict[str, int] | None = None,
         compile_path: str = "deterministic",
@@ -148,7 +151,7 @@ class ThreadExecutor:
         def run() -> None:
             with self._semaphore:
                 size = batch_size or self.batch_size
-                job._run(pipeline, list(candidates), list(tests), size, detail)
+                job._run(pipeline, list(candidates), tests, size, detail)
 
         threading.Thread(target=run, name="kiln-thread-job", daemon=True).start()
         return job

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from api.deps import Service
 from api.executor import Executor, make_executor
 from api.limits import install_limits
 from api.metrics import Metrics
@@ -33,9 +34,12 @@ def create_app(settings: Settings | None = None, executor: Executor | None = Non
         owned = executor is None
         farm = executor or make_executor(settings.api.executor, settings.api.farm_workers or None)
         store = Store(settings.api.database)
-        runner = JobRunner(store, farm, settings.api, metrics, lookup_problem)
+        runner = JobRunner(
+            store, farm, settings.api, metrics, lookup_problem, default_fuel=settings.vm.fuel
+        )
         app.state.settings, app.state.store, app.state.executor = settings, store, farm
         app.state.runner, app.state.metrics = runner, metrics
+        app.state.service = Service(settings, store, runner, farm, metrics)
         metrics.gauge(
             "kiln_api_jobs_running",
             "Jobs this replica is running now",

@@ -7,7 +7,9 @@ of requests kept in flight by an asyncio httpx client:
 - POST /v1/compile: p50/p99 latency one request at a time, then requests/s and latency with
   many in flight (a HumanEval-size function);
 - POST /v1/jobs: requests/s and p50/p99 latency of job submission (10 candidates x 5 tests;
-  the jobs run on the farm meanwhile, as they would);
+  the jobs run on the farm meanwhile, as they would), and jobs/s done: from the first
+  submission to the last of those jobs' ends (the service's `kiln_api_jobs_total{event="done"}`);
+- GET /v1/jobs/{id}: requests/s and latency of a job's status, many in flight;
 - GET /v1/jobs/{id}/results: verdicts/s through the stream, for one job of many small
   candidates, from submission to the last verdict (the farm's speed and the store's, end to
   end), and verdicts/s reading the same results again once the job is done (pages of 10,000).
@@ -119,6 +121,29 @@ async def load(
     }
 
 
+def jobs_done(url: str) -> int:
+    """The service's count of jobs done (its Prometheus text)."""
+    for line in httpx.get(url + "/metrics").text.splitlines():
+        if line.startswith('kiln_api_jobs_total{event="done"}'):
+            return int(float(line.split()[-1]))
+    return 0
+
+
+async def submit_and_finish(url: str, bodies: list[Any], in_flight: int) -> dict[str, Any]:
+    """`load` of POST /v1/jobs, and the jobs/s done: from the first submission until the
+    service has ended every job submitted (each job is small: the farm runs it meanwhile)."""
+    before = jobs_done(url)
+    start = time.perf_counter()
+    row = await load(url, "POST", "/v1/jobs", bodies, in_flight)
+    deadline = time.monotonic() + 600
+    while (done := jobs_done(url) - before) < len(bodies):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"only {done} of {len(bodies)} jobs done after 600 s")
+        await asyncio.sleep(0.01)
+    finished = time.perf_counter() - start
+    return {**row, "all_done_s": finished, "jobs_done_per_s": len(bodies) / finished}
+
+
 def stream_verdicts(url: str, n: int) -> dict[str, Any]:
     """One job of n candidates: verdicts/s streamed from submission to the last one, then
     verdicts/s reading them again, paginated, once the job is done."""
@@ -193,16 +218,25 @@ def main(quick: bool = False) -> int:
                 load(service.url, "POST", "/v1/compile", [{"source": SOURCE}] * compiles, in_flight)
             ),
             asyncio.run(
-                load(
+                submit_and_finish(
                     service.url,
-                    "POST",
-                    "/v1/jobs",
                     [{"candidates": [candidate(k) for k in range(10)], "tests": TESTS}]
                     * submissions,
                     in_flight,
                 )
             ),
         ]
+        job = httpx.post(
+            service.url + "/v1/jobs",
+            json={"candidates": [candidate(0)], "tests": TESTS},
+            headers={"Authorization": f"Bearer {TOKEN}"},
+        ).json()
+        rows.append(
+            asyncio.run(
+                load(service.url, "GET", f"/v1/jobs/{job['id']}", [None] * compiles, in_flight)
+            )
+        )
+        rows[-1]["endpoint"] = "GET /v1/jobs/{id}"
         stream = stream_verdicts(service.url, stream_n)
 
     print(f"{'endpoint':<20}{'requests':>9}{'in flight':>10}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
@@ -211,6 +245,12 @@ def main(quick: bool = False) -> int:
             f"{r['endpoint']:<20}{r['requests']:>9}{r['in_flight']:>10}{r['requests_per_s']:>9.0f}"
             f"{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}"
         )
+    for r in rows:
+        if "jobs_done_per_s" in r:
+            print(
+                f"{r['endpoint']}: every job done {r['all_done_s']:.2f} s after the first"
+                f" submission: {r['jobs_done_per_s']:.0f} jobs/s done"
+            )
     print(
         f"results stream: {stream['candidates']} candidates"
         f" x {stream['tests_per_candidate']} tests:"
@@ -234,6 +274,12 @@ def main(quick: bool = False) -> int:
     }
     out.write_text(json.dumps(record, indent=2) + "\n")
     print(f"wrote {out.relative_to(RESULTS.parent.parent)}")
+    plot(record, RESULTS / f"{stem}.png")
+    return 0
+
+
+def plot(record: dict[str, Any], path: Path) -> None:
+    """Latency (p50, p99) and throughput of a record of `main`, as a PNG at `path`."""
     try:
         import matplotlib
 
@@ -241,8 +287,9 @@ def main(quick: bool = False) -> int:
         import matplotlib.pyplot as plt
     except ImportError:
         print("matplotlib not installed: no plot")
-        return 0
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+        return
+    rows, stream = record["rows"], record["stream"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4))
     names = [f"{r['endpoint']}\n{r['in_flight']} in flight" for r in rows]
     x = range(len(rows))
     left.bar([i - 0.2 for i in x], [r["p50_ms"] for r in rows], 0.4, label="p50", color="#c0542b")
@@ -250,16 +297,35 @@ def main(quick: bool = False) -> int:
     left.set_xticks(list(x), names, fontsize=8)
     left.set_ylabel("latency (ms)")
     left.legend()
-    right.bar(
-        [*names, "results stream"],
-        [*(r["requests_per_s"] for r in rows), stream["stream_verdicts_per_s"]],
-        color=[*(["#c0542b"] * len(rows)), "#2b7ac0"],
+    done = [r for r in rows if "jobs_done_per_s" in r]
+    labels = [
+        *(f"{r['endpoint']}, {r['in_flight']} in flight: requests/s" for r in rows),
+        *(f"{r['endpoint']}: jobs/s done" for r in done),
+        "results stream: verdicts/s",
+    ]
+    values = [
+        *(r["requests_per_s"] for r in rows),
+        *(r["jobs_done_per_s"] for r in done),
+        stream["stream_verdicts_per_s"],
+    ]
+    bars = right.barh(
+        labels,
+        values,
+        color=[*(["#c0542b"] * len(rows)), *(["#7a3419"] * len(done)), "#2b7ac0"],
     )
-    right.set_yscale("log")
-    right.set_ylabel("requests/s (verdicts/s for the stream)")
-    right.tick_params(axis="x", labelsize=8)
-    fig.suptitle(f"kiln REST service on loopback ({machine()['cpu']}, {executor})", fontsize=9)
+    right.bar_label(bars, [f"{v:,.0f}" for v in values], fontsize=8, padding=2)
+    right.set_xscale("log")
+    right.set_xlim(10, max(values) * 4)
+    right.invert_yaxis()
+    right.tick_params(axis="y", labelsize=8)
+    right.set_xlabel("per second (log scale)")
+    m = record["machine"]
+    fig.suptitle(
+        f"kiln REST service on loopback ({m['cpu']}, {m['cores']} cores,"
+        f" {record['executor']}, {record['date']})",
+        fontsize=9,
+    )
     fig.tight_layout()
-    fig.savefig(RESULTS / f"{stem}.png", dpi=120)
-    print(f"wrote {(RESULTS / f'{stem}.png').relative_to(RESULTS.parent.parent)}")
-    return 0
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    print(f"wrote {path.relative_to(RESULTS.parent.parent)}")

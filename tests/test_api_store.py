@@ -12,11 +12,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from threading import Thread
+from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from actors.pipeline import CandidateResult
-from api.store import CANCELLED, DONE, RUNNING, IdempotencyConflict, NewCandidate, Store
+from api.store import (
+    CANCELLED,
+    DONE,
+    FAILED,
+    RUNNING,
+    Admission,
+    Busy,
+    IdempotencyConflict,
+    NewCandidate,
+    Store,
+)
 
 # A PostgreSQL URL (e.g. postgresql+psycopg://kiln:kiln@127.0.0.1:5432/kiln) runs every test
 # below against that server too, each in a schema of its own; CI sets none, so SQLite only.
@@ -56,7 +68,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         s.close()
 
 
-def new_job(store: Store, job_id: str, replica: str = "r1", lease_s: float = 30, **kw: str) -> None:
+def new_job(store: Store, job_id: str, replica: str = "r1", lease_s: float = 30, **kw: Any) -> None:
     store.create_job(
         job_id, "owner", {"tests": []}, [NewCandidate("f", source="x")] * 3,
         replica=replica, lease_s=lease_s, **kw,
@@ -221,3 +233,98 @@ def test_two_replicas_storing_one_jobs_verdicts_keep_each_once(store: Store) -> 
     assert store.get_job("j").done == 40  # type: ignore[union-attr]
     seqs = [r.seq for r in rows]
     assert seqs == sorted(seqs) and store.results_after("j", seqs[-1], 100) == []
+
+
+def test_concurrent_submissions_are_stored_in_shared_transactions(store: Store) -> None:
+    """Group commit: jobs submitted while the writer writes go in its next transaction, each
+    acknowledged only once committed; a repeated Idempotency-Key fails alone, not its batch."""
+    store.create_job("first", "o", {}, [], replica="r", lease_s=30, idempotency_key="k")
+    futures = [
+        store.submit_job(
+            f"j{i}",
+            "o",
+            {"tests": []},
+            [NewCandidate("f", source=f"x{i}")] * 3,
+            replica="r",
+            lease_s=30,
+        )  # fmt: skip
+        for i in range(200)
+    ]
+    again = store.submit_job("dup", "o", {}, [], replica="r", lease_s=30, idempotency_key="k")
+    rows = [f.result(timeout=30) for f in futures]
+    assert [r.id for r in rows] == [f"j{i}" for i in range(200)]
+    assert all(store.get_job(f"j{i}").total == 3 for i in (0, 99, 199))  # type: ignore[union-attr]
+    assert [c.source for c in store.candidates("j7")] == ["x7"] * 3
+    with pytest.raises(IntegrityError):  # the route then answers with the first job
+        again.result(timeout=30)
+    assert store.get_job("dup") is None
+    row, created = store.create_job("dup2", "o", {}, [], replica="r", lease_s=30,
+                                    idempotency_key="k")  # fmt: skip
+    assert (row.id, created) == ("first", False)
+
+
+def test_admission_is_checked_in_the_transaction_that_stores(store: Store) -> None:
+    """The limits on jobs in flight hold within a batch too: each job admitted counts against
+    the next one's room."""
+    admit = Admission(max_jobs=3, max_candidates=7)
+    three = [NewCandidate("f", source="x")] * 3
+    futures = [
+        store.submit_job(f"j{i}", "o", {}, three, replica="r", lease_s=30, admission=admit)
+        for i in range(4)
+    ]
+    outcomes = []
+    for f in futures:
+        try:
+            outcomes.append(f.result(timeout=30).id)
+        except Busy as error:
+            outcomes.append(str(error))
+    assert outcomes[:2] == ["j0", "j1"]
+    assert outcomes[2] == (
+        "6 candidates in flight and 3 more: over max_candidates_in_flight=7;"
+        " wait for a job to finish or cancel one"
+    )
+    assert outcomes[3] == outcomes[2] and store.get_job("j2") is None
+    small = [NewCandidate("f", source="x")]
+    assert store.create_job("j4", "o", {}, small, replica="r", lease_s=30, admission=admit)[1]
+    with pytest.raises(Busy, match="3 jobs in flight: at max_jobs_in_flight=3"):
+        store.create_job("j5", "o", {}, small, replica="r", lease_s=30, admission=admit)
+    store.finish("j0", DONE)
+    assert store.create_job("j5", "o", {}, small, replica="r", lease_s=30, admission=admit)[1]
+    assert store.create_job("j6", "other", {}, three, replica="r", lease_s=30, admission=admit)[1]
+
+
+def test_verdicts_of_several_jobs_and_their_ends_in_one_transaction(store: Store) -> None:
+    """`store_verdicts` ends a job `done` only when the store holds all its verdicts, else
+    `failed` with the count; a job cancelled meanwhile stays cancelled."""
+    for job_id in ("a", "b", "c"):
+        new_job(store, job_id)  # 3 candidates each
+    assert store.start_jobs(["a", "b", "c", "gone"]) == {"a": RUNNING, "b": RUNNING, "c": RUNNING}
+    store.cancel("c")
+    done, ended = store.store_verdicts(
+        {
+            "a": [(i, CandidateResult("passed")) for i in range(3)],
+            "b": [(0, CandidateResult("wrong answer", fail_test=0))],
+            "c": [(0, CandidateResult("passed"))],
+        },
+        ending=["a", "b", "c"],
+    )
+    assert done == {"a": 3, "b": 1, "c": 1}
+    assert ended == {"a": DONE, "b": FAILED}
+    b = store.get_job("b")
+    assert b is not None and b.status == FAILED and b.done == 1
+    assert b.error == "RuntimeError: the farm ended the job with 1 of 3 verdicts"
+    assert store.get_job("c").status == CANCELLED  # type: ignore[union-attr]
+    assert store.cancelled_among(["a", "b", "c"]) == ["c"]
+
+
+def test_a_submission_cancelled_before_it_is_written_is_not_stored(store: Store) -> None:
+    """An awaiting request that goes away cancels its future: the writer skips it (setting a
+    result on it would fail, and fail the batch it is in)."""
+    gate = store._commit_lock  # held: the writer waits before its next transaction
+    with gate:
+        first = store.submit_job("a", "o", {}, [], replica="r", lease_s=30)
+        gone = store.submit_job("b", "o", {}, [], replica="r", lease_s=30)
+        assert gone.cancel()
+    kept = store.submit_job("c", "o", {}, [], replica="r", lease_s=30)
+    assert first.result(timeout=30).id == "a" and kept.result(timeout=30).id == "c"
+    assert store.get_job("b") is None and store.get_job("a") is not None

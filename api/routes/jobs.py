@@ -9,25 +9,40 @@ import binascii
 import hashlib
 import json
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Query, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel
+from sqlalchemy.exc import IntegrityError
 
-from api.deps import CallerDep, ExecutorDep, JobDep, MetricsDep, RunnerDep, SettingsDep, StoreDep
+from api.deps import (
+    CallerDep,
+    ExecutorDep,
+    JobDep,
+    MetricsDep,
+    RunnerDep,
+    ServiceDep,
+    SettingsDep,
+    StoreDep,
+    read,
+)
 from api.limits import clip
 from api.models import JobCreate, JobPublic, JobsPublic, Progress
 from api.problems import ProblemTests, ProblemUnavailable, lookup_problem
+from api.runner import Accepted
 from api.store import (
     UNFINISHED,
+    Admission,
+    Busy,
     IdempotencyConflict,
     JobRow,
     NewCandidate,
-    ResultRow,
     Store,
+    StoredResult,
+    new_job_id,
 )
 from vm.container import ContainerError
 from vm.limits import Limits
@@ -55,6 +70,14 @@ def job_public(row: JobRow, counts: dict[str, int]) -> JobPublic:
         elapsed_s=round(end - row.created_at, 6),
         error=clip(row.error),
     )
+
+
+def _json(
+    model: BaseModel, code: int = status.HTTP_200_OK, headers: dict[str, str] | None = None
+) -> Response:
+    """The route's answer, `model` serialized once: returned as a model, FastAPI would first
+    validate it against the route's response model again."""
+    return Response(model.model_dump_json(), code, headers, media_type="application/json")
 
 
 def _too_large(message: str) -> HTTPException:
@@ -195,23 +218,22 @@ def decode_base64(text: str, where: str) -> bytes:
         429: {"description": "too many jobs or candidates in flight for this token (Retry-After)"},
     },
 )
-def create_job(
+async def create_job(
     body: JobCreate,
     response: Response,
     caller: CallerDep,
-    settings: SettingsDep,
-    store: StoreDep,
-    runner: RunnerDep,
-    executor: ExecutorDep,
-    metrics: MetricsDep,
+    service: ServiceDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
-) -> JobPublic:
+) -> JobPublic | Response:
     """Accept a job: candidates (sources, or `.kbc` bytecode in base64) and explicit tests or a
-    dataset problem id. Returns 202 at once, with the job and its Location; the verdicts come
-    from GET /v1/jobs/{id}/results. A repeated Idempotency-Key returns the first job."""
-    request_hash = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
+    dataset problem id. Returns 202 once the job is stored, with the job and its Location; the
+    verdicts come from GET /v1/jobs/{id}/results. A repeated Idempotency-Key returns the first
+    job."""
+    settings, store, runner = service.settings, service.store, service.runner
+    request_hash = None
     if idempotency_key is not None:
-        earlier = store.find_idempotent(caller.owner, idempotency_key)
+        request_hash = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
+        earlier = await run_in_threadpool(store.find_idempotent, caller.owner, idempotency_key)
         if earlier is not None:
             if earlier.request_hash != request_hash:
                 raise _invalid(
@@ -219,8 +241,46 @@ def create_job(
                     f"(job {earlier.id}); use a new key for a new job"
                 )
             response.headers["Location"] = f"/v1/jobs/{earlier.id}"
-            return job_public(earlier, store.counts(earlier.id))
-    _check_limits(body, settings, executor)
+            return job_public(earlier, await run_in_threadpool(store.counts, earlier.id))
+    _check_limits(body, settings, service.executor)
+    # Sources are only measured and checked here: the event loop does it. Bytecode is verified
+    # and a problem's dataset may be loaded the first time: the thread pool does that.
+    inline = body.problem is None and all(c.bytecode is None for c in body.candidates)
+    if inline:
+        spec, candidates = _accept(body, settings)
+    else:
+        spec, candidates = await run_in_threadpool(_accept, body, settings)
+    # the store's writer checks the limits on jobs in flight and stores the job in one
+    # transaction shared with the submissions that arrive meanwhile (group commit)
+    admission = Admission(caller.limits.max_jobs_in_flight, caller.limits.max_candidates_in_flight)
+    stored = store.submit_job(
+        new_job_id(), caller.owner, spec, candidates, replica=runner.replica,
+        lease_s=settings.api.lease_s, idempotency_key=idempotency_key,
+        request_hash=request_hash, admission=admission,
+    )  # fmt: skip
+    try:
+        row = await asyncio.wrap_future(stored)
+    except Busy as error:
+        raise _busy(str(error)) from None
+    except IntegrityError:
+        if idempotency_key is None:
+            raise
+        try:
+            row = await run_in_threadpool(
+                store.earlier_job, caller.owner, idempotency_key, request_hash
+            )
+        except IdempotencyConflict as error:
+            raise _invalid(str(error)) from None
+        response.headers["Location"] = f"/v1/jobs/{row.id}"
+        return job_public(row, await run_in_threadpool(store.counts, row.id))
+    service.metrics.jobs.inc(event="accepted")
+    service.metrics.candidates.inc(len(candidates))
+    runner.launch(row.id, Accepted(spec, candidates, row.created_at))
+    return _json(job_public(row, {}), status.HTTP_202_ACCEPTED, {"Location": f"/v1/jobs/{row.id}"})
+
+
+def _accept(body: JobCreate, settings: SettingsDep) -> tuple[dict[str, Any], list[NewCandidate]]:
+    """The job's spec to store and its candidates, or the HTTPException that refuses it."""
     problem = None
     spec: dict[str, Any] = {"options": body.options.model_dump(exclude_none=True)}
     if body.problem is not None:
@@ -244,38 +304,7 @@ def create_job(
                 f"options.detail: {len(candidates)} candidates x {n_tests} tests = {items}"
                 f" per-test results, over max_detail_items={settings.api.max_detail_items}"
             )
-    jobs_in_flight, candidates_in_flight = store.in_flight(caller.owner)
-    if jobs_in_flight >= caller.limits.max_jobs_in_flight:
-        raise _busy(
-            f"{jobs_in_flight} jobs in flight: at"
-            f" max_jobs_in_flight={caller.limits.max_jobs_in_flight};"
-            " wait for one to finish or cancel one"
-        )
-    if candidates_in_flight + len(candidates) > caller.limits.max_candidates_in_flight:
-        raise _busy(
-            f"{candidates_in_flight} candidates in flight and {len(candidates)} more: over"
-            f" max_candidates_in_flight={caller.limits.max_candidates_in_flight};"
-            " wait for a job to finish or cancel one"
-        )
-    try:
-        row, created = store.create_job(
-            uuid.uuid4().hex,
-            caller.owner,
-            spec,
-            candidates,
-            replica=runner.replica,
-            lease_s=settings.api.lease_s,
-            idempotency_key=idempotency_key,
-            request_hash=request_hash,
-        )
-    except IdempotencyConflict as error:
-        raise _invalid(str(error)) from None
-    if created:
-        metrics.jobs.inc(event="accepted")
-        metrics.candidates.inc(len(candidates))
-        runner.launch(row.id)
-    response.headers["Location"] = f"/v1/jobs/{row.id}"
-    return job_public(row, {})
+    return spec, candidates
 
 
 @router.get("", response_model=JobsPublic)
@@ -291,9 +320,9 @@ def list_jobs(
 
 
 @router.get("/{job_id}", response_model=JobPublic, responses={403: {}, 404: {}})
-def get_job(job: JobDep, store: StoreDep) -> JobPublic:
+async def get_job(job: JobDep, store: StoreDep) -> Response:
     """Status, progress (done/total), timing and counts by verdict."""
-    return job_public(job, store.counts(job.id))
+    return _json(job_public(job, await read(store, store.counts, job.id)))
 
 
 @router.delete("/{job_id}", response_model=JobPublic, responses={403: {}, 404: {}, 409: {}})
@@ -310,7 +339,7 @@ def cancel_job(job: JobDep, store: StoreDep, runner: RunnerDep, metrics: Metrics
     return job_public(row, store.counts(job.id))
 
 
-def _result_line(row: ResultRow, detail: bool) -> bytes:
+def _result_line(row: StoredResult, detail: bool) -> bytes:
     line: dict[str, Any] = {
         "index": row.index,
         "verdict": row.verdict,
@@ -370,7 +399,7 @@ async def job_results(
             )
         limit = min(limit, MAX_DETAIL)
 
-    async def line(row: ResultRow) -> bytes:
+    async def line(row: StoredResult) -> bytes:
         return _result_line(row, detail is not None)
 
     if job.status not in UNFINISHED:
