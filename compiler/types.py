@@ -408,13 +408,53 @@ def _returns_a_value(fn: ast.FunctionDef) -> bool:
     )
 
 
-def _optional_result(fn: ast.FunctionDef) -> bool:
-    """Whether `fn` returns None on some path (`return None`, a bare `return`) and a value on
-    another (`return x`): then its result is Optional."""
+def _optional_result(fn: ast.FunctionDef, fall_off: bool = False) -> bool:
+    """Whether `fn` returns None on some path (`return None`, a bare `return`; with `fall_off`,
+    also the end of its body, where CPython returns None) and a value on another (`return x`):
+    then its result is Optional."""
     returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
-    return any(r.value is None or _is_none_literal(r.value) for r in returns) and any(
+    none_path = any(r.value is None or _is_none_literal(r.value) for r in returns) or (
+        fall_off and may_fall_off(fn.body)
+    )
+    return none_path and any(
         r.value is not None and not _is_none_literal(r.value) for r in returns
     )
+
+
+def may_fall_off(stmts: list[ast.stmt]) -> bool:
+    """Whether running `stmts` may complete normally (reach their end), by their structure:
+    `return` and `raise` never complete, an `if` completes when a branch may (a missing `else`
+    does), a loop when its `else` may or a `break` of its own leaves it (`while True:` only
+    through a `break`); every other statement may. The batched compiler's kc_may_fall_off says "may" for a
+    superset of these (it refuses those functions: compiler/kernels/kc.h)."""
+    return all(_may_complete(s) for s in stmts)
+
+
+def _may_complete(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Return, ast.Raise)):
+        return False
+    if isinstance(stmt, ast.If):
+        return may_fall_off(stmt.body) or may_fall_off(stmt.orelse)
+    if isinstance(stmt, ast.While) and isinstance(stmt.test, ast.Constant) and stmt.test.value is True:
+        return _breaks_out(stmt.body)  # its else never runs
+    if isinstance(stmt, (ast.For, ast.While)):  # the else runs unless a break leaves the loop
+        return may_fall_off(stmt.orelse) or _breaks_out(stmt.body)
+    return True
+
+
+def _breaks_out(stmts: list[ast.stmt]) -> bool:
+    """Whether a `break` in `stmts` belongs to the loop whose body they are."""
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.While)):
+            todo.extend(node.orelse)  # a break in a nested loop's else is the outer loop's
+            continue
+        if not isinstance(node, (ast.FunctionDef, ast.Lambda, ast.expr)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 class Checker:
@@ -425,8 +465,10 @@ class Checker:
         functions: Sequence[ast.FunctionDef],
         report: Reporter,
         arg_types: Mapping[str, Sequence[Type]],
+        fall_off_optional: bool = False,
     ) -> None:
         self.report = report
+        self.fall_off_optional = fall_off_optional
         # what the module's own `import math` / `from math import ...` bind (names resolve as in
         # CPython: a function may use math only when the module or the function imports it)
         imports = getattr(functions[0], "kmodule_imports", []) if functions else []
@@ -492,10 +534,15 @@ class Checker:
                 )
             )
         ret = annotation_type(fn.returns, report)
-        if ret is not None and not _returns_a_value(fn):
+        if not _returns_a_value(fn):
             ret = NONE  # CPython ignores the annotation: every path returns None
-        if ret is None and _optional_result(fn):
-            ret = optional_of(TVar(f"result of {source_name}"))  # type: ignore[arg-type]
+        if (ret is None or _kind(ret) != "optional") and _optional_result(
+            fn, self.fall_off_optional
+        ):
+            # None on some path (with fall_off_optional, the end of the body too): Optional[T],
+            # T the annotation's or the returns'
+            inner = ret if ret is not None else TVar(f"result of {source_name}")
+            ret = optional_of(inner)  # type: ignore[arg-type]
         info = FunctionInfo(
             fn,
             params,
@@ -2366,9 +2413,30 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
     return da
 
 
+def _falls_off_with_a_value(fn: ast.FunctionDef) -> bool:
+    """Whether `fn` returns a value, may reach its end, and has no Optional result otherwise."""
+    if not _optional_result(fn, fall_off=True) or _optional_result(fn):
+        return False
+    if fn.returns is None:
+        return True
+    try:
+        return _kind(annotation_type(fn.returns, Reporter("<annotation>"))) != "optional"
+    except CompileError:
+        return False
+
+
 def check_module(
     functions: Sequence[ast.FunctionDef],
     report: Reporter,
     arg_types: Mapping[str, Sequence[Type]] | None = None,
 ) -> dict[str, FunctionInfo]:
+    """The functions' infos. A function that returns a value and may also reach the end of its
+    body (`may_fall_off`), where CPython returns None, has an Optional result when the whole
+    module type-checks so (checked on a copy of the trees); where it does not (the result used
+    as a number, say), its end is the fallback trap Unsupported, as lowering leaves it."""
+    if any(_falls_off_with_a_value(fn) for fn in functions):
+        try:
+            return Checker(copy.deepcopy(functions), report, arg_types or {}, True).run()
+        except CompileError:
+            pass  # the module as it checks without those Optionals decides
     return Checker(functions, report, arg_types or {}).run()
