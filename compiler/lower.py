@@ -1570,7 +1570,10 @@ class FunctionLowerer:
             self.push_float(0.0)
             return
         self.expr(args[0])
-        if _ty(args[0]).kind != "float":
+        kind = _ty(args[0]).kind
+        if kind == "str":
+            self.emit("FLOAT_OF_STR")
+        elif kind != "float":
             self.emit("I2F")
 
     def b_bool(self, node: ast.Call, args: list[ast.expr]) -> None:

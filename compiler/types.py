@@ -2101,12 +2101,10 @@ class FunctionChecker:
                 )
             return INT
         if name == "float":
-            if k == "str":
-                raise self.report.unsupported(
-                    node, "float(str)", "parsing floats is not in kiln Python yet"
+            if k not in ("int", "bool", "float", "str"):
+                raise self.err(
+                    node, f"float() argument must be a string or a real number, not '{show(t)}'"
                 )
-            if k not in ("int", "bool", "float"):
-                raise self.err(node, f"float() argument must be a number, not '{show(t)}'")
             return FLOAT
         if name == "bool":
             if k == "none":

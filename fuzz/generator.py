@@ -132,6 +132,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start",
+        "float_of_str",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -152,6 +153,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
+    "float_of_str": "float str",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -862,6 +864,10 @@ class _Generator:
             (0.7, ("float_conv",), lambda: _call("float", self.expr(INT, e))),
             (0.2, ("float_conv", "bool"), lambda: _call("float", self.expr(BOOL, e))),
             (0.1, ("float_conv",), lambda: _call("float", self.expr(FLOAT, e))),
+            # float(s) of a str: CPython's parse (ValueError, or Unsupported past 15 digits)
+            (0.3, ("float_of_str", "str_conv"),
+             lambda: _call("float", _call("str", self.expr(INT, e)))),
+            (0.1, ("float_of_str",), lambda: _call("float", self.expr(STR, e))),
             (0.8, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(FLOAT, e),
                                                 orelse=self.expr(FLOAT, e))),
             (0.5, ("abs",), lambda: _call("abs", self.expr(FLOAT, e))),

@@ -610,6 +610,8 @@ class _Machine:
                 for part in parts:
                     self.new_str(part)
                 push(result)
+            case "FLOAT_OF_STR":
+                push(float_bits(semantics.float_of_str(pop())))
             case "ROUND_F_N":
                 n = pop()
                 push(float_bits(semantics.round_f_n(bits_float(pop()), n)))

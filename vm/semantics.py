@@ -9,6 +9,7 @@ CPython fallback (`Unsupported`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 from vm.values import INT64_MAX, INT64_MIN
@@ -235,3 +236,41 @@ RESULT_IS_FLOAT = (
     }
     | {k for k in FLOAT_BINARY if k[:2] not in ("LT", "LE", "GT", "GE", "EQ", "NE")}
 )
+
+
+_FLOAT_TEXT = re.compile(
+    r"([+-]?)(?:([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?|(inf|infinity|nan))", re.IGNORECASE
+)
+_POW10_EXACT = 22  # 10**22 is the largest power of ten a double holds exactly
+FLOAT_STR_DIGITS = 15  # significant digits that a double holds exactly (10**15 < 2**53)
+
+
+def float_of_str(s: str) -> float:
+    """`float(s)` of a str, as CPython parses it (FLOAT_OF_STR): ASCII whitespace " \t\n\r\v\f"
+    stripped, an optional sign, then digits with an optional fraction and exponent, or `inf`,
+    `infinity`, `nan` in any case; an underscore only between two digits; anything else is
+    ValueError. The value is CPython's own where a VM computes it exactly in one double
+    operation (at most 15 significant digits, times or divided by 10**e, e <= 22); otherwise,
+    and for any non-ASCII s (Unicode digits and spaces: CPython's tables), Unsupported."""
+    if not s.isascii():
+        raise Trap("Unsupported")
+    text = s.strip(" \t\n\r\x0b\x0c")
+    for k, c in enumerate(text):
+        if c == "_" and not (
+            0 < k < len(text) - 1 and text[k - 1].isdigit() and text[k + 1].isdigit()
+        ):
+            raise Trap("ValueError")
+    m = _FLOAT_TEXT.fullmatch(text.replace("_", ""))
+    if m is None or not (m.group(5) or m.group(2) or m.group(3)):
+        raise Trap("ValueError")
+    value = float(text)
+    if m.group(5):
+        return value
+    digits = (m.group(2) or "") + (m.group(3) or "")
+    significant = digits.strip("0")
+    if not significant:
+        return value  # a zero, whatever its exponent
+    exponent = int(m.group(4) or 0) - len(m.group(3) or "") + (len(digits) - len(digits.rstrip("0")))
+    if len(significant) > FLOAT_STR_DIGITS or not -_POW10_EXACT <= exponent <= _POW10_EXACT:
+        raise Trap("Unsupported")
+    return value

@@ -816,6 +816,87 @@ KILN_FN int kiln_is_digit(int64_t c) { return c >= '0' && c <= '9'; }
 
 #define KILN_INT_MAX_STR_DIGITS 4300 /* CPython 3.11's default sys.int_max_str_digits */
 
+/* Whether cp[0..n) spells word (lowercase ASCII) in any case. */
+KILN_FN int kiln_word_is(const int64_t *cp, int64_t n, const char *word) {
+    int64_t k = 0;
+    for (; word[k]; k++) {
+        if (k >= n) return 0;
+        int64_t c = cp[k] >= 'A' && cp[k] <= 'Z' ? cp[k] + 32 : cp[k];
+        if (c != word[k]) return 0;
+    }
+    return k == n;
+}
+
+/* float(s) as CPython parses a str (vm/semantics.py's float_of_str, the reference): ASCII
+   whitespace stripped, a sign, digits [. digits] [e [sign] digits] or inf / infinity / nan in any
+   case, an underscore only between two digits; else ValueError. A finite value is computed in one
+   exact double operation (d * 10**e or d / 10**-e, d of at most 15 significant digits, |e| <= 22:
+   correctly rounded, as CPython's); any other finite value, and a non-ASCII s, is Unsupported. */
+KILN_FN int kiln_float_of_str(const int64_t *cp, int64_t n, double *r) {
+    const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    int64_t i = 0, j = n, k, nd = 0, pending = 0, scale = 0, exp = 0;
+    int neg = 0, digits = 0, big = 0, eneg = 0;
+    uint64_t d = 0;
+    for (k = 0; k < n; k++) if (cp[k] < 0 || cp[k] > 127) return TRAP_Unsupported;
+    while (i < j && kiln_is_space(cp[i])) i++;
+    while (j > i && kiln_is_space(cp[j - 1])) j--;
+    for (k = i; k < j; k++)
+        if (cp[k] == '_' && !(k > i && k + 1 < j && kiln_is_digit(cp[k - 1]) && kiln_is_digit(cp[k + 1])))
+            return TRAP_ValueError;
+    if (i < j && (cp[i] == '+' || cp[i] == '-')) { neg = cp[i] == '-'; i++; }
+    if (kiln_word_is(cp + i, j - i, "inf") || kiln_word_is(cp + i, j - i, "infinity")) {
+        *r = kiln_f(neg ? (int64_t)0xfff0000000000000ULL : (int64_t)0x7ff0000000000000LL);
+        return TRAP_OK;
+    }
+    if (kiln_word_is(cp + i, j - i, "nan")) {
+        *r = kiln_f(neg ? (int64_t)0xfff8000000000000ULL : (int64_t)0x7ff8000000000000LL);
+        return TRAP_OK;
+    }
+    for (int frac = 0; frac < 2; frac++) {  /* the digits before the point, then after it */
+        if (frac) {
+            if (i < j && cp[i] == '.') i++;
+            else break;
+        }
+        for (; i < j && (kiln_is_digit(cp[i]) || cp[i] == '_'); i++) {
+            if (cp[i] == '_') continue;
+            digits = 1;
+            if (frac) scale--;
+            if (cp[i] == '0') {
+                if (nd) pending++;  /* a zero after a significant digit: kept for later */
+                continue;
+            }
+            nd += pending + 1;
+            if (nd > 15) big = 1;
+            for (; !big && pending > 0; pending--) d *= 10;
+            pending = 0;
+            if (!big) d = d * 10 + (uint64_t)(cp[i] - '0');
+        }
+    }
+    if (!digits) return TRAP_ValueError;
+    if (i < j && (cp[i] == 'e' || cp[i] == 'E')) {
+        int edigits = 0;
+        i++;
+        if (i < j && (cp[i] == '+' || cp[i] == '-')) { eneg = cp[i] == '-'; i++; }
+        for (; i < j && (kiln_is_digit(cp[i]) || cp[i] == '_'); i++) {
+            if (cp[i] == '_') continue;
+            edigits = 1;
+            if (exp < 1000000000) exp = exp * 10 + (cp[i] - '0');
+        }
+        if (!edigits) return TRAP_ValueError;
+    }
+    if (i != j) return TRAP_ValueError;
+    if (!nd) {  /* a zero, whatever its exponent */
+        *r = neg ? -0.0 : 0.0;
+        return TRAP_OK;
+    }
+    exp = (eneg ? -exp : exp) + scale + pending;
+    if (big || exp < -22 || exp > 22) return TRAP_Unsupported;
+    *r = exp >= 0 ? (double)d * pow10[exp] : (double)d / pow10[-exp];
+    if (neg) *r = -*r;
+    return TRAP_OK;
+}
+
 /* int(s), as vm/README.md says: ASCII only, whitespace, sign, digits with single underscores,
    at most 4300 digits (leading zeros counted). */
 KILN_FN int kiln_int_of_str(const int64_t *cp, int64_t n, int64_t *r) {
@@ -1151,7 +1232,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [OP_LIST_FIND] = &&L_OP_LIST_FIND,
         [OP_IS_NONE] = &&L_OP_IS_NONE,
         [OP_OPT_VALUE] = &&L_OP_OPT_VALUE,
-        [OP_ROUND_F_N] = &&L_OP_ROUND_F_N
+        [OP_ROUND_F_N] = &&L_OP_ROUND_F_N,
+        [OP_FLOAT_OF_STR] = &&L_OP_FLOAT_OF_STR
     };
 #pragma GCC diagnostic pop
 #else
@@ -2111,6 +2193,16 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (kiln_round_n(kiln_f(sp[-2]), sp[-1], &r)) TRAP(TRAP_Unsupported);
             sp[-2] = kiln_w(r);
             sp--;
+            NEXT;
+        }
+        CASE(OP_FLOAT_OF_STR): {
+            int64_t n;
+            const int64_t *cp;
+            double r = 0.0;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_float_of_str(cp, n, &r));
+            sp[-1] = kiln_w(r);
             NEXT;
         }
         CASE(OP_OPT_VALUE): {
