@@ -550,6 +550,13 @@ _METHODS = frozenset(
     {
         # set
         "add",
+        "intersection",
+        "union",
+        "difference",
+        "symmetric_difference",
+        "issubset",
+        "issuperset",
+        "isdisjoint",
         # dict
         "get",
         "keys",

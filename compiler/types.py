@@ -265,6 +265,18 @@ _ITER_ONLY = {
     "enumerate": "for loops",
     "reversed": "for loops and list()",
 }
+# set operators and the methods that mean the same (their argument any iterable: set() of it)
+_SET_OPS = (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)
+SET_METHODS = {
+    "intersection": "BitAnd",
+    "union": "BitOr",
+    "difference": "Sub",
+    "symmetric_difference": "BitXor",
+    "issubset": "issubset",
+    "issuperset": "issuperset",
+    "isdisjoint": "isdisjoint",
+}
+
 _BINOP_NAMES = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -1372,6 +1384,14 @@ class FunctionChecker:
         lt, rt = settle(lt, rt, unknown=True)
         sym = _BINOP_NAMES.get(type(op), "?")
         lk, rk = _kind(lt), _kind(rt)
+        if (
+            lk == rk == "set"
+            and isinstance(op, _SET_OPS)
+            and isinstance(node, ast.BinOp)
+            and unify(lt, rt)
+        ):  # a new set (`s &= t` changes s in place, which aliases see: not this)
+            node.kset_op = type(op).__name__  # type: ignore[attr-defined]
+            return lt
         if _numeric(lt) and _numeric(rt):
             if isinstance(op, ast.MatMult):
                 raise self.report.unsupported(
@@ -1847,6 +1867,17 @@ class FunctionChecker:
                 raise self.err(node.args[1], f"default {show(t)} for {show(obj)}")
             node.kmethod = "dict_get"  # type: ignore[attr-defined]
             return obj.args[1]
+        if obj.kind == "set" and func.attr in SET_METHODS and len(node.args) == 1:
+            if node.keywords:
+                raise self.report.unsupported(node, f"keyword argument of {func.attr}", "not in kiln")
+            t = self.need(node.args[0], self.expr(node.args[0]), f"the argument of {func.attr}")
+            if t.kind == "str":
+                t = list_of(STR)
+            if t.kind not in ("set", "list") or not unify(obj.args[0], t.args[0]):
+                raise self.err(node.args[0], f"{func.attr}() of {show(obj)} and {show(t)}")
+            node.kmethod = "set_op"  # type: ignore[attr-defined]
+            node.kset_op = SET_METHODS[func.attr]  # type: ignore[attr-defined]
+            return BOOL if SET_METHODS[func.attr].startswith("is") else obj
         if obj.kind == "set":
             if func.attr != "add" or len(node.args) != 1 or node.keywords:
                 raise self.report.unsupported(

@@ -132,7 +132,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start",
-        "float_of_str",
+        "float_of_str", "set_algebra",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -153,7 +153,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
-    "float_of_str": "float str",
+    "float_of_str": "float str", "set_algebra": "set_ops",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -1265,6 +1265,17 @@ class _Generator:
     def set_sorted(self, t: str, d: int) -> ast.expr:
         """``sorted(set(...))``: a set's items in an order CPython shows too."""
         source = self.set_of(d, ELEMENT[t])
+        if self.ok("set_algebra") and self.chance(0.5):  # & | - ^ and their methods: a new set
+            self.use("set_algebra")
+            other = self.set_of(d, ELEMENT[t])
+            ops = [ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor]
+            if self.chance(0.6):
+                source = _bin(source, self.rng.choice(ops)(), other)
+            else:
+                if isinstance(other, ast.Call) and other.args and self.chance(0.5):
+                    other = other.args[0]  # any iterable: the list (or string) itself
+                name = self.rng.choice(["intersection", "union", "difference", "symmetric_difference"])
+                source = _method(source, name, other)
         if self.chance(0.3):
             reverse = ast.keyword(arg="reverse", value=_const(True))
             return _call("sorted", source, keywords=[reverse])
@@ -1272,6 +1283,10 @@ class _Generator:
 
     def set_test(self, d: int) -> ast.expr:
         elem = self.set_item_type()
+        if self.ok("set_algebra") and self.chance(0.3):
+            self.use("set_algebra")
+            name = self.rng.choice(["issubset", "issuperset", "isdisjoint"])
+            return _method(self.set_of(d, elem), name, self.set_of(d, elem))
         if self.chance(0.5):
             return _compare(self.set_of(d, elem), [self.rng.choice([ast.Eq, ast.NotEq])()],
                             [self.set_of(d, elem)])

@@ -168,7 +168,10 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
 METHODS = {"append", "pop", "get", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
            "replace",
            "split", "join", "find", "count", "startswith", "endswith", "isalpha", "isdigit",
-           "isalnum", "isspace", "isupper", "islower"}
+           "isalnum", "isspace", "isupper", "islower",
+           # set algebra (level 6)
+           "intersection", "union", "difference", "symmetric_difference", "issubset",
+           "issuperset", "isdisjoint"}
 
 
 def _empty_lists_are_typed(body: list[ast.stmt]) -> int:
