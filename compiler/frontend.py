@@ -698,6 +698,8 @@ class _SpelledForms(ast.NodeTransformer):
                         str() of anything else is a type error); no format spec, no !r
     sum(map(f, xs))     sum([f(v) for v in xs])  (min, max, sorted, set, sep.join too)
     all(map(f, xs))     all(f(v) for v in xs)    (any too)
+    sum(filter(f, xs))  sum([v for v in xs if f(v)])  (the same consumers)
+    a, b = map(int, xs) a, b = [int(v) for v in xs]  (int, float, str: ValueError only)
     pow(x, y)           x ** y
     divmod(a, b)        (a // b, a % b)  (a and b names or number literals: read twice, no
                         side effect, and // raises first where divmod raises)
@@ -753,17 +755,44 @@ class _SpelledForms(ast.NodeTransformer):
         consumer = name in _MAP_CONSUMERS or (
             isinstance(func, ast.Attribute) and func.attr == "join"
         )
-        if (consumer or name in _SHORT_CIRCUIT) and len(node.args) == 1 and not node.keywords:
+        if (
+            (consumer or name in _SHORT_CIRCUIT)
+            and len(node.args) == 1
+            and all(k.arg == "reverse" and name == "sorted" for k in node.keywords)
+        ):
             mapped = self.map_items(node.args[0], generator=name in _SHORT_CIRCUIT)
             if mapped is not None:
                 node.args[0] = mapped
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        """`a, b = map(int, xs)` (int, float or str): `a, b = [int(v) for v in xs]`. Unpacking
+        takes the items one by one and fails with ValueError for a wrong count; these functions
+        raise nothing but ValueError either, so converting every item first changes no
+        outcome."""
+        self.generic_visit(node)
+        value = node.value
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], (ast.Tuple, ast.List))
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "map"
+            and len(value.args) == 2
+            and not value.keywords
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id in ("int", "float", "str")
+        ):
+            mapped = self.map_items(value, generator=False)
+            if mapped is not None:
+                node.value = mapped
         return node
 
     def map_items(self, node: ast.expr, generator: bool) -> ast.expr | None:
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id == "map"
+            and node.func.id in ("map", "filter")
             and len(node.args) == 2
             and not node.keywords
         ):
@@ -772,7 +801,12 @@ class _SpelledForms(ast.NodeTransformer):
         if fn is None:
             return None
         var, body = fn
-        comp: ast.expr = _comp(body, _store(var), node.args[1], [])
+        if node.func.id == "filter":  # filter(f, xs): [v for v in xs if f(v)]
+            comp: ast.expr = _comp(_load(var), _store(var), node.args[1], [body])
+            if generator:
+                comp = ast.GeneratorExp(elt=_load(var), generators=comp.generators)  # type: ignore[attr-defined]
+            return ast.fix_missing_locations(ast.copy_location(comp, node))
+        comp = _comp(body, _store(var), node.args[1], [])
         if generator:
             comp = ast.GeneratorExp(elt=body, generators=comp.generators)  # type: ignore[attr-defined]
         return ast.fix_missing_locations(ast.copy_location(comp, node))
@@ -937,8 +971,16 @@ def _reads_only_its_argument(key: ast.expr) -> bool:
         return False
     param = key.args.args[0].arg
     called = {id(n.func) for n in walk(key.body) if isinstance(n, ast.Call)}
+    # a comprehension's own variables (`sum([int(c) for c in str(x)])`) are the key's too
+    own = {
+        n.id
+        for comp in walk(key.body)
+        if isinstance(comp, ast.comprehension)
+        for n in walk(comp.target)
+        if isinstance(n, ast.Name)
+    }
     return all(
-        n.id == param or id(n) in called
+        n.id == param or n.id in own or id(n) in called
         for n in walk(key.body)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
     )

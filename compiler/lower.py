@@ -1014,6 +1014,13 @@ class FunctionLowerer:
         self.place(end)
 
     def e_Compare(self, node: ast.Compare) -> None:
+        if hasattr(node, "ktype_equal"):  # type(x) == C, decided by the types (types.py)
+            for e in [node.left, *node.comparators]:
+                if isinstance(e, ast.Call):  # type(x): x evaluated and dropped
+                    self.expr(e.args[0])
+                    self.emit("POP")
+            self.emit("LOADI", int(node.ktype_equal))  # type: ignore[attr-defined]
+            return
         plans = node.kplans  # type: ignore[attr-defined]
         operands = [node.left, *node.comparators]
         self.expr(node.left)

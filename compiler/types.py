@@ -240,11 +240,11 @@ BUILTINS = frozenset(
         "isinstance",
     }
 )
-# isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
-# an int a float; an int parameter may hold a bool (an argument True is an int's 1), so
-# isinstance(x, bool) of an int is not known before it runs.
+# isinstance(x, C) and type(x): the classes a value of each static kind can be at run time. kiln
+# never makes an int a float nor a bool an int (an argument True is a bool, not an int's 1:
+# vm.values.marshal refuses it for an int), so each kind is one class.
 _RUNTIME_CLASSES = {
-    "int": {"int", "bool"},
+    "int": {"int"},
     "float": {"float"},
     "bool": {"bool"},
     "str": {"str"},
@@ -1482,6 +1482,8 @@ class FunctionChecker:
         return first
 
     def e_Compare(self, node: ast.Compare) -> KType:
+        if self.type_compare(node):
+            return BOOL
         left = self.expr(node.left, allow_none=True)
         plans = []
         for op, comp in zip(node.ops, node.comparators):
@@ -2192,6 +2194,52 @@ class FunctionChecker:
             node.kround = "int"  # type: ignore[attr-defined]
             return INT
         raise self.err(node, f"type {show(t)} doesn't define __round__ method")
+
+    def type_compare(self, node: ast.Compare) -> bool:
+        """`type(x) == C` (also `!=`, `is`, `is not`; C a builtin class, or another `type(y)`)
+        where the static types decide it: each kind is one class at run time (_RUNTIME_CLASSES).
+        The `type(...)` arguments are evaluated; the result is a constant (node.ktype_equal)."""
+
+        def is_type_call(e: ast.expr) -> bool:
+            return (
+                isinstance(e, ast.Call)
+                and isinstance(e.func, ast.Name)
+                and e.func.id == "type"
+                and len(e.args) == 1
+                and not e.keywords
+            )
+
+        def is_class(e: ast.expr) -> bool:
+            return isinstance(e, ast.Name) and e.id in _RUNTIME_CLASSES and e.id != "none"
+
+        operands = [node.left, *node.comparators]
+        if not (
+            len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
+            and any(is_type_call(e) for e in operands)
+            and all(is_type_call(e) or is_class(e) for e in operands)
+            and "type" not in self.module.infos
+            and not self.is_local("type")
+        ):
+            return False
+        classes = []
+        for e in operands:
+            if is_type_call(e):
+                arg = e.args[0]  # type: ignore[attr-defined]
+                t = self.need(arg, self.expr(arg, allow_none=True), "the argument of type()")
+                possible = _RUNTIME_CLASSES.get(t.kind)
+                if possible is None or len(possible) != 1:
+                    raise self.report.unsupported(
+                        e, f"type() of a {show(t)} value", "known only at run time"
+                    )
+                classes.append(next(iter(possible)))
+            else:
+                if self.is_local(e.id) or e.id in self.module.infos:  # type: ignore[attr-defined]
+                    raise self.report.unsupported(e, f"type(x) compared with {e.id}", "a variable")  # type: ignore[attr-defined]
+                classes.append(e.id)  # type: ignore[attr-defined]
+        same = classes[0] == classes[1]
+        node.ktype_equal = same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same  # type: ignore[attr-defined]
+        return True
 
     def isinstance_call(self, node: ast.Call) -> KType:
         """isinstance(x, C) with C a builtin class or a tuple of them, where x's static type

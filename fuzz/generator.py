@@ -132,7 +132,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start",
-        "float_of_str", "set_algebra",
+        "float_of_str", "set_algebra", "type_compare", "filter_consumed",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -153,7 +153,8 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
-    "float_of_str": "float str", "set_algebra": "set_ops",
+    "float_of_str": "float str", "set_algebra": "set_ops", "type_compare": "compare",
+    "filter_consumed": "list[int] compare",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -755,6 +756,8 @@ class _Generator:
              ("len",), lambda: _call("len", self.sized_expr(e))),
             (self.has(LIST_INT, 1), ("sum", "list[int]"),
              lambda: _call("sum", self.expr(LIST_INT, e))),
+            # sum/max/min(filter(lambda v: v OP k, xs)): consumed at once (max of none: ValueError)
+            (self.has(LIST_INT, 0.3), ("filter_consumed",), lambda: self.filtered(e)),
             (0.4, ("sum", "list[bool]", "listcomp"), lambda: _call("sum", self.bool_list(e))),
             (self.has(LIST_INT, 0.6), ("min_max_list", "list[int]"),
              lambda: self.extreme(LIST_INT, e)),
@@ -948,6 +951,7 @@ class _Generator:
             (0.6, ("str_method",), lambda: self.str_method(BOOL, e, False)),
             (0.5 if self.list_types else 0, ("all_any",), lambda: self.all_any(e)),
             (0.4, ("set_ops",), lambda: self.set_test(e)),
+            (0.3, ("type_compare",), lambda: self.type_compare(e)),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
                                                     [rng.choice([ast.In, ast.NotIn])()],
                                                     [self.expr(STR, e)])),
@@ -1280,6 +1284,25 @@ class _Generator:
             reverse = ast.keyword(arg="reverse", value=_const(True))
             return _call("sorted", source, keywords=[reverse])
         return _call("sorted", source)
+
+    def type_compare(self, d: int) -> ast.expr:
+        """``type(x) == C`` (``!=``, ``is``, ``is not``): decided by x's static type."""
+        rng = self.rng
+        value = self.expr(self.pick_type([INT, FLOAT, BOOL, STR, *self.list_types]), d)
+        cls = rng.choice(["int", "float", "bool", "str", "list"])
+        op = rng.choice([ast.Eq, ast.NotEq, ast.Is, ast.IsNot])()
+        return _compare(_call("type", value), [op], [_name(cls)])
+
+    def filtered(self, d: int) -> ast.expr:
+        """``sum(filter(lambda fv: fv > k, xs))`` (or max, min): the items kept, consumed."""
+        rng = self.rng
+        test = _compare(_name("fv"), [rng.choice([ast.Gt, ast.Lt, ast.NotEq])()],
+                        [_const(rng.randint(-3, 5))])
+        fn = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="fv")], vararg=None,
+                                           kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                           defaults=[]), body=test)
+        return _call(rng.choice(["sum", "sum", "max", "min"]),
+                     _call("filter", fn, self.expr(LIST_INT, d)))
 
     def set_test(self, d: int) -> ast.expr:
         elem = self.set_item_type()

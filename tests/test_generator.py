@@ -163,7 +163,7 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
           ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Call, ast.keyword, ast.Constant,
           ast.Attribute, ast.Subscript, ast.Slice, ast.Name, ast.List, ast.Tuple, ast.ListComp,
           ast.comprehension, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
-          ast.GeneratorExp, ast.Set, ast.Dict)
+          ast.GeneratorExp, ast.Set, ast.Dict, ast.Lambda)
 # the str, list and dict methods the generator calls (str_method, append, pop, dict_ops)
 METHODS = {"append", "pop", "get", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
            "replace",
@@ -215,7 +215,10 @@ def _check_subset(program: GeneratedProgram) -> None:
                 assert node.func.attr in METHODS, node.func.attr
             else:
                 assert isinstance(node.func, ast.Name)
-                assert node.func.id in BUILTINS | functions | RAISABLE, node.func.id
+                # filter and type: level 6's filter_consumed and type_compare
+                assert node.func.id in BUILTINS | functions | RAISABLE | {"filter", "type"}, (
+                    node.func.id
+                )
             for keyword in node.keywords:
                 assert isinstance(node.func, ast.Name) and node.func.id == "sorted"
                 assert keyword.arg == "reverse"
