@@ -1813,6 +1813,9 @@ class FunctionLowerer:
             self.emit("LIST_NEW", 0)
             return
         self.expr(args[0])
+        if getattr(node, "kset_order", False):  # iterated at once: in CPython's order (types.py)
+            self.emit("SET_ORDER")
+            return
         if how.kind == "str":
             self.emit("LIST_OF_STR")
         self.emit("SORTED_UNIQUE", self.type_index(_ty(node)))

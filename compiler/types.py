@@ -1290,6 +1290,14 @@ class FunctionChecker:
         if t.kind == "set":
             if allow_set:
                 return list_of(t.args[0])
+            how = getattr(node, "kset", None)
+            if (
+                isinstance(how, Type)
+                and how.kind == "list"
+                and how.args[0].kind in ("int", "bool")
+            ):  # `set(xs)` of ints iterated at once: CPython's order, from xs's (SET_ORDER)
+                node.kset_order = True  # type: ignore[attr-defined]
+                return list_of(t.args[0])
             raise self.report.unsupported(
                 node,
                 "iteration over a set",

@@ -132,7 +132,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     # up to 5, where it covers everything)
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start",
-        "float_of_str", "set_algebra", "type_compare", "filter_consumed",
+        "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -154,7 +154,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
     "float_of_str": "float str", "set_algebra": "set_ops", "type_compare": "compare",
-    "filter_consumed": "list[int] compare",
+    "filter_consumed": "list[int] compare", "set_order": "set_ops",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -1391,6 +1391,9 @@ class _Generator:
             (1, ("sorted",), sort),
             (0.8, ("list_conv",), conversion),
             (0.6 if t in (LIST_INT, LIST_STR) else 0, ("set_ops",), lambda: self.set_sorted(t, e)),
+            # list(set(xs)) of ints: CPython's iteration order (SET_ORDER)
+            (0.4 if t == LIST_INT else 0, ("set_order",),
+             lambda: _call("list", _call("set", self.expr(LIST_INT, e)))),
             (2.5 if not small else 0, ("listcomp",), lambda: self.comprehension(t, e)),
             (self.has(GRID, 1) if t == LIST_INT and not small else 0, ("nested_list",),
              lambda: self.element(GRID, e)),

@@ -1402,3 +1402,22 @@ def test_float_of_str_both_vms() -> None:
             assert r.trap in ("Unsupported", want), (s, r.trap)
         outcomes.add(r.trap)
     assert outcomes == {None, "ValueError", "Unsupported"}
+
+
+# ---- list(set(xs)) of ints in CPython's order (SET_ORDER, appended) -----------------------------
+
+SET_ORDER = one([list_of(INT)], list_of(INT), [(L, 0), "SET_ORDER", "RET"])
+
+
+def test_set_order_is_cpythons() -> None:
+    """The distinct ints in the order CPython iterates set(xs) (its hash table simulated: small
+    and large, negative, colliding values, resizes), on both VMs."""
+    rng = random.Random(34)
+    cases = [[], [5, 3, 5, 2, 3, 3, 9, 0, 123], [-1, -2, 1, 2], [8, 16, 0, 24], [2**61 - 1, 0, 2**61]]
+    for _ in range(300):
+        n = rng.randint(0, 80)
+        span = rng.choice([10, 100, 10**6, 2**63 - 1])
+        cases.append([rng.randint(-span - 1 if span > 10**6 else -span, span) for _ in range(n)])
+    for xs in cases:
+        assert value(SET_ORDER, xs) == list(set(xs)), xs
+    assert semantics.set_order(list(range(5000, 0, -3))) == list(set(range(5000, 0, -3)))

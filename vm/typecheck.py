@@ -599,7 +599,7 @@ class _Checker(_Types):
             case "LIST_REPEAT" | "LIST_IREPEAT":
                 lst, _ = take("list", INT)
                 push(lst if lst.kind == "list" else list_of(ANY))
-            case "LIST_REVERSED":
+            case "LIST_REVERSED" | "SET_ORDER":
                 (lst,) = take("list")
                 push(lst if lst.kind == "list" else list_of(ANY))
             case "SORTED" | "SORTED_DESC" | "SORTED_UNIQUE":

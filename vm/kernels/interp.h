@@ -816,6 +816,73 @@ KILN_FN int kiln_is_digit(int64_t c) { return c >= '0' && c <= '9'; }
 
 #define KILN_INT_MAX_STR_DIGITS 4300 /* CPython 3.11's default sys.int_max_str_digits */
 
+/* CPython's hash() of an int: x mod 2**61 - 1 with x's sign; -1 is -2 */
+KILN_FN int64_t kiln_int_hash(int64_t x) {
+    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    int64_t r = (int64_t)(u % 2305843009213693951ULL);
+    if (x < 0) r = -r;
+    return r == -1 ? -2 : r;
+}
+
+/* CPython's set_insert_clean: the entry v (an item's index + 1) of the item hashing to h */
+KILN_FN void kiln_set_insert_clean(int64_t *table, uint64_t mask, int64_t v, int64_t h) {
+    uint64_t perturb = (uint64_t)h, i = (uint64_t)h & mask, j;
+    for (;;) {
+        if (!table[i]) { table[i] = v; return; }
+        if (i + 9 <= mask)
+            for (j = i + 1; j <= i + 9; j++)
+                if (!table[j]) { table[j] = v; return; }
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+/* The smallest power of two above 4n (at least 8): the largest table set() of n items reaches */
+KILN_FN int64_t kiln_set_table_size(int64_t n) {
+    int64_t size = 8;
+    while (size <= 4 * n) size <<= 1;
+    return size;
+}
+
+/* SET_ORDER (vm/semantics.py's set_order): the distinct ints of items[0..n) into out in the order
+   CPython 3.11 iterates set(items), its hash table simulated in a and b (kiln_set_table_size(n)
+   words each; entries are an item's index + 1, 0 empty). Returns how many. */
+KILN_FN int64_t kiln_set_order(const int64_t *items, int64_t n, int64_t *out, int64_t *a, int64_t *b) {
+    uint64_t mask = 7, i, j, size;
+    int64_t fill = 0, used = 0, k, m = 0, *table = a, *other = b, *t;
+    for (j = 0; j <= mask; j++) table[j] = 0;
+    for (k = 0; k < n; k++) {
+        int64_t x = items[k], h = kiln_int_hash(x), minused;
+        uint64_t perturb = (uint64_t)h, probes;
+        int placed = 0, found = 0;
+        i = (uint64_t)h & mask;
+        while (!placed && !found) {
+            probes = i + 9 <= mask ? 9 : 0;
+            for (j = i; j <= i + probes; j++) {
+                if (!table[j]) { table[j] = k + 1; placed = 1; break; }
+                if (items[table[j] - 1] == x) { found = 1; break; }
+            }
+            perturb >>= 5;
+            i = (i * 5 + 1 + perturb) & mask;
+        }
+        if (found) continue;
+        fill++;
+        used++;
+        if ((uint64_t)fill * 5 < mask * 3) continue;
+        minused = used > 50000 ? used * 2 : used * 4;
+        for (size = 8; size <= (uint64_t)minused; size <<= 1) {}
+        for (j = 0; j < size; j++) other[j] = 0;
+        for (j = 0; j <= mask; j++)
+            if (table[j]) kiln_set_insert_clean(other, size - 1, table[j], kiln_int_hash(items[table[j] - 1]));
+        t = table; table = other; other = t;
+        mask = size - 1;
+        fill = used;
+    }
+    for (j = 0; j <= mask; j++)
+        if (table[j]) out[m++] = items[table[j] - 1];
+    return m;
+}
+
 /* Whether cp[0..n) spells word (lowercase ASCII) in any case. */
 KILN_FN int kiln_word_is(const int64_t *cp, int64_t n, const char *word) {
     int64_t k = 0;
@@ -1233,7 +1300,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [OP_IS_NONE] = &&L_OP_IS_NONE,
         [OP_OPT_VALUE] = &&L_OP_OPT_VALUE,
         [OP_ROUND_F_N] = &&L_OP_ROUND_F_N,
-        [OP_FLOAT_OF_STR] = &&L_OP_FLOAT_OF_STR
+        [OP_FLOAT_OF_STR] = &&L_OP_FLOAT_OF_STR,
+        [OP_SET_ORDER] = &&L_OP_SET_ORDER
     };
 #pragma GCC diagnostic pop
 #else
@@ -2193,6 +2261,21 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (kiln_round_n(kiln_f(sp[-2]), sp[-1], &r)) TRAP(TRAP_Unsupported);
             sp[-2] = kiln_w(r);
             sp--;
+            NEXT;
+        }
+        CASE(OP_SET_ORDER): {
+            int64_t n, addr, tsize, *h, *items, *d, *nh;
+            NEED(1);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            tsize = kiln_set_table_size(n);
+            if (kiln_sz_add(kiln_sz_add(3, n), kiln_sz_mul(2, tsize)) > vm.heap_words - vm.used)
+                TRAP(TRAP_HeapExhausted);
+            CHECK(kiln_new_list(&vm, n, &addr, &d));
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            nh = kiln_rw(&vm, addr, 3);
+            if (!nh) TRAP(TRAP_MemoryFault);
+            nh[0] = kiln_set_order(items, n, d, vm.heap + vm.used, vm.heap + vm.used + tsize);
+            sp[-1] = addr; /* the capacity stays n */
             NEXT;
         }
         CASE(OP_FLOAT_OF_STR): {
