@@ -789,6 +789,23 @@ class _SpelledForms(ast.NodeTransformer):
         return node
 
     def map_items(self, node: ast.expr, generator: bool) -> ast.expr | None:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "map"
+            and len(node.args) > 2
+            and not node.keywords
+        ):  # map(f, xs, ys): f(x, y) for x, y in zip(xs, ys) (it stops at the shortest too)
+            fn = _nary_function(node.args[0], len(node.args) - 1)
+            if fn is None:
+                return None
+            names, body = fn
+            target = ast.Tuple(elts=[_store(v) for v in names], ctx=ast.Store())
+            pairs = ast.Call(func=_load("zip"), args=node.args[1:], keywords=[])
+            comp: ast.expr = _comp(body, target, pairs, [])
+            if generator:
+                comp = ast.GeneratorExp(elt=body, generators=comp.generators)  # type: ignore[attr-defined]
+            return ast.fix_missing_locations(ast.copy_location(comp, node))
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -802,7 +819,7 @@ class _SpelledForms(ast.NodeTransformer):
             return None
         var, body = fn
         if node.func.id == "filter":  # filter(f, xs): [v for v in xs if f(v)]
-            comp: ast.expr = _comp(_load(var), _store(var), node.args[1], [body])
+            comp = _comp(_load(var), _store(var), node.args[1], [body])
             if generator:
                 comp = ast.GeneratorExp(elt=_load(var), generators=comp.generators)  # type: ignore[attr-defined]
             return ast.fix_missing_locations(ast.copy_location(comp, node))
@@ -959,6 +976,29 @@ def _unary_function(node: ast.expr) -> tuple[str, ast.expr] | None:
         var = f"${node.id}_arg"
         call = ast.Call(func=ast.Name(id=node.id, ctx=ast.Load()), args=[_load(var)], keywords=[])
         return var, ast.copy_location(call, node)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        # a bound method `xs.index`: called on each item (its object is read once per call,
+        # and nothing can rebind it while sorted/min/max/map run)
+        var = f"${node.value.id}_{node.attr}_arg"
+        call = ast.Call(func=copy.deepcopy(node), args=[_load(var)], keywords=[])
+        return var, ast.copy_location(call, node)
+    return None
+
+
+def _nary_function(node: ast.expr, n: int) -> tuple[list[str], ast.expr] | None:
+    """`lambda a, b: E` -> ([a, b], E); a name `f` -> ([$f_arg0, $f_arg1], f($f_arg0, $f_arg1))
+    (n parameters, for map over n iterables); else None."""
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        if len(a.args) == n and not (
+            a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults
+        ):
+            return [x.arg for x in a.args], node.body
+        return None
+    if isinstance(node, ast.Name):
+        names = [f"${node.id}_arg{i}" for i in range(n)]
+        call = ast.Call(func=_load(node.id), args=[_load(v) for v in names], keywords=[])
+        return names, ast.copy_location(call, node)
     return None
 
 
