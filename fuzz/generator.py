@@ -133,6 +133,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start",
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
+        "falls_off",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -153,8 +154,9 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_in": "str", "for_str": "str", "chained_compare": "compare", "swap": "assign",
     "tuple_compare": "tuple", "tuple_index": "tuple", "unpack": "tuple",
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
-    "float_of_str": "float str", "set_algebra": "set_ops", "type_compare": "compare",
-    "filter_consumed": "list[int] compare", "set_order": "set_ops",
+    "float_of_str": "float str", "set_algebra": "set_ops list[int]", "type_compare": "compare",
+    "filter_consumed": "list[int] compare", "set_order": "set_ops list[int]",
+    "falls_off": "early_return",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -2203,7 +2205,15 @@ class _Generator:
                     var = self.new_var(helper.returns)
                     body.append(_assign(var, call))
                     self.scope.defined.add(var)
-        body.append(ast.Return(value=self.result(entry.returns)))
+        returns_early = any(
+            isinstance(n, ast.Return) and n.value is not None
+            for stmt in body
+            for n in ast.walk(stmt)
+        )
+        if returns_early and self.ok("falls_off") and self.chance(0.3):
+            self.use("falls_off")  # no final return: CPython returns None there (an Optional)
+        else:
+            body.append(ast.Return(value=self.result(entry.returns)))
         entry.node = self.function_node(entry, body)
         return self.assemble(entry, seed, n_inputs, modules)
 
