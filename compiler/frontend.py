@@ -1005,10 +1005,17 @@ def _nary_function(node: ast.expr, n: int) -> tuple[list[str], ast.expr] | None:
 def _reads_only_its_argument(key: ast.expr) -> bool:
     """A key function that is a name (a module function or builtin: it sees none of the caller's
     variables), or a lambda whose body reads no name but its parameter (names it calls apart)."""
+    return _key_reads(key) == set()
+
+
+def _key_reads(key: ast.expr) -> set[str] | None:
+    """The caller's variables a key function reads: none for a name (a module function or a
+    builtin), those of a one-parameter lambda's body but its parameter, its comprehensions'
+    variables and the names it calls; None for any other key."""
     if isinstance(key, ast.Name):
-        return True
+        return set()
     if not isinstance(key, ast.Lambda) or len(key.args.args) != 1:
-        return False
+        return None
     param = key.args.args[0].arg
     called = {id(n.func) for n in walk(key.body) if isinstance(n, ast.Call)}
     # a comprehension's own variables (`sum([int(c) for c in str(x)])`) are the key's too
@@ -1019,11 +1026,13 @@ def _reads_only_its_argument(key: ast.expr) -> bool:
         for n in walk(comp.target)
         if isinstance(n, ast.Name)
     }
-    return all(
-        n.id == param or n.id in own or id(n) in called
+    return {
+        n.id
         for n in walk(key.body)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    )
+        if isinstance(n, ast.Name)
+        and isinstance(n.ctx, ast.Load)
+        and not (n.id == param or n.id in own or id(n) in called)
+    }
 
 
 def _load(name: str) -> ast.Name:
@@ -1126,8 +1135,10 @@ class _Functionals(ast.NodeTransformer):
     def visit_Expr(self, node: ast.Expr) -> ast.AST:
         """`xs.sort(key=f[, reverse=b])` as a statement: `xs[:] = sorted(xs, key=f, ...)`, the
         list sorted in place (aliases see it) by the sorted(key=) rewrite below. Only with a
-        key that reads nothing but its argument: CPython's list.sort makes the list look empty
-        while the keys are computed, so a key reading the list (`key=xs.index`) differs."""
+        key that cannot reach the list: CPython's list.sort makes the list look empty while the
+        keys are computed, so a key reading the list (`key=xs.index`) differs. A name or a
+        lambda that reads no variable but its own; or other variables (`num_dict[x]`), none of
+        which, types.py checks, can hold a list (`ksort_reads`)."""
         self.generic_visit(node)
         call = node.value
         if not (
@@ -1140,9 +1151,10 @@ class _Functionals(ast.NodeTransformer):
         ):
             return node
         key = next(k for k in call.keywords if k.arg == "key")
-        if not _reads_only_its_argument(key.value):
-            return node
+        reads = _key_reads(key.value)
         xs = call.func.value.id
+        if reads is None or xs in reads:
+            return node
         ordered = ast.Call(func=_load("sorted"), args=[_load(xs)], keywords=call.keywords)
         rewritten = self.visit_Call(ast.fix_missing_locations(ast.copy_location(ordered, call)))
         if rewritten is ordered:
@@ -1150,6 +1162,9 @@ class _Functionals(ast.NodeTransformer):
         whole = ast.Slice(lower=None, upper=None, step=None)
         target = ast.Subscript(value=_load(xs), slice=whole, ctx=ast.Store())
         assign = ast.Assign(targets=[target], value=rewritten)
+        # other variables the key reads: types.py checks that none can hold a list (the list
+        # itself, which CPython's sort empties while the keys are computed, is among them)
+        assign.ksort_reads = frozenset(reads)  # type: ignore[attr-defined]
         return ast.fix_missing_locations(ast.copy_location(assign, node))
 
     def extreme_by_key(self, node: ast.Call, name: str) -> ast.expr | None:

@@ -786,6 +786,19 @@ class FunctionChecker:
         if not self.info.returns_value and isinstance(resolve(self.info.ret), TVar):
             unify(self.info.ret, NONE)  # no `return value` and no annotation: returns None
 
+    def check_sort_keys(self) -> None:
+        """A `xs.sort(key=...)` whose key reads other variables (frontend's visit_Expr): none
+        of them can hold a list, so none reaches xs, which CPython's sort empties meanwhile."""
+        for stmt in _own_nodes(self.info.node):
+            reads = getattr(stmt, "ksort_reads", None)
+            if not reads:
+                continue
+            for n in walk(stmt):
+                if isinstance(n, ast.Name) and n.id in reads and "list[" in show(n.kty):  # type: ignore[attr-defined]
+                    raise self.report.unsupported(
+                        n, "keyword argument key", "a list.sort key reading a list (it looks empty)"
+                    )
+
     def finish(self) -> None:
         """Resolves every type of the function; each must be known by now."""
         _settle_never(self.info.ret)
@@ -812,6 +825,7 @@ class FunctionChecker:
             var.type = resolve(var.type)
         for node in self.nodes:
             _check_sets(node.kty, node, self.report)  # type: ignore[attr-defined]
+        self.check_sort_keys()
         self.check_optionals()
         for t in [self.info.ret, *(p.type for p in self.info.params)]:
             if "set[" in show(t) or "dict[" in show(t):
