@@ -562,6 +562,13 @@ _METHODS = frozenset(
     {
         # set
         "add",
+        "intersection",
+        "union",
+        "difference",
+        "symmetric_difference",
+        "issubset",
+        "issuperset",
+        "isdisjoint",
         # dict
         "get",
         "setdefault",
@@ -733,6 +740,8 @@ class _SpelledForms(ast.NodeTransformer):
                         str() of anything else is a type error); no format spec, no !r
     sum(map(f, xs))     sum([f(v) for v in xs])  (min, max, sorted, set, sep.join too)
     all(map(f, xs))     all(f(v) for v in xs)    (any too)
+    sum(filter(f, xs))  sum([v for v in xs if f(v)])  (the same consumers)
+    a, b = map(int, xs) a, b = [int(v) for v in xs]  (int, float, str: ValueError only)
     pow(x, y)           x ** y
     divmod(a, b)        (a // b, a % b)  (a and b names or number literals: read twice, no
                         side effect, and // raises first where divmod raises)
@@ -788,17 +797,61 @@ class _SpelledForms(ast.NodeTransformer):
         consumer = name in _MAP_CONSUMERS or (
             isinstance(func, ast.Attribute) and func.attr == "join"
         )
-        if (consumer or name in _SHORT_CIRCUIT) and len(node.args) == 1 and not node.keywords:
+        if (
+            (consumer or name in _SHORT_CIRCUIT)
+            and len(node.args) == 1
+            and all(k.arg == "reverse" and name == "sorted" for k in node.keywords)
+        ):
             mapped = self.map_items(node.args[0], generator=name in _SHORT_CIRCUIT)
             if mapped is not None:
                 node.args[0] = mapped
         return node
 
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        """`a, b = map(int, xs)` (int, float or str): `a, b = [int(v) for v in xs]`. Unpacking
+        takes the items one by one and fails with ValueError for a wrong count; these functions
+        raise nothing but ValueError either, so converting every item first changes no
+        outcome."""
+        self.generic_visit(node)
+        value = node.value
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], (ast.Tuple, ast.List))
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "map"
+            and len(value.args) == 2
+            and not value.keywords
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id in ("int", "float", "str")
+        ):
+            mapped = self.map_items(value, generator=False)
+            if mapped is not None:
+                node.value = mapped
+        return node
+
     def map_items(self, node: ast.expr, generator: bool) -> ast.expr | None:
-        if not (
+        if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "map"
+            and len(node.args) > 2
+            and not node.keywords
+        ):  # map(f, xs, ys): f(x, y) for x, y in zip(xs, ys) (it stops at the shortest too)
+            fn = _nary_function(node.args[0], len(node.args) - 1)
+            if fn is None:
+                return None
+            names, body = fn
+            target = ast.Tuple(elts=[_store(v) for v in names], ctx=ast.Store())
+            pairs = ast.Call(func=_load("zip"), args=node.args[1:], keywords=[])
+            comp: ast.expr = _comp(body, target, pairs, [])
+            if generator:
+                comp = ast.GeneratorExp(elt=body, generators=comp.generators)  # type: ignore[attr-defined]
+            return ast.fix_missing_locations(ast.copy_location(comp, node))
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("map", "filter")
             and len(node.args) == 2
             and not node.keywords
         ):
@@ -807,7 +860,12 @@ class _SpelledForms(ast.NodeTransformer):
         if fn is None:
             return None
         var, body = fn
-        comp: ast.expr = _comp(body, _store(var), node.args[1], [])
+        if node.func.id == "filter":  # filter(f, xs): [v for v in xs if f(v)]
+            comp = _comp(_load(var), _store(var), node.args[1], [body])
+            if generator:
+                comp = ast.GeneratorExp(elt=_load(var), generators=comp.generators)  # type: ignore[attr-defined]
+            return ast.fix_missing_locations(ast.copy_location(comp, node))
+        comp = _comp(body, _store(var), node.args[1], [])
         if generator:
             comp = ast.GeneratorExp(elt=body, generators=comp.generators)  # type: ignore[attr-defined]
         return ast.fix_missing_locations(ast.copy_location(comp, node))
@@ -972,23 +1030,63 @@ def _unary_function(node: ast.expr) -> tuple[str, ast.expr] | None:
         var = f"${node.id}_arg"
         call = ast.Call(func=ast.Name(id=node.id, ctx=ast.Load()), args=[_load(var)], keywords=[])
         return var, ast.copy_location(call, node)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        # a bound method `xs.index`: called on each item (its object is read once per call,
+        # and nothing can rebind it while sorted/min/max/map run)
+        var = f"${node.value.id}_{node.attr}_arg"
+        call = ast.Call(func=copy.deepcopy(node), args=[_load(var)], keywords=[])
+        return var, ast.copy_location(call, node)
+    return None
+
+
+def _nary_function(node: ast.expr, n: int) -> tuple[list[str], ast.expr] | None:
+    """`lambda a, b: E` -> ([a, b], E); a name `f` -> ([$f_arg0, $f_arg1], f($f_arg0, $f_arg1))
+    (n parameters, for map over n iterables); else None."""
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        if len(a.args) == n and not (
+            a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults
+        ):
+            return [x.arg for x in a.args], node.body
+        return None
+    if isinstance(node, ast.Name):
+        names = [f"${node.id}_arg{i}" for i in range(n)]
+        call = ast.Call(func=_load(node.id), args=[_load(v) for v in names], keywords=[])
+        return names, ast.copy_location(call, node)
     return None
 
 
 def _reads_only_its_argument(key: ast.expr) -> bool:
     """A key function that is a name (a module function or builtin: it sees none of the caller's
     variables), or a lambda whose body reads no name but its parameter (names it calls apart)."""
+    return _key_reads(key) == set()
+
+
+def _key_reads(key: ast.expr) -> set[str] | None:
+    """The caller's variables a key function reads: none for a name (a module function or a
+    builtin), those of a one-parameter lambda's body but its parameter, its comprehensions'
+    variables and the names it calls; None for any other key."""
     if isinstance(key, ast.Name):
-        return True
+        return set()
     if not isinstance(key, ast.Lambda) or len(key.args.args) != 1:
-        return False
+        return None
     param = key.args.args[0].arg
     called = {id(n.func) for n in walk(key.body) if isinstance(n, ast.Call)}
-    return all(
-        n.id == param or id(n) in called
+    # a comprehension's own variables (`sum([int(c) for c in str(x)])`) are the key's too
+    own = {
+        n.id
+        for comp in walk(key.body)
+        if isinstance(comp, ast.comprehension)
+        for n in walk(comp.target)
+        if isinstance(n, ast.Name)
+    }
+    return {
+        n.id
         for n in walk(key.body)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    )
+        if isinstance(n, ast.Name)
+        and isinstance(n.ctx, ast.Load)
+        and not (n.id == param or n.id in own or id(n) in called)
+    }
 
 
 def _load(name: str) -> ast.Name:
@@ -1091,8 +1189,10 @@ class _Functionals(ast.NodeTransformer):
     def visit_Expr(self, node: ast.Expr) -> ast.AST:
         """`xs.sort(key=f[, reverse=b])` as a statement: `xs[:] = sorted(xs, key=f, ...)`, the
         list sorted in place (aliases see it) by the sorted(key=) rewrite below. Only with a
-        key that reads nothing but its argument: CPython's list.sort makes the list look empty
-        while the keys are computed, so a key reading the list (`key=xs.index`) differs."""
+        key that cannot reach the list: CPython's list.sort makes the list look empty while the
+        keys are computed, so a key reading the list (`key=xs.index`) differs. A name or a
+        lambda that reads no variable but its own; or other variables (`num_dict[x]`), none of
+        which, types.py checks, can hold a list (`ksort_reads`)."""
         self.generic_visit(node)
         call = node.value
         if not (
@@ -1105,9 +1205,10 @@ class _Functionals(ast.NodeTransformer):
         ):
             return node
         key = next(k for k in call.keywords if k.arg == "key")
-        if not _reads_only_its_argument(key.value):
-            return node
+        reads = _key_reads(key.value)
         xs = call.func.value.id
+        if reads is None or xs in reads:
+            return node
         ordered = ast.Call(func=_load("sorted"), args=[_load(xs)], keywords=call.keywords)
         rewritten = self.visit_Call(ast.fix_missing_locations(ast.copy_location(ordered, call)))
         if rewritten is ordered:
@@ -1115,6 +1216,9 @@ class _Functionals(ast.NodeTransformer):
         whole = ast.Slice(lower=None, upper=None, step=None)
         target = ast.Subscript(value=_load(xs), slice=whole, ctx=ast.Store())
         assign = ast.Assign(targets=[target], value=rewritten)
+        # other variables the key reads: types.py checks that none can hold a list (the list
+        # itself, which CPython's sort empties while the keys are computed, is among them)
+        assign.ksort_reads = frozenset(reads)  # type: ignore[attr-defined]
         return ast.fix_missing_locations(ast.copy_location(assign, node))
 
     def extreme_by_key(self, node: ast.Call, name: str) -> ast.expr | None:

@@ -965,6 +965,10 @@ class FunctionLowerer:
     ) -> None:
         """The left operand (of type lt) is on the stack; evaluates `right` and combines."""
         rt = _ty(right)
+        if hasattr(node, "kset_op"):
+            self.expr(right)
+            self.set_op(node.kset_op, lt)  # type: ignore[attr-defined]
+            return
         if (
             result.kind == "float"
             and lt.kind in ("int", "bool", "float")
@@ -1027,6 +1031,13 @@ class FunctionLowerer:
         self.place(end)
 
     def e_Compare(self, node: ast.Compare) -> None:
+        if hasattr(node, "ktype_equal"):  # type(x) == C, decided by the types (types.py)
+            for e in [node.left, *node.comparators]:
+                if isinstance(e, ast.Call):  # type(x): x evaluated and dropped
+                    self.expr(e.args[0])
+                    self.emit("POP")
+            self.emit("LOADI", int(node.ktype_equal))  # type: ignore[attr-defined]
+            return
         plans = node.kplans  # type: ignore[attr-defined]
         operands = [node.left, *node.comparators]
         self.expr(node.left)
@@ -1291,6 +1302,15 @@ class FunctionLowerer:
                 self.dict_get(node, node.func.value, insert=method == "dict_setdefault")
             elif method == "set_add":
                 self.set_add(node, node.func.value)
+            elif method == "set_op":
+                self.expr(node.func.value)
+                self.expr(node.args[0])
+                arg = _ty(node.args[0])
+                if arg.kind == "str":
+                    self.emit("LIST_OF_STR")
+                if arg.kind != "set":  # any iterable: set() of it
+                    self.emit("SORTED_UNIQUE", self.type_index(_ty(node.func.value)))
+                self.set_op(node.kset_op, _ty(node.func.value))  # type: ignore[attr-defined]
             elif method == "pop":
                 self.expr(node.func.value)
                 for arg in node.args:
@@ -1580,7 +1600,10 @@ class FunctionLowerer:
             self.push_float(0.0)
             return
         self.expr(args[0])
-        if _ty(args[0]).kind != "float":
+        kind = _ty(args[0]).kind
+        if kind == "str":
+            self.emit("FLOAT_OF_STR")
+        elif kind != "float":
             self.emit("I2F")
 
     def b_bool(self, node: ast.Call, args: list[ast.expr]) -> None:
@@ -1808,6 +1831,9 @@ class FunctionLowerer:
             self.emit("LIST_NEW", 0)
             return
         self.expr(args[0])
+        if getattr(node, "kset_order", False):  # iterated at once: in CPython's order (types.py)
+            self.emit("SET_ORDER")
+            return
         if how.kind == "str":
             self.emit("LIST_OF_STR")
         self.emit("SORTED_UNIQUE", self.type_index(_ty(node)))
@@ -1821,6 +1847,62 @@ class FunctionLowerer:
     def e_SetComp(self, node: ast.SetComp) -> None:
         self.e_ListComp(node)  # type: ignore[arg-type]
         self.emit("SORTED_UNIQUE", self.type_index(_ty(node)))
+
+    def set_op(self, how: str, t: Type) -> None:
+        """`a OP b` of two sets on the stack (sorted lists without repeats): `|` is the sorted
+        union; `&` and `-` keep a's items (so the result is sorted) that are, or are not, in b;
+        `^` is (a - b) | (b - a); issubset is `not (a - b)`, issuperset `not (b - a)`,
+        isdisjoint `not (a & b)`."""
+        ti = self.type_index(t)
+        if how == "BitOr":
+            self.emit("LIST_CONCAT")
+            self.emit("SORTED_UNIQUE", ti)
+            return
+        a, b = self.temp(), self.temp()
+        self.emit("STORE", b)
+        self.emit("STORE", a)
+        if how in ("BitAnd", "Sub", "isdisjoint", "issubset"):
+            self.set_filter(a, b, keep=how in ("BitAnd", "isdisjoint"), t=ti)
+        elif how == "issuperset":
+            self.set_filter(b, a, keep=False, t=ti)
+        else:  # BitXor
+            self.set_filter(a, b, keep=False, t=ti)
+            self.set_filter(b, a, keep=False, t=ti)
+            self.emit("LIST_CONCAT")
+            self.emit("SORTED_UNIQUE", ti)
+        if how.startswith("is"):
+            self.emit("LIST_LEN")
+            self.emit("NOT")
+
+    def set_filter(self, a: int, b: int, keep: bool, t: int) -> None:
+        """Pushes the list of the items of the list in local a that are (keep) or are not in
+        the set in local b, in a's order."""
+        r, i, x = self.temp(), self.temp(), self.temp()
+        top, end = Label(), Label()
+        self.emit("LIST_NEW", 0)
+        self.emit("STORE", r)
+        self.emit("LOADI", 0)
+        self.emit("STORE", i)
+        self.place(top)
+        self.while_index_below_len(i, a, end)
+        self.emit("LOAD", a)
+        self.emit("LOAD", i)
+        self.emit("LIST_INDEX")
+        self.emit("STORE", x)
+        self.emit("LOAD", i)
+        self.emit("LOADI", 1)
+        self.emit("ADD_I")
+        self.emit("STORE", i)
+        self.emit("LOAD", x)
+        self.emit("LOAD", b)
+        self.emit("CONTAINS", t)
+        self.emit("JUMP_IF_FALSE" if keep else "JUMP_IF_TRUE", top)
+        self.emit("LOAD", r)
+        self.emit("LOAD", x)
+        self.emit("LIST_APPEND")
+        self.emit("JUMP", top)
+        self.place(end)
+        self.emit("LOAD", r)
 
     def set_add(self, node: ast.Call, obj: ast.expr) -> None:
         """s.add(x): unless x is in s, append it and sort s again in place (aliases see it)."""

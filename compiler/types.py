@@ -243,11 +243,11 @@ BUILTINS = frozenset(
         "next",
     }
 )
-# isinstance(x, C): the classes a value of each static kind can be at run time. kiln never makes
-# an int a float; an int parameter may hold a bool (an argument True is an int's 1), so
-# isinstance(x, bool) of an int is not known before it runs.
+# isinstance(x, C) and type(x): the classes a value of each static kind can be at run time. kiln
+# never makes an int a float nor a bool an int (an argument True is a bool, not an int's 1:
+# vm.values.marshal refuses it for an int), so each kind is one class.
 _RUNTIME_CLASSES = {
-    "int": {"int", "bool"},
+    "int": {"int"},
     "float": {"float"},
     "bool": {"bool"},
     "str": {"str"},
@@ -268,6 +268,18 @@ _ITER_ONLY = {
     "enumerate": "for loops",
     "reversed": "for loops and list()",
 }
+# set operators and the methods that mean the same (their argument any iterable: set() of it)
+_SET_OPS = (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)
+SET_METHODS = {
+    "intersection": "BitAnd",
+    "union": "BitOr",
+    "difference": "Sub",
+    "symmetric_difference": "BitXor",
+    "issubset": "issubset",
+    "issuperset": "issuperset",
+    "isdisjoint": "isdisjoint",
+}
+
 _BINOP_NAMES = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -411,13 +423,53 @@ def _returns_a_value(fn: ast.FunctionDef) -> bool:
     )
 
 
-def _optional_result(fn: ast.FunctionDef) -> bool:
-    """Whether `fn` returns None on some path (`return None`, a bare `return`) and a value on
-    another (`return x`): then its result is Optional."""
+def _optional_result(fn: ast.FunctionDef, fall_off: bool = False) -> bool:
+    """Whether `fn` returns None on some path (`return None`, a bare `return`; with `fall_off`,
+    also the end of its body, where CPython returns None) and a value on another (`return x`):
+    then its result is Optional."""
     returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
-    return any(r.value is None or _is_none_literal(r.value) for r in returns) and any(
+    none_path = any(r.value is None or _is_none_literal(r.value) for r in returns) or (
+        fall_off and may_fall_off(fn.body)
+    )
+    return none_path and any(
         r.value is not None and not _is_none_literal(r.value) for r in returns
     )
+
+
+def may_fall_off(stmts: list[ast.stmt]) -> bool:
+    """Whether running `stmts` may complete normally (reach their end), by their structure:
+    `return` and `raise` never complete, an `if` completes when a branch may (a missing `else`
+    does), a loop when its `else` may or a `break` of its own leaves it (`while True:` only
+    through a `break`); every other statement may. The batched compiler's kc_may_fall_off says "may" for a
+    superset of these (it refuses those functions: compiler/kernels/kc.h)."""
+    return all(_may_complete(s) for s in stmts)
+
+
+def _may_complete(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Return, ast.Raise)):
+        return False
+    if isinstance(stmt, ast.If):
+        return may_fall_off(stmt.body) or may_fall_off(stmt.orelse)
+    if isinstance(stmt, ast.While) and isinstance(stmt.test, ast.Constant) and stmt.test.value is True:
+        return _breaks_out(stmt.body)  # its else never runs
+    if isinstance(stmt, (ast.For, ast.While)):  # the else runs unless a break leaves the loop
+        return may_fall_off(stmt.orelse) or _breaks_out(stmt.body)
+    return True
+
+
+def _breaks_out(stmts: list[ast.stmt]) -> bool:
+    """Whether a `break` in `stmts` belongs to the loop whose body they are."""
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.While)):
+            todo.extend(node.orelse)  # a break in a nested loop's else is the outer loop's
+            continue
+        if not isinstance(node, (ast.FunctionDef, ast.Lambda, ast.expr)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 class Checker:
@@ -428,8 +480,10 @@ class Checker:
         functions: Sequence[ast.FunctionDef],
         report: Reporter,
         arg_types: Mapping[str, Sequence[Type]],
+        fall_off_optional: bool = False,
     ) -> None:
         self.report = report
+        self.fall_off_optional = fall_off_optional
         # what the module's own `import math` / `from math import ...` bind (names resolve as in
         # CPython: a function may use math only when the module or the function imports it)
         imports = getattr(functions[0], "kmodule_imports", []) if functions else []
@@ -495,10 +549,15 @@ class Checker:
                 )
             )
         ret = annotation_type(fn.returns, report)
-        if ret is not None and not _returns_a_value(fn):
+        if not _returns_a_value(fn):
             ret = NONE  # CPython ignores the annotation: every path returns None
-        if ret is None and _optional_result(fn):
-            ret = optional_of(TVar(f"result of {source_name}"))  # type: ignore[arg-type]
+        if (ret is None or _kind(ret) != "optional") and _optional_result(
+            fn, self.fall_off_optional
+        ):
+            # None on some path (with fall_off_optional, the end of the body too): Optional[T],
+            # T the annotation's or the returns'
+            inner = ret if ret is not None else TVar(f"result of {source_name}")
+            ret = optional_of(inner)  # type: ignore[arg-type]
         info = FunctionInfo(
             fn,
             params,
@@ -730,6 +789,19 @@ class FunctionChecker:
         if not self.info.returns_value and isinstance(resolve(self.info.ret), TVar):
             unify(self.info.ret, NONE)  # no `return value` and no annotation: returns None
 
+    def check_sort_keys(self) -> None:
+        """A `xs.sort(key=...)` whose key reads other variables (frontend's visit_Expr): none
+        of them can hold a list, so none reaches xs, which CPython's sort empties meanwhile."""
+        for stmt in _own_nodes(self.info.node):
+            reads = getattr(stmt, "ksort_reads", None)
+            if not reads:
+                continue
+            for n in walk(stmt):
+                if isinstance(n, ast.Name) and n.id in reads and "list[" in show(n.kty):  # type: ignore[attr-defined]
+                    raise self.report.unsupported(
+                        n, "keyword argument key", "a list.sort key reading a list (it looks empty)"
+                    )
+
     def finish(self) -> None:
         """Resolves every type of the function; each must be known by now."""
         _settle_never(self.info.ret)
@@ -756,6 +828,7 @@ class FunctionChecker:
             var.type = resolve(var.type)
         for node in self.nodes:
             _check_sets(node.kty, node, self.report)  # type: ignore[attr-defined]
+        self.check_sort_keys()
         self.check_optionals()
         for t in [self.info.ret, *(p.type for p in self.info.params)]:
             if "set[" in show(t) or "dict[" in show(t):
@@ -1234,6 +1307,14 @@ class FunctionChecker:
         if t.kind == "set":
             if allow_set:
                 return list_of(t.args[0])
+            how = getattr(node, "kset", None)
+            if (
+                isinstance(how, Type)
+                and how.kind == "list"
+                and how.args[0].kind in ("int", "bool")
+            ):  # `set(xs)` of ints iterated at once: CPython's order, from xs's (SET_ORDER)
+                node.kset_order = True  # type: ignore[attr-defined]
+                return list_of(t.args[0])
             raise self.report.unsupported(
                 node,
                 "iteration over a set",
@@ -1344,6 +1425,14 @@ class FunctionChecker:
         lt, rt = settle(lt, rt, unknown=True)
         sym = _BINOP_NAMES.get(type(op), "?")
         lk, rk = _kind(lt), _kind(rt)
+        if (
+            lk == rk == "set"
+            and isinstance(op, _SET_OPS)
+            and isinstance(node, ast.BinOp)
+            and unify(lt, rt)
+        ):  # a new set (`s &= t` changes s in place, which aliases see: not this)
+            node.kset_op = type(op).__name__  # type: ignore[attr-defined]
+            return lt
         if _numeric(lt) and _numeric(rt):
             if isinstance(op, ast.MatMult):
                 raise self.report.unsupported(
@@ -1434,6 +1523,8 @@ class FunctionChecker:
         return first
 
     def e_Compare(self, node: ast.Compare) -> KType:
+        if self.type_compare(node):
+            return BOOL
         left = self.expr(node.left, allow_none=True)
         plans = []
         for op, comp in zip(node.ops, node.comparators):
@@ -1843,6 +1934,17 @@ class FunctionChecker:
                 raise self.err(node.args[1], f"default {show(t)} for {show(obj)}")
             node.kmethod = f"dict_{func.attr}"  # type: ignore[attr-defined]
             return obj.args[1]
+        if obj.kind == "set" and func.attr in SET_METHODS and len(node.args) == 1:
+            if node.keywords:
+                raise self.report.unsupported(node, f"keyword argument of {func.attr}", "not in kiln")
+            t = self.need(node.args[0], self.expr(node.args[0]), f"the argument of {func.attr}")
+            if t.kind == "str":
+                t = list_of(STR)
+            if t.kind not in ("set", "list") or not unify(obj.args[0], t.args[0]):
+                raise self.err(node.args[0], f"{func.attr}() of {show(obj)} and {show(t)}")
+            node.kmethod = "set_op"  # type: ignore[attr-defined]
+            node.kset_op = SET_METHODS[func.attr]  # type: ignore[attr-defined]
+            return BOOL if SET_METHODS[func.attr].startswith("is") else obj
         if obj.kind == "set":
             if func.attr != "add" or len(node.args) != 1 or node.keywords:
                 raise self.report.unsupported(
@@ -2167,12 +2269,10 @@ class FunctionChecker:
                 )
             return INT
         if name == "float":
-            if k == "str":
-                raise self.report.unsupported(
-                    node, "float(str)", "parsing floats is not in kiln Python yet"
+            if k not in ("int", "bool", "float", "str"):
+                raise self.err(
+                    node, f"float() argument must be a string or a real number, not '{show(t)}'"
                 )
-            if k not in ("int", "bool", "float"):
-                raise self.err(node, f"float() argument must be a number, not '{show(t)}'")
             return FLOAT
         if name == "bool":
             if k == "none":
@@ -2229,6 +2329,52 @@ class FunctionChecker:
             node.kround = "int"  # type: ignore[attr-defined]
             return INT
         raise self.err(node, f"type {show(t)} doesn't define __round__ method")
+
+    def type_compare(self, node: ast.Compare) -> bool:
+        """`type(x) == C` (also `!=`, `is`, `is not`; C a builtin class, or another `type(y)`)
+        where the static types decide it: each kind is one class at run time (_RUNTIME_CLASSES).
+        The `type(...)` arguments are evaluated; the result is a constant (node.ktype_equal)."""
+
+        def is_type_call(e: ast.expr) -> bool:
+            return (
+                isinstance(e, ast.Call)
+                and isinstance(e.func, ast.Name)
+                and e.func.id == "type"
+                and len(e.args) == 1
+                and not e.keywords
+            )
+
+        def is_class(e: ast.expr) -> bool:
+            return isinstance(e, ast.Name) and e.id in _RUNTIME_CLASSES and e.id != "none"
+
+        operands = [node.left, *node.comparators]
+        if not (
+            len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
+            and any(is_type_call(e) for e in operands)
+            and all(is_type_call(e) or is_class(e) for e in operands)
+            and "type" not in self.module.infos
+            and not self.is_local("type")
+        ):
+            return False
+        classes = []
+        for e in operands:
+            if is_type_call(e):
+                arg = e.args[0]  # type: ignore[attr-defined]
+                t = self.need(arg, self.expr(arg, allow_none=True), "the argument of type()")
+                possible = _RUNTIME_CLASSES.get(t.kind)
+                if possible is None or len(possible) != 1:
+                    raise self.report.unsupported(
+                        e, f"type() of a {show(t)} value", "known only at run time"
+                    )
+                classes.append(next(iter(possible)))
+            else:
+                if self.is_local(e.id) or e.id in self.module.infos:  # type: ignore[attr-defined]
+                    raise self.report.unsupported(e, f"type(x) compared with {e.id}", "a variable")  # type: ignore[attr-defined]
+                classes.append(e.id)  # type: ignore[attr-defined]
+        same = classes[0] == classes[1]
+        node.ktype_equal = same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same  # type: ignore[attr-defined]
+        return True
 
     def isinstance_call(self, node: ast.Call) -> KType:
         """isinstance(x, C) with C a builtin class or a tuple of them, where x's static type
@@ -2540,9 +2686,30 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
     return da
 
 
+def _falls_off_with_a_value(fn: ast.FunctionDef) -> bool:
+    """Whether `fn` returns a value, may reach its end, and has no Optional result otherwise."""
+    if not _optional_result(fn, fall_off=True) or _optional_result(fn):
+        return False
+    if fn.returns is None:
+        return True
+    try:
+        return _kind(annotation_type(fn.returns, Reporter("<annotation>"))) != "optional"
+    except CompileError:
+        return False
+
+
 def check_module(
     functions: Sequence[ast.FunctionDef],
     report: Reporter,
     arg_types: Mapping[str, Sequence[Type]] | None = None,
 ) -> dict[str, FunctionInfo]:
+    """The functions' infos. A function that returns a value and may also reach the end of its
+    body (`may_fall_off`), where CPython returns None, has an Optional result when the whole
+    module type-checks so (checked on a copy of the trees); where it does not (the result used
+    as a number, say), its end is the fallback trap Unsupported, as lowering leaves it."""
+    if any(_falls_off_with_a_value(fn) for fn in functions):
+        try:
+            return Checker(copy.deepcopy(functions), report, arg_types or {}, True).run()
+        except CompileError:
+            pass  # the module as it checks without those Optionals decides
     return Checker(functions, report, arg_types or {}).run()

@@ -142,6 +142,8 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     ("reference-only forms", frozenset({
         "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
         "math_extras", "setdefault", "next_default",
+        "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
+        "falls_off",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -164,6 +166,9 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "cross_type_equality": "compare", "round_ndigits": "float", "find_start": "str_method",
     "tuple_iter": "tuple", "tuple_call": "tuple", "math_extras": "float", "setdefault": "dict_ops",
     "next_default": "list[int]",
+    "float_of_str": "float str", "set_algebra": "set_ops list[int]", "type_compare": "compare",
+    "filter_consumed": "list[int] compare", "set_order": "set_ops list[int]",
+    "falls_off": "early_return",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -767,6 +772,8 @@ class _Generator:
              ("len",), lambda: _call("len", self.sized_expr(e))),
             (self.has(LIST_INT, 1), ("sum", "list[int]"),
              lambda: _call("sum", self.expr(LIST_INT, e))),
+            # sum/max/min(filter(lambda v: v OP k, xs)): consumed at once (max of none: ValueError)
+            (self.has(LIST_INT, 0.3), ("filter_consumed",), lambda: self.filtered(e)),
             (0.4, ("sum", "list[bool]", "listcomp"), lambda: _call("sum", self.bool_list(e))),
             (self.has(LIST_INT, 0.6), ("min_max_list", "list[int]"),
              lambda: self.extreme(LIST_INT, e)),
@@ -878,6 +885,10 @@ class _Generator:
             (0.7, ("float_conv",), lambda: _call("float", self.expr(INT, e))),
             (0.2, ("float_conv", "bool"), lambda: _call("float", self.expr(BOOL, e))),
             (0.1, ("float_conv",), lambda: _call("float", self.expr(FLOAT, e))),
+            # float(s) of a str: CPython's parse (ValueError, or Unsupported past 15 digits)
+            (0.3, ("float_of_str", "str_conv"),
+             lambda: _call("float", _call("str", self.expr(INT, e)))),
+            (0.1, ("float_of_str",), lambda: _call("float", self.expr(STR, e))),
             (0.8, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(FLOAT, e),
                                                 orelse=self.expr(FLOAT, e))),
             (0.5, ("abs",), lambda: _call("abs", self.expr(FLOAT, e))),
@@ -959,6 +970,7 @@ class _Generator:
             (0.6, ("str_method",), lambda: self.str_method(BOOL, e, False)),
             (0.5 if self.list_types else 0, ("all_any",), lambda: self.all_any(e)),
             (0.4, ("set_ops",), lambda: self.set_test(e)),
+            (0.3, ("type_compare",), lambda: self.type_compare(e)),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
                                                     [rng.choice([ast.In, ast.NotIn])()],
                                                     [self.expr(STR, e)])),
@@ -1275,13 +1287,47 @@ class _Generator:
     def set_sorted(self, t: str, d: int) -> ast.expr:
         """``sorted(set(...))``: a set's items in an order CPython shows too."""
         source = self.set_of(d, ELEMENT[t])
+        if self.ok("set_algebra") and self.chance(0.5):  # & | - ^ and their methods: a new set
+            self.use("set_algebra")
+            other = self.set_of(d, ELEMENT[t])
+            ops = [ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor]
+            if self.chance(0.6):
+                source = _bin(source, self.rng.choice(ops)(), other)
+            else:
+                if isinstance(other, ast.Call) and other.args and self.chance(0.5):
+                    other = other.args[0]  # any iterable: the list (or string) itself
+                name = self.rng.choice(["intersection", "union", "difference", "symmetric_difference"])
+                source = _method(source, name, other)
         if self.chance(0.3):
             reverse = ast.keyword(arg="reverse", value=_const(True))
             return _call("sorted", source, keywords=[reverse])
         return _call("sorted", source)
 
+    def type_compare(self, d: int) -> ast.expr:
+        """``type(x) == C`` (``!=``, ``is``, ``is not``): decided by x's static type."""
+        rng = self.rng
+        value = self.expr(self.pick_type([INT, FLOAT, BOOL, STR, *self.list_types]), d)
+        cls = rng.choice(["int", "float", "bool", "str", "list"])
+        op = rng.choice([ast.Eq, ast.NotEq, ast.Is, ast.IsNot])()
+        return _compare(_call("type", value), [op], [_name(cls)])
+
+    def filtered(self, d: int) -> ast.expr:
+        """``sum(filter(lambda fv: fv > k, xs))`` (or max, min): the items kept, consumed."""
+        rng = self.rng
+        test = _compare(_name("fv"), [rng.choice([ast.Gt, ast.Lt, ast.NotEq])()],
+                        [_const(rng.randint(-3, 5))])
+        fn = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="fv")], vararg=None,
+                                           kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                           defaults=[]), body=test)
+        return _call(rng.choice(["sum", "sum", "max", "min"]),
+                     _call("filter", fn, self.expr(LIST_INT, d)))
+
     def set_test(self, d: int) -> ast.expr:
         elem = self.set_item_type()
+        if self.ok("set_algebra") and self.chance(0.3):
+            self.use("set_algebra")
+            name = self.rng.choice(["issubset", "issuperset", "isdisjoint"])
+            return _method(self.set_of(d, elem), name, self.set_of(d, elem))
         if self.chance(0.5):
             return _compare(self.set_of(d, elem), [self.rng.choice([ast.Eq, ast.NotEq])()],
                             [self.set_of(d, elem)])
@@ -1442,6 +1488,9 @@ class _Generator:
             (1, ("sorted",), sort),
             (0.8, ("list_conv",), conversion),
             (0.6 if t in (LIST_INT, LIST_STR) else 0, ("set_ops",), lambda: self.set_sorted(t, e)),
+            # list(set(xs)) of ints: CPython's iteration order (SET_ORDER)
+            (0.4 if t == LIST_INT else 0, ("set_order",),
+             lambda: _call("list", _call("set", self.expr(LIST_INT, e)))),
             (2.5 if not small else 0, ("listcomp",), lambda: self.comprehension(t, e)),
             (self.has(GRID, 1) if t == LIST_INT and not small else 0, ("nested_list",),
              lambda: self.element(GRID, e)),
@@ -2252,7 +2301,15 @@ class _Generator:
                     var = self.new_var(helper.returns)
                     body.append(_assign(var, call))
                     self.scope.defined.add(var)
-        body.append(ast.Return(value=self.result(entry.returns)))
+        returns_early = any(
+            isinstance(n, ast.Return) and n.value is not None
+            for stmt in body
+            for n in ast.walk(stmt)
+        )
+        if returns_early and self.ok("falls_off") and self.chance(0.3):
+            self.use("falls_off")  # no final return: CPython returns None there (an Optional)
+        else:
+            body.append(ast.Return(value=self.result(entry.returns)))
         entry.node = self.function_node(entry, body)
         return self.assemble(entry, seed, n_inputs, modules)
 

@@ -1364,3 +1364,60 @@ def test_round_ndigits_both_vms() -> None:
             assert r.trap == "Unsupported", (x, n, r.trap)
     assert trap(ROUND_N, 0.1, 30) == "Unsupported" and trap(ROUND_N, 12.5, -1) == "Unsupported"
     assert math.isnan(value(ROUND_N, math.nan, 2)) and value(ROUND_N, -math.inf, 2) == -math.inf
+
+
+# ---- float(str) (FLOAT_OF_STR, appended) ----------------------------------------------------------
+
+FLOAT_OF_STR = one([STR], FLOAT, [(L, 0), "FLOAT_OF_STR", "RET"])
+
+FLOAT_TEXTS = [
+    " 1.5 ", "1_0.5", "1_0.5e1_0", "1._5", "1_.5", "_1", "1__0", "infinity", "-iNf", "nan",
+    "-nan", "+nAn", "inf_", "1e", "e5", ".", ".5", "5.", "1e+5", "1e-05", "+.5e-3", "0x10",
+    "1.5\x00", "  ", "in f", "1 e5", "\uff11", "\x1c1\x1c", "3.14159", "0.1", "123456789012345",
+    "1234567890123456", "1e22", "1e23", "100e21", "0e999", "-0.0", "1e-22", "1e-23", "12.5e-21",
+    "", "1.e5", "000123.4500e-3", "9007199254740993", "1e-0000000000000000000000000001",
+]
+
+
+def test_float_of_str_both_vms() -> None:
+    """CPython's float(s) (the same bits; ValueError alike) where one double operation gives it
+    exactly; the fallback trap Unsupported elsewhere (the same on both VMs: run() compares)."""
+    rng = random.Random(14)
+    texts = list(FLOAT_TEXTS)
+    for _ in range(400):
+        texts.append("".join(rng.choice("0123456789_.eE+- \tinfaINFty") for _ in range(rng.randint(0, 9))))
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 17)))
+        texts.append(rng.choice(["", "-", " +"]) + digits + rng.choice(["", ".", ".25", ".0"])
+                     + rng.choice(["", "e", "e-", "E+"]) + str(rng.randint(0, 30)))
+    outcomes = set()
+    for s in texts:
+        r = run(FLOAT_OF_STR, [s])
+        try:
+            want: Any = float(s)
+        except ValueError:
+            want = "ValueError"
+        if r.trap is None:
+            assert float_bits(r.value) == float_bits(want), (s, r.value)
+        else:
+            assert r.trap in ("Unsupported", want), (s, r.trap)
+        outcomes.add(r.trap)
+    assert outcomes == {None, "ValueError", "Unsupported"}
+
+
+# ---- list(set(xs)) of ints in CPython's order (SET_ORDER, appended) -----------------------------
+
+SET_ORDER = one([list_of(INT)], list_of(INT), [(L, 0), "SET_ORDER", "RET"])
+
+
+def test_set_order_is_cpythons() -> None:
+    """The distinct ints in the order CPython iterates set(xs) (its hash table simulated: small
+    and large, negative, colliding values, resizes), on both VMs."""
+    rng = random.Random(34)
+    cases = [[], [5, 3, 5, 2, 3, 3, 9, 0, 123], [-1, -2, 1, 2], [8, 16, 0, 24], [2**61 - 1, 0, 2**61]]
+    for _ in range(300):
+        n = rng.randint(0, 80)
+        span = rng.choice([10, 100, 10**6, 2**63 - 1])
+        cases.append([rng.randint(-span - 1 if span > 10**6 else -span, span) for _ in range(n)])
+    for xs in cases:
+        assert value(SET_ORDER, xs) == list(set(xs)), xs
+    assert semantics.set_order(list(range(5000, 0, -3))) == list(set(range(5000, 0, -3)))

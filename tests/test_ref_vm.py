@@ -950,3 +950,20 @@ def test_for_list_and_for_str() -> None:
              ("FOR_STR", local2(1, 2)), ("JUMP", 4), ("LOAD", 1), ("RET",)]  # fmt: skip
     assert value_of(chars, params=[STR], ret=STR, args=("héllo",), n_locals=4) == "o"
     assert value_of(chars, params=[STR], ret=STR, args=("",), n_locals=4) == "-"
+
+
+def test_a_bool_argument_is_not_taken_for_an_int() -> None:
+    """CPython keeps True a bool inside the function (str(True) is "True", type(True) is bool):
+    kiln's int parameters never hold one, so type(x) and isinstance(x, bool) of an int are
+    decided by the types (compiler/types.py's _RUNTIME_CLASSES)."""
+    from compiler import compile_source
+    from vm import execute
+    from vm.values import BOOL, INT, marshal
+
+    with pytest.raises(ValueError):
+        marshal(True, INT)
+    assert marshal(True, BOOL) == [1] and marshal(1, INT) == [1]
+    program = compile_source("def f(x: int) -> str:\n    return str(x)\n")
+    with pytest.raises(ValueError):
+        execute(program, "f", [True])
+    assert execute(program, "f", [7]).value == "7"

@@ -354,6 +354,21 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
         1,
         "x n -- round(x, n) : x a float, n an int; CPython's correctly rounded decimal rounding (halves to even); Unsupported for n < 0, or where x * 10**n has 53 bits or more, or n > 22",
     ),
+    # -- appended by lang14 (float(str), ...): keep these together
+    (
+        "FLOAT_OF_STR",
+        "none",
+        1,
+        1,
+        "s -- float(s) : CPython's float() of a str (ASCII whitespace stripped, sign, digits with single underscores between digits, inf/infinity/nan in any case); ValueError for other text; Unsupported for a non-ASCII s, or a finite value of more than 15 significant digits or a decimal exponent outside -22..22 (where one double operation is not exact)",
+    ),
+    (
+        "SET_ORDER",
+        "none",
+        1,
+        1,
+        "l -- list(set(l)) : l a list of ints or bools; a new list (cap = len(l)) of its distinct items in the order CPython 3.11 iterates set(l) (its hash table simulated: int hashes mod 2**61 - 1, linear probes, perturbation, resizes)",
+    ),
 ]
 
 # Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.

@@ -611,6 +611,15 @@ class _Machine:
                 for part in parts:
                     self.new_str(part)
                 push(result)
+            case "SET_ORDER":
+                items = pop().items
+                self.require(3 + len(items) + 2 * semantics.set_table_size(len(items)))
+                self.alloc(3 + len(items))
+                result = KList(semantics.set_order(items))
+                result.cap = len(items)
+                push(result)
+            case "FLOAT_OF_STR":
+                push(float_bits(semantics.float_of_str(pop())))
             case "ROUND_F_N":
                 n = pop()
                 push(float_bits(semantics.round_f_n(bits_float(pop()), n)))

@@ -9,6 +9,7 @@ CPython fallback (`Unsupported`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 from vm.values import INT64_MAX, INT64_MIN
@@ -235,3 +236,118 @@ RESULT_IS_FLOAT = (
     }
     | {k for k in FLOAT_BINARY if k[:2] not in ("LT", "LE", "GT", "GE", "EQ", "NE")}
 )
+
+
+_FLOAT_TEXT = re.compile(
+    r"([+-]?)(?:([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?|(inf|infinity|nan))", re.IGNORECASE
+)
+_POW10_EXACT = 22  # 10**22 is the largest power of ten a double holds exactly
+FLOAT_STR_DIGITS = 15  # significant digits that a double holds exactly (10**15 < 2**53)
+
+
+def float_of_str(s: str) -> float:
+    """`float(s)` of a str, as CPython parses it (FLOAT_OF_STR): ASCII whitespace " \t\n\r\v\f"
+    stripped, an optional sign, then digits with an optional fraction and exponent, or `inf`,
+    `infinity`, `nan` in any case; an underscore only between two digits; anything else is
+    ValueError. The value is CPython's own where a VM computes it exactly in one double
+    operation (at most 15 significant digits, times or divided by 10**e, e <= 22); otherwise,
+    and for any non-ASCII s (Unicode digits and spaces: CPython's tables), Unsupported."""
+    if not s.isascii():
+        raise Trap("Unsupported")
+    text = s.strip(" \t\n\r\x0b\x0c")
+    for k, c in enumerate(text):
+        if c == "_" and not (
+            0 < k < len(text) - 1 and text[k - 1].isdigit() and text[k + 1].isdigit()
+        ):
+            raise Trap("ValueError")
+    m = _FLOAT_TEXT.fullmatch(text.replace("_", ""))
+    if m is None or not (m.group(5) or m.group(2) or m.group(3)):
+        raise Trap("ValueError")
+    value = float(text)
+    if m.group(5):
+        return value
+    digits = (m.group(2) or "") + (m.group(3) or "")
+    significant = digits.strip("0")
+    if not significant:
+        return value  # a zero, whatever its exponent
+    exponent = int(m.group(4) or 0) - len(m.group(3) or "") + (len(digits) - len(digits.rstrip("0")))
+    if len(significant) > FLOAT_STR_DIGITS or not -_POW10_EXACT <= exponent <= _POW10_EXACT:
+        raise Trap("Unsupported")
+    return value
+
+
+_HASH_MODULUS = (1 << 61) - 1  # CPython's sys.hash_info.modulus on 64-bit builds
+_SET_MIN_SIZE, _LINEAR_PROBES, _PERTURB_SHIFT = 8, 9, 5  # Objects/setobject.c
+_WORD = (1 << 64) - 1
+
+
+def int_hash(x: int) -> int:
+    """CPython's hash() of an int (or bool)."""
+    r = x % _HASH_MODULUS if x >= 0 else -(-x % _HASH_MODULUS)
+    return -2 if r == -1 else r
+
+
+def set_table_size(n: int) -> int:
+    """The largest hash table set() of n items may reach (a resize asks for a table over four
+    times the items): SET_ORDER's scratch is two of these."""
+    size = _SET_MIN_SIZE
+    while size <= 4 * n:
+        size <<= 1
+    return size
+
+
+def set_order(items: list[int]) -> list[int]:
+    """The distinct items of `items` (ints) in the order CPython 3.11 iterates set(items): the
+    items added one by one to its hash table (set_add_entry: linear probes, then perturbation;
+    a resize to the next power of two above 4 * used once the table is 3/5 full, reinserting
+    in table order, set_insert_clean), then read in table order. Checked against CPython on
+    random lists (tests/test_cpu_vm.py)."""
+    mask, fill, used = _SET_MIN_SIZE - 1, 0, 0
+    table: list[int | None] = [None] * _SET_MIN_SIZE
+
+    def insert_clean(table: list[int | None], mask: int, key: int) -> None:
+        h = int_hash(key)
+        perturb, i = h & _WORD, h & mask
+        while True:
+            if table[i] is None:
+                table[i] = key
+                return
+            if i + _LINEAR_PROBES <= mask:
+                for j in range(i + 1, i + _LINEAR_PROBES + 1):
+                    if table[j] is None:
+                        table[j] = key
+                        return
+            perturb >>= _PERTURB_SHIFT
+            i = (i * 5 + 1 + perturb) & mask
+
+    for x in items:
+        h = int_hash(x)
+        perturb, i = h & _WORD, h & mask
+        placed = found = False
+        while not (placed or found):
+            probes = _LINEAR_PROBES if i + _LINEAR_PROBES <= mask else 0
+            for j in range(i, i + probes + 1):
+                if table[j] is None:
+                    table[j] = x
+                    placed = True
+                    break
+                if table[j] == x:
+                    found = True
+                    break
+            perturb >>= _PERTURB_SHIFT
+            i = (i * 5 + 1 + perturb) & mask
+        if found:
+            continue
+        fill, used = fill + 1, used + 1
+        if fill * 5 < mask * 3:
+            continue
+        minused = used * 2 if used > 50000 else used * 4
+        size = _SET_MIN_SIZE
+        while size <= minused:
+            size <<= 1
+        old, mask, table = table, size - 1, [None] * size
+        for key in old:
+            if key is not None:
+                insert_clean(table, mask, key)
+        fill = used
+    return [key for key in table if key is not None]

@@ -599,7 +599,7 @@ class _Checker(_Types):
             case "LIST_REPEAT" | "LIST_IREPEAT":
                 lst, _ = take("list", INT)
                 push(lst if lst.kind == "list" else list_of(ANY))
-            case "LIST_REVERSED":
+            case "LIST_REVERSED" | "SET_ORDER":
                 (lst,) = take("list")
                 push(lst if lst.kind == "list" else list_of(ANY))
             case "SORTED" | "SORTED_DESC" | "SORTED_UNIQUE":
@@ -701,6 +701,7 @@ _SIMPLE: dict[str, tuple[tuple[Expected, ...], Type]] = {
     **{k: ((_F,), _F) for k in ("NEG_F", "ABS_F", "SQRT_F", "FLOOR_F", "CEIL_F", "ROUND_F")},
     **{k: ((_F, _F), BOOL) for k in ("LT_F", "LE_F", "GT_F", "GE_F", "EQ_F", "NE_F")},
     "ROUND_F_N": ((_F, _I), _F),
+    "FLOAT_OF_STR": ((STR,), _F),
     "I2F": ((_I,), _F),
     "I2F_EXACT": ((_I,), _F),
     "F2I": ((_F,), _I),

@@ -224,7 +224,9 @@ def _marshal(value: Any, ty: Type, out: list[int]) -> None:
             raise ValueError(f"expected None, got {value!r}")
         out.append(0)
     elif kind in ("int", "bool"):
-        if not isinstance(value, int) or (kind == "bool" and not isinstance(value, bool)):
+        # A bool is not taken for an int: CPython keeps it a bool (str(True) is "True", type(x)
+        # is bool), so kiln types never hold the other class (compiler/types.py).
+        if not isinstance(value, int) or isinstance(value, bool) != (kind == "bool"):
             raise ValueError(f"expected {kind}, got {value!r}")
         if not INT64_MIN <= value <= INT64_MAX:
             raise ValueError(f"int {value} does not fit in 64 bits")

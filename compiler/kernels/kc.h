@@ -3570,6 +3570,39 @@ KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth) {
     for (; s >= 0 && !c->err; s = c->nodes[s].next) kc_check_stmt(c, s, loop_depth);
 }
 
+/* Whether a break in the block at s belongs to the loop whose body it is (types.py's _breaks_out) */
+KC_FN int kc_breaks_out(kc_ctx *c, int32_t s) {
+    for (; s >= 0; s = c->nodes[s].next) {
+        kc_node *n = &c->nodes[s];
+        if (n->kind == S_BREAK) return 1;
+        if (n->kind == S_IF && (kc_breaks_out(c, n->b) || (n->c >= 0 && kc_breaks_out(c, n->c)))) return 1;
+        if (n->kind == S_WHILE && n->c >= 0 && kc_breaks_out(c, n->c)) return 1;  /* its else */
+        if (n->kind == S_FOR && n->d >= 0 && kc_breaks_out(c, n->d)) return 1;
+    }
+    return 0;
+}
+
+/* Whether the block at s may reach its end, as types.py's may_fall_off says: a return or a raise
+   never completes, an if completes when a branch may, a loop when its else may or a break of its
+   own leaves it (while True: only by a break). kc refuses a function that returns a value and
+   may end so: types.py gives it an Optional result (None at the end), and kc has no Optionals. */
+KC_FN int kc_may_fall_off(kc_ctx *c, int32_t s) {
+    for (; s >= 0; s = c->nodes[s].next) {
+        kc_node *n = &c->nodes[s];
+        if (n->kind == S_RETURN || n->kind == S_RAISE) return 0;
+        if (n->kind == S_IF && !kc_may_fall_off(c, n->b) && n->c >= 0 && !kc_may_fall_off(c, n->c))
+            return 0;
+        if (n->kind == S_WHILE && c->nodes[n->a].kind == E_BOOL && c->nodes[n->a].ival == 1) {
+            if (!kc_breaks_out(c, n->b)) return 0;
+        } else if (n->kind == S_WHILE && n->c >= 0 && !kc_may_fall_off(c, n->c) && !kc_breaks_out(c, n->b)) {
+            return 0;
+        } else if (n->kind == S_FOR && n->d >= 0 && !kc_may_fall_off(c, n->d) && !kc_breaks_out(c, n->c)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* ---- flow: definite assignment (types.py's mark_unbound_reads) ------------------------------------ */
 
 typedef struct { uint64_t *bits; int all; } kc_set;
@@ -6054,6 +6087,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 break;
             }
             if (!f->returns_value && f->ret == T_UNKNOWN) f->ret = T_NONE;
+            if (f->returns_value && kc_may_fall_off(c, f->body)) {
+                /* types.py: None at the end, an Optional result where the module checks so */
+                kc_fail(c, "a function that returns a value and may end without return", f->line);
+                break;
+            }
             f->state = 2;
             top--;
         }

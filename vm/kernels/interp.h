@@ -827,6 +827,154 @@ KILN_FN int kiln_is_digit(int64_t c) { return c >= '0' && c <= '9'; }
 
 #define KILN_INT_MAX_STR_DIGITS 4300 /* CPython 3.11's default sys.int_max_str_digits */
 
+/* CPython's hash() of an int: x mod 2**61 - 1 with x's sign; -1 is -2 */
+KILN_FN int64_t kiln_int_hash(int64_t x) {
+    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    int64_t r = (int64_t)(u % 2305843009213693951ULL);
+    if (x < 0) r = -r;
+    return r == -1 ? -2 : r;
+}
+
+/* CPython's set_insert_clean: the entry v (an item's index + 1) of the item hashing to h */
+KILN_FN void kiln_set_insert_clean(int64_t *table, uint64_t mask, int64_t v, int64_t h) {
+    uint64_t perturb = (uint64_t)h, i = (uint64_t)h & mask, j;
+    for (;;) {
+        if (!table[i]) { table[i] = v; return; }
+        if (i + 9 <= mask)
+            for (j = i + 1; j <= i + 9; j++)
+                if (!table[j]) { table[j] = v; return; }
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+/* The smallest power of two above 4n (at least 8): the largest table set() of n items reaches */
+KILN_FN int64_t kiln_set_table_size(int64_t n) {
+    int64_t size = 8;
+    while (size <= 4 * n) size <<= 1;
+    return size;
+}
+
+/* SET_ORDER (vm/semantics.py's set_order): the distinct ints of items[0..n) into out in the order
+   CPython 3.11 iterates set(items), its hash table simulated in a and b (kiln_set_table_size(n)
+   words each; entries are an item's index + 1, 0 empty). Returns how many. */
+KILN_FN int64_t kiln_set_order(const int64_t *items, int64_t n, int64_t *out, int64_t *a, int64_t *b) {
+    uint64_t mask = 7, i, j, size;
+    int64_t fill = 0, used = 0, k, m = 0, *table = a, *other = b, *t;
+    for (j = 0; j <= mask; j++) table[j] = 0;
+    for (k = 0; k < n; k++) {
+        int64_t x = items[k], h = kiln_int_hash(x), minused;
+        uint64_t perturb = (uint64_t)h, probes;
+        int placed = 0, found = 0;
+        i = (uint64_t)h & mask;
+        while (!placed && !found) {
+            probes = i + 9 <= mask ? 9 : 0;
+            for (j = i; j <= i + probes; j++) {
+                if (!table[j]) { table[j] = k + 1; placed = 1; break; }
+                if (items[table[j] - 1] == x) { found = 1; break; }
+            }
+            perturb >>= 5;
+            i = (i * 5 + 1 + perturb) & mask;
+        }
+        if (found) continue;
+        fill++;
+        used++;
+        if ((uint64_t)fill * 5 < mask * 3) continue;
+        minused = used > 50000 ? used * 2 : used * 4;
+        for (size = 8; size <= (uint64_t)minused; size <<= 1) {}
+        for (j = 0; j < size; j++) other[j] = 0;
+        for (j = 0; j <= mask; j++)
+            if (table[j]) kiln_set_insert_clean(other, size - 1, table[j], kiln_int_hash(items[table[j] - 1]));
+        t = table; table = other; other = t;
+        mask = size - 1;
+        fill = used;
+    }
+    for (j = 0; j <= mask; j++)
+        if (table[j]) out[m++] = items[table[j] - 1];
+    return m;
+}
+
+/* Whether cp[0..n) spells word (lowercase ASCII) in any case. */
+KILN_FN int kiln_word_is(const int64_t *cp, int64_t n, const char *word) {
+    int64_t k = 0;
+    for (; word[k]; k++) {
+        if (k >= n) return 0;
+        int64_t c = cp[k] >= 'A' && cp[k] <= 'Z' ? cp[k] + 32 : cp[k];
+        if (c != word[k]) return 0;
+    }
+    return k == n;
+}
+
+/* float(s) as CPython parses a str (vm/semantics.py's float_of_str, the reference): ASCII
+   whitespace stripped, a sign, digits [. digits] [e [sign] digits] or inf / infinity / nan in any
+   case, an underscore only between two digits; else ValueError. A finite value is computed in one
+   exact double operation (d * 10**e or d / 10**-e, d of at most 15 significant digits, |e| <= 22:
+   correctly rounded, as CPython's); any other finite value, and a non-ASCII s, is Unsupported. */
+KILN_FN int kiln_float_of_str(const int64_t *cp, int64_t n, double *r) {
+    const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    int64_t i = 0, j = n, k, nd = 0, pending = 0, scale = 0, exp = 0;
+    int neg = 0, digits = 0, big = 0, eneg = 0;
+    uint64_t d = 0;
+    for (k = 0; k < n; k++) if (cp[k] < 0 || cp[k] > 127) return TRAP_Unsupported;
+    while (i < j && kiln_is_space(cp[i])) i++;
+    while (j > i && kiln_is_space(cp[j - 1])) j--;
+    for (k = i; k < j; k++)
+        if (cp[k] == '_' && !(k > i && k + 1 < j && kiln_is_digit(cp[k - 1]) && kiln_is_digit(cp[k + 1])))
+            return TRAP_ValueError;
+    if (i < j && (cp[i] == '+' || cp[i] == '-')) { neg = cp[i] == '-'; i++; }
+    if (kiln_word_is(cp + i, j - i, "inf") || kiln_word_is(cp + i, j - i, "infinity")) {
+        *r = kiln_f(neg ? (int64_t)0xfff0000000000000ULL : (int64_t)0x7ff0000000000000LL);
+        return TRAP_OK;
+    }
+    if (kiln_word_is(cp + i, j - i, "nan")) {
+        *r = kiln_f(neg ? (int64_t)0xfff8000000000000ULL : (int64_t)0x7ff8000000000000LL);
+        return TRAP_OK;
+    }
+    for (int frac = 0; frac < 2; frac++) {  /* the digits before the point, then after it */
+        if (frac) {
+            if (i < j && cp[i] == '.') i++;
+            else break;
+        }
+        for (; i < j && (kiln_is_digit(cp[i]) || cp[i] == '_'); i++) {
+            if (cp[i] == '_') continue;
+            digits = 1;
+            if (frac) scale--;
+            if (cp[i] == '0') {
+                if (nd) pending++;  /* a zero after a significant digit: kept for later */
+                continue;
+            }
+            nd += pending + 1;
+            if (nd > 15) big = 1;
+            for (; !big && pending > 0; pending--) d *= 10;
+            pending = 0;
+            if (!big) d = d * 10 + (uint64_t)(cp[i] - '0');
+        }
+    }
+    if (!digits) return TRAP_ValueError;
+    if (i < j && (cp[i] == 'e' || cp[i] == 'E')) {
+        int edigits = 0;
+        i++;
+        if (i < j && (cp[i] == '+' || cp[i] == '-')) { eneg = cp[i] == '-'; i++; }
+        for (; i < j && (kiln_is_digit(cp[i]) || cp[i] == '_'); i++) {
+            if (cp[i] == '_') continue;
+            edigits = 1;
+            if (exp < 1000000000) exp = exp * 10 + (cp[i] - '0');
+        }
+        if (!edigits) return TRAP_ValueError;
+    }
+    if (i != j) return TRAP_ValueError;
+    if (!nd) {  /* a zero, whatever its exponent */
+        *r = neg ? -0.0 : 0.0;
+        return TRAP_OK;
+    }
+    exp = (eneg ? -exp : exp) + scale + pending;
+    if (big || exp < -22 || exp > 22) return TRAP_Unsupported;
+    *r = exp >= 0 ? (double)d * pow10[exp] : (double)d / pow10[-exp];
+    if (neg) *r = -*r;
+    return TRAP_OK;
+}
+
 /* int(s), as vm/README.md says: ASCII only, whitespace, sign, digits with single underscores,
    at most 4300 digits (leading zeros counted). */
 KILN_COLD int kiln_int_of_str(const int64_t *cp, int64_t n, int64_t *r) {
@@ -1162,7 +1310,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [OP_LIST_FIND] = &&L_OP_LIST_FIND,
         [OP_IS_NONE] = &&L_OP_IS_NONE,
         [OP_OPT_VALUE] = &&L_OP_OPT_VALUE,
-        [OP_ROUND_F_N] = &&L_OP_ROUND_F_N
+        [OP_ROUND_F_N] = &&L_OP_ROUND_F_N,
+        [OP_FLOAT_OF_STR] = &&L_OP_FLOAT_OF_STR,
+        [OP_SET_ORDER] = &&L_OP_SET_ORDER
     };
 #pragma GCC diagnostic pop
 #else
@@ -2122,6 +2272,31 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (kiln_round_n(kiln_f(sp[-2]), sp[-1], &r)) TRAP(TRAP_Unsupported);
             sp[-2] = kiln_w(r);
             sp--;
+            NEXT;
+        }
+        CASE(OP_SET_ORDER): {
+            int64_t n, addr, tsize, *h, *items, *d, *nh;
+            NEED(1);
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            tsize = kiln_set_table_size(n);
+            if (kiln_sz_add(kiln_sz_add(3, n), kiln_sz_mul(2, tsize)) > vm.heap_words - vm.used)
+                TRAP(TRAP_HeapExhausted);
+            CHECK(kiln_new_list(&vm, n, &addr, &d));
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            nh = kiln_rw(&vm, addr, 3);
+            if (!nh) TRAP(TRAP_MemoryFault);
+            nh[0] = kiln_set_order(items, n, d, vm.heap + vm.used, vm.heap + vm.used + tsize);
+            sp[-1] = addr; /* the capacity stays n */
+            NEXT;
+        }
+        CASE(OP_FLOAT_OF_STR): {
+            int64_t n;
+            const int64_t *cp;
+            double r = 0.0;
+            NEED(1);
+            if (kiln_str(&vm, sp[-1], &n, &cp)) TRAP(TRAP_MemoryFault);
+            CHECK(kiln_float_of_str(cp, n, &r));
+            sp[-1] = kiln_w(r);
             NEXT;
         }
         CASE(OP_OPT_VALUE): {

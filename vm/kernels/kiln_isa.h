@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xa3d70dd0u
+#define KILN_ISA_HASH 0xafd14c33u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -143,7 +143,9 @@ enum kiln_op {
     OP_IS_NONE = 134,  /* o -- o is None : o an Optional[T] (-1 or a 1-item tuple) */
     OP_OPT_VALUE = 135,  /* o -- the value in o : TypeError when o is None */
     OP_ROUND_F_N = 136,  /* x n -- round(x, n) : x a float, n an int; CPython's correctly rounded decimal rounding (halves to even); Unsupported for n < 0, or where x * 10**n has 53 bits or more, or n > 22 */
-    KILN_N_OPS = 137
+    OP_FLOAT_OF_STR = 137,  /* s -- float(s) : CPython's float() of a str (ASCII whitespace stripped, sign, digits with single underscores between digits, inf/infinity/nan in any case); ValueError for other text; Unsupported for a non-ASCII s, or a finite value of more than 15 significant digits or a decimal exponent outside -22..22 (where one double operation is not exact) */
+    OP_SET_ORDER = 138,  /* l -- list(set(l)) : l a list of ints or bools; a new list (cap = len(l)) of its distinct items in the order CPython 3.11 iterates set(l) (its hash table simulated: int hashes mod 2**61 - 1, linear probes, perturbation, resizes) */
+    KILN_N_OPS = 139
 };
 
 enum kiln_trap {
