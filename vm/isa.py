@@ -543,7 +543,15 @@ def render_header() -> str:
     lines += [f"    TRAP_{t.name} = {t.code},  /* {t.kind}: {t.doc} */" for t in TRAPS]
     lines += [f"    KILN_N_TRAPS = {len(TRAPS)}", "};", "", "enum kiln_type {"]
     lines += [f"    TY_{name.upper()} = {code}," for name, code in TYPE_CODES.items()]
-    lines += ["};", "", "#endif", ""]
+    lines += [
+        "};",
+        "",
+        "/* The computed-goto table's entries (vm/kernels/interp.h, -DKILN_COMPUTED_GOTO): the",
+        "   handler of every instruction, which CASE(OP_x) defines as the label L_OP_x. */",
+        "#define KILN_GOTO_LABELS \\",
+    ]
+    lines += [f"    [OP_{op.name}] = &&L_OP_{op.name}, \\" for op in OPS]
+    lines += ["", "#endif", ""]
     return "\n".join(lines)
 
 
