@@ -26,6 +26,7 @@ honest record of what issue 18's kernel work (item 4) still has to bring within 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import dataclasses
@@ -37,7 +38,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -175,10 +176,12 @@ class NVRTC:
         self.lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor))
         return f"{major.value}.{minor.value}"
 
-    def compile(
-        self, text: str, options: Sequence[str], name: str = "kern.cu"
-    ) -> tuple[str | None, str]:
-        """(the PTX, or None when the compile failed; NVRTC's log)."""
+    @contextlib.contextmanager
+    def _compiled(
+        self, text: str, options: Sequence[str], name: str
+    ) -> Iterator[tuple[ctypes.c_void_p, bool, str]]:
+        """An NVRTC program of `text` compiled with `options`: (its handle, whether it compiled,
+        NVRTC's log); destroyed on leaving."""
         lib = self.lib
         prog = ctypes.c_void_p()
         status = lib.nvrtcCreateProgram(
@@ -193,14 +196,25 @@ class NVRTC:
             lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
             log = ctypes.create_string_buffer(size.value)
             lib.nvrtcGetProgramLog(prog, log)
-            if status != 0:
-                return None, log.value.decode(errors="replace")
-            lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
-            ptx = ctypes.create_string_buffer(size.value)
-            lib.nvrtcGetPTX(prog, ptx)
-            return ptx.value.decode(), log.value.decode(errors="replace")
+            yield prog, status == 0, log.value.decode(errors="replace")
         finally:
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+    def _output(self, prog: ctypes.c_void_p, kind: str) -> Any:
+        """The compiled program's PTX or CUBIN (`kind`) as a ctypes buffer; None if it has none."""
+        size = ctypes.c_size_t()
+        if getattr(self.lib, f"nvrtcGet{kind}Size")(prog, ctypes.byref(size)) != 0:
+            return None
+        out = ctypes.create_string_buffer(size.value)
+        getattr(self.lib, f"nvrtcGet{kind}")(prog, out)
+        return out
+
+    def compile(
+        self, text: str, options: Sequence[str], name: str = "kern.cu"
+    ) -> tuple[str | None, str]:
+        """(the PTX, or None when the compile failed; NVRTC's log)."""
+        with self._compiled(text, options, name) as (prog, ok, log):
+            return (self._output(prog, "PTX").value.decode() if ok else None), log
 
     def compile_cubin(
         self, text: str, options: Sequence[str], name: str = "kern.cu"
@@ -208,33 +222,11 @@ class NVRTC:
         """For options naming a real architecture (-arch=sm_XX, as CuPy builds): (the cubin, or
         None when the compile failed; its PTX; NVRTC's log, with ptxas's report under
         -Xptxas=-v)."""
-        lib = self.lib
-        prog = ctypes.c_void_p()
-        status = lib.nvrtcCreateProgram(
-            ctypes.byref(prog), text.encode(), name.encode(), 0, None, None
-        )
-        if status != 0:
-            raise RuntimeError(f"nvrtcCreateProgram: {lib.nvrtcGetErrorString(status).decode()}")
-        try:
-            argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
-            status = lib.nvrtcCompileProgram(prog, len(options), argv)
-            size = ctypes.c_size_t()
-            lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
-            log = ctypes.create_string_buffer(size.value)
-            lib.nvrtcGetProgramLog(prog, log)
-            if status != 0:
-                return None, "", log.value.decode(errors="replace")
-            lib.nvrtcGetCUBINSize(prog, ctypes.byref(size))
-            cubin = ctypes.create_string_buffer(size.value)
-            lib.nvrtcGetCUBIN(prog, cubin)
-            ptx_text = ""
-            if lib.nvrtcGetPTXSize(prog, ctypes.byref(size)) == 0:
-                ptx = ctypes.create_string_buffer(size.value)
-                lib.nvrtcGetPTX(prog, ptx)
-                ptx_text = ptx.value.decode()
-            return cubin.raw, ptx_text, log.value.decode(errors="replace")
-        finally:
-            lib.nvrtcDestroyProgram(ctypes.byref(prog))
+        with self._compiled(text, options, name) as (prog, ok, log):
+            if not ok:
+                return None, "", log
+            ptx = self._output(prog, "PTX")
+            return self._output(prog, "CUBIN").raw, (ptx.value.decode() if ptx else ""), log
 
 
 def ptxas_version(path: Path) -> str:
