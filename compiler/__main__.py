@@ -1,8 +1,8 @@
-"""`python -m compiler [--write]`: the compiler's generated files (compiler/surface.py's), checked
+"""`python -m compiler [--write]`: the compiler's generated files (compiler/generated.py), checked
 or written."""
 
 import sys
 
-from compiler.surface import main
+from compiler.generated import main
 
 raise SystemExit(main(sys.argv[1:]))

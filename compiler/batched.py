@@ -37,11 +37,14 @@ from vm.container import Program, load
 from vm.values import BOOL, FLOAT, INT, STR, Type
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
-SOURCES = (KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h", KERNELS / "kc_surface.h")
+SOURCES = (
+    KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h", KERNELS / "kc_surface.h",
+    KERNELS / "kc_ops.h",
+)
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-pthread"]
 LIBS = ["-lm"]  # after the source: fmod, floor, pow of the constant folding
 
-# kc's own instruction names, in the order of `enum kc_op` in kc.h
+# kc's own instruction names: `enum kc_op` (kernels/kc_ops.h) is generated from this list, in order
 KC_OP_NAMES = (
     "POP DUP SWAP LOADI CONST STR LOAD STORE JUMP JUMP_IF_FALSE JUMP_IF_TRUE CALL RET RAISE "
     "ADD_I SUB_I MUL_I FLOORDIV_I MOD_I POW_I DIV_I NEG_I ABS_I INVERT_I AND_I OR_I XOR_I SHL_I "

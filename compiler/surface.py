@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the table reads best as one row per method)
 """kiln Python's language surface, defined once: one table per family (today the str methods;
 the builtins, the other methods and the module functions move here next, issue 17).
 
@@ -11,13 +12,11 @@ entry here plus its semantics (vm/ref.py, vm/kernels/interp.h) and a test:
   known methods, fuzz/generator.py's case-mapping methods and vm/ref.py's delegation to
   Python's own str methods read the table when they are imported;
 - the batched C compiler's tables (compiler/kernels/kc_surface.h) and the str-method table of
-  docs/LANGUAGE.md are generated: `python -m compiler --write`; without `--write` it says
-  which generated file is stale and exits 1 (tests/test_surface.py checks them in CI).
+  docs/LANGUAGE.md are generated (compiler/generated.py: `python -m compiler --write`).
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -156,19 +155,3 @@ def render_doc(current: str) -> str:
     before, rest = current.split(_BEGIN, 1)
     _, after = rest.split(_END, 1)
     return before + render_doc_table() + after
-
-
-def generated_files() -> dict[Path, str]:
-    return {HEADER_PATH: render_header(), LANGUAGE_DOC: render_doc(LANGUAGE_DOC.read_text())}
-
-
-def main(argv: list[str]) -> int:
-    files = generated_files()
-    if "--write" in argv:
-        for path, text in files.items():
-            path.write_text(text)
-        return 0
-    stale = [path for path, text in files.items() if not path.exists() or path.read_text() != text]
-    for path in stale:
-        print(f"{path} is stale: run python -m compiler --write", file=sys.stderr)
-    return 1 if stale else 0

@@ -63,31 +63,9 @@ typedef unsigned long long uint64_t;
 
 /* ---- configuration: what vm/isa.py says (compiler/batched.py fills it) --------------------- */
 
-/* kc's own names for the instructions it emits; KC_OP_NAMES in compiler/batched.py lists them in
-   this order and maps each to its code in vm/isa.py. */
-enum kc_op {
-    K_POP, K_DUP, K_SWAP, K_LOADI, K_CONST, K_STR, K_LOAD, K_STORE, K_JUMP, K_JUMP_IF_FALSE,
-    K_JUMP_IF_TRUE, K_CALL, K_RET, K_RAISE, K_ADD_I, K_SUB_I, K_MUL_I, K_FLOORDIV_I, K_MOD_I,
-    K_POW_I, K_DIV_I, K_NEG_I, K_ABS_I, K_INVERT_I, K_AND_I, K_OR_I, K_XOR_I, K_SHL_I, K_SHR_I,
-    K_LT_I, K_LE_I, K_GT_I, K_GE_I, K_EQ_I, K_NE_I, K_NOT, K_TRUTH_F, K_ADD_F, K_SUB_F, K_MUL_F,
-    K_DIV_F, K_FLOORDIV_F, K_MOD_F, K_POW_F, K_NEG_F, K_ABS_F, K_LT_F, K_LE_F, K_GT_F, K_GE_F,
-    K_EQ_F, K_NE_F, K_I2F, K_I2F_EXACT, K_F2I,
-    K_EQ, K_LT, K_LE, K_CONTAINS, K_STR_LEN, K_STR_INDEX, K_STR_SLICE, K_STR_CONCAT, K_STR_REPEAT,
-    K_LIST_NEW, K_LIST_LEN, K_LIST_INDEX, K_LIST_STORE, K_LIST_APPEND, K_LIST_SLICE, K_LIST_CONCAT,
-    K_LIST_REPEAT, K_LIST_EXTEND, K_LIST_IREPEAT,
-    K_LOAD2, K_ADDI, K_JUMP_LT_I, K_JUMP_LE_I, K_JUMP_GT_I, K_JUMP_GE_I, K_JUMP_EQ_I, K_JUMP_NE_I,
-    K_FOR_RANGE,  /* the passes' (kc_opt.h) */
-    K_DUP2, K_FOR_LIST, K_FOR_STR,
-    K_STR_OF_INT, K_STR_OF_BOOL, K_INT_OF_STR, K_ORD, K_CHR, K_SUM_I, K_SUM_F, K_STR_LOWER,
-    K_STR_UPPER, K_STR_SWAPCASE, K_STR_STRIP, K_STR_LSTRIP, K_STR_RSTRIP, K_STR_ISALPHA,
-    K_STR_ISDIGIT, K_STR_ISALNUM, K_STR_ISSPACE, K_STR_ISUPPER, K_STR_ISLOWER, K_STR_FIND,
-    K_STR_COUNT, K_STR_STARTSWITH, K_STR_ENDSWITH, K_STR_REPLACE, K_STR_JOIN, K_STR_SPLIT,
-    K_STR_SPLIT_WS,
-    K_MIN, K_MAX, K_SORTED, K_SORTED_DESC, K_LIST_OF_STR, K_LIST_POP, K_LIST_POP_AT, K_LIST_REVERSED,
-    K_LIST_RANGE, K_TUPLE_NEW, K_TUPLE_GET, K_UNPACK_TUPLE, K_UNPACK_LIST, K_SORTED_UNIQUE, K_LIST_FIND,
-    K_SQRT_F, K_FLOOR_F, K_CEIL_F, K_ROUND_F, K_STR_BIN,
-    KC_N_OPS
-};
+/* kc's own names for the instructions it emits (enum kc_op), generated from KC_OP_NAMES in
+   compiler/batched.py, which maps each to its code in vm/isa.py */
+#include "kc_ops.h"
 
 #define KC_OP_JUMP 1   /* its operand is a jump target */
 #define KC_OP_ENDS 2   /* control never falls through */
