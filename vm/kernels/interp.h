@@ -10,7 +10,7 @@
  * and shared with the batched compiler's constant folder (compiler/kernels/kc_opt.h).
  *
  * Rules of this file, so that it compiles and behaves the same on both sides:
- * - no libc beyond fmod, floor, pow, copysign, fabs (device functions in CUDA);
+ * - no libc beyond fabs here; the rest of <math.h> (device functions in CUDA) only in scalar.h;
  *   NaN and infinity are tested on the bits, never with isnan/isinf macros;
  * - no recursion: the VM's frames are an explicit array, nested values (deep equality,
  *   ordering, marshalling) are walked with an explicit stack of kiln_walk levels;
