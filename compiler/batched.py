@@ -37,10 +37,13 @@ from vm.container import Program, load
 from vm.values import BOOL, FLOAT, INT, STR, Type
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
+VM_KERNELS = Path(__file__).resolve().parent.parent / "vm" / "kernels"
+"""The VM's C sources: kc_opt.h's constant folder includes their scalar.h (the meaning of the
+scalar instructions, written once for the VM and the folder), which includes kiln_isa.h."""
 SOURCES = (
     KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h", KERNELS / "kc_surface.h",
-    KERNELS / "kc_ops.h",
-)
+    KERNELS / "kc_ops.h", VM_KERNELS / "scalar.h", VM_KERNELS / "kiln_isa.h",
+)  # fmt: skip
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-pthread"]
 LIBS = ["-lm"]  # after the source: fmod, floor, pow of the constant folding
 

@@ -283,18 +283,21 @@ _DEPTH = re.compile(r"^#define KC_MAX_DEPTH \d+", re.MULTILINE)
 
 
 def source() -> str:
-    """kc_cuda.cu with its local includes inlined (kc.h, and what kc.h includes), each once, and
+    """kc_cuda.cu with its local includes inlined (kc.h, and what kc.h includes, with the VM's
+    vm/kernels/scalar.h and kiln_isa.h), each once, and
     KC_MAX_DEPTH set to DEVICE_MAX_DEPTH: the exact text NVRTC compiles (its hash covers every
     source)."""
-    seen: set[str] = set()
+    seen: set[Path] = set()
 
-    def expand(name: str) -> str:
-        if name in seen:
+    def expand(path: Path) -> str:
+        path = path.resolve()
+        if path in seen:
             return ""
-        seen.add(name)
-        return _INCLUDE.sub(lambda m: expand(m.group(1)), (KERNELS / name).read_text())
+        seen.add(path)
+        text = path.read_text()  # an include is found next to the file that names it, as in C
+        return _INCLUDE.sub(lambda m: expand(path.parent / m.group(1)), text)
 
-    text, count = _DEPTH.subn(f"#define KC_MAX_DEPTH {DEVICE_MAX_DEPTH}", expand(KERNEL.name))
+    text, count = _DEPTH.subn(f"#define KC_MAX_DEPTH {DEVICE_MAX_DEPTH}", expand(KERNEL))
     if count != 1:
         raise RuntimeError(f"kc.h should define KC_MAX_DEPTH once, found {count} definitions")
     return text

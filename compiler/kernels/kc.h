@@ -11,7 +11,8 @@
  *   check    types from annotations and the caller's argument types; one Var per name
  *   flow     definite assignment: which reads may find a variable unbound (UnboundLocalError)
  *   lower    typed AST -> instructions with labels, in the reference's order (compiler/lower.py)
- *   passes   fold, peephole, threading, dce to a fixed point, then fuse (kc_opt.h)
+ *   passes   fold, peephole, threading, dce to a fixed point, then fuse (kc_opt.h; fold computes
+ *            with the VM's own vm/kernels/scalar.h)
  *   assemble labels -> indices, maximum stack depth over the control-flow graph
  *   emit     the container: header, constants, image, types, functions, code, lines, CRC-32
  *
@@ -25,7 +26,8 @@
  * input. Recursion is bounded: the parser refuses nesting deeper than KC_MAX_DEPTH, and the
  * later phases recurse along the same tree, so the C stack is bounded by a constant.
  * Opcode numbers, stack effects, type and trap codes and the ISA hash are not compiled in:
- * they come from vm/isa.py at run time (kc_config), so a renumbered ISA needs no edit here.
+ * they come from vm/isa.py at run time (kc_config), so a renumbered ISA needs no edit here
+ * (scalar.h brings in kiln_isa.h: the folder reads its trap codes only as "traps or not").
  */
 #ifndef KILN_KC_H
 #define KILN_KC_H

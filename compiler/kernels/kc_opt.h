@@ -15,144 +15,22 @@
  * operators, int64 bounds): an operation that traps is left for run time; new constants go to
  * the pool in the reference's order, so the container's constant table is the same.
  *
- * NaNs: a float operation on two NaNs gives the first one (the warm CPython's choice; a cold
- * CPython gives the second for + and *, so no test relies on it), on one NaN that one, and a NaN
- * made from non-NaNs is x86's default NaN (the reference's bits on the host, also on a device).
- * On a device, a fold that needs pow() itself gives the program up (the device's pow is not
- * glibc's); fmod, floor and the four operations are exact everywhere.
+ * `fold` computes with vm/kernels/scalar.h, the functions the VM runs the same instructions
+ * with (their contract: vm/semantics.py), so compile time and run time share one definition.
+ * NaNs: a float operation on two NaNs gives the first one, quieted (the warm CPython's choice; a
+ * cold CPython gives the second for + and *, so no test relies on it), on one NaN that one, and
+ * a NaN made from non-NaNs is x86's default NaN (the reference's bits on the host, also on a
+ * device: floor division and modulo choose their NaN again from the operands). On a device, a
+ * fold that needs pow() itself gives the program up (the device's pow is not glibc's); fmod,
+ * floor, ceil, round, sqrt and the four operations are exact everywhere.
  */
 #ifndef KILN_KC_OPT_H
 #define KILN_KC_OPT_H
 
-#if !defined(__CUDACC_RTC__)
-#include <math.h>
-#endif
+/* the meaning of the scalar instructions: the VM's own */
+#include "../../vm/kernels/scalar.h"
 
-#define KC_I53 ((int64_t)1 << 53)
-#define KC_I64_MIN ((int64_t)(-9223372036854775807LL - 1))  /* (no INT64_MIN under NVRTC) */
-#define KC_DEFAULT_NAN ((int64_t)0xFFF8000000000000ull)  /* x86's NaN of 0/0, inf-inf, ... */
 #define KC_MAX_ROUNDS 50
-
-KC_FN double kc_f(int64_t w) { union { double d; int64_t i; } u; u.i = w; return u.d; }
-KC_FN int64_t kc_w(double x) { union { double d; int64_t i; } u; u.d = x; return u.i; }
-KC_FN int kc_isnan(double x) { return x != x; }
-KC_FN int kc_isinf(double x) { return x == x && x - x != 0.0; }
-
-/* ---- the meaning of the scalar instructions (vm/semantics.py) --------------------------------- */
-
-KC_FN int kc_add_ovf(int64_t a, int64_t b, int64_t *r) {
-    int64_t s = (int64_t)((uint64_t)a + (uint64_t)b);
-    *r = s;
-    return ((a ^ s) & (b ^ s)) < 0;
-}
-
-KC_FN int kc_sub_ovf(int64_t a, int64_t b, int64_t *r) {
-    int64_t s = (int64_t)((uint64_t)a - (uint64_t)b);
-    *r = s;
-    return ((a ^ b) & (a ^ s)) < 0;
-}
-
-KC_FN int kc_mul_ovf(int64_t a, int64_t b, int64_t *r) {
-#if defined(__CUDACC__)
-    int64_t lo = (int64_t)((uint64_t)a * (uint64_t)b);
-    int64_t hi = (int64_t)__mul64hi((long long)a, (long long)b);
-    *r = lo;
-    return hi != (lo < 0 ? -1 : 0);
-#elif defined(__GNUC__)
-    return __builtin_mul_overflow(a, b, r);
-#else
-    int64_t p = (int64_t)((uint64_t)a * (uint64_t)b);
-    *r = p;
-    if (a == 0 || b == 0) return 0;
-    if ((a == -1 && b == KC_I64_MIN) || (b == -1 && a == KC_I64_MIN)) return 1;
-    return p / b != a;
-#endif
-}
-
-/* arithmetic shift right for either sign (C leaves >> of a negative implementation-defined) */
-KC_FN int64_t kc_sar(int64_t a, int64_t b) {
-    return a < 0 ? ~(int64_t)((uint64_t)~a >> b) : (int64_t)((uint64_t)a >> b);
-}
-
-/* the result of a float operation on x and y that computed r, with the NaN the reference gets */
-KC_FN double kc_fnan(double x, double y, double r) {
-    if (kc_isnan(x)) return x;
-    if (kc_isnan(y)) return y;
-    if (kc_isnan(r)) return kc_f(KC_DEFAULT_NAN);
-    return r;
-}
-
-/* CPython's float_divmod (_float_div_mod): the floor quotient (y != 0) */
-KC_FN double kc_floordiv_f(double vx, double wx) {
-    double mod = fmod(vx, wx);
-    double div = (vx - mod) / wx, floordiv;
-    if (mod != 0.0) {
-        if ((wx < 0) != (mod < 0)) div -= 1.0;
-    }
-    if (div != 0.0) {
-        floordiv = floor(div);
-        if (div - floordiv > 0.5) floordiv += 1.0;
-    } else {
-        floordiv = copysign(0.0, vx / wx);
-    }
-    return floordiv;
-}
-
-/* CPython's float_rem (y != 0) */
-KC_FN double kc_mod_f(double vx, double wx) {
-    double mod = fmod(vx, wx);
-    if (mod != 0.0) {
-        if ((wx < 0) != (mod < 0)) mod += wx;
-    } else {
-        mod = copysign(0.0, wx);
-    }
-    return mod;
-}
-
-KC_FN int kc_odd(double y) { return fmod(fabs(y), 2.0) == 1.0; }
-
-/* semantics.pow_f (CPython's float_pow): 1 and *r, 0 for a trap, 2 where the device's pow
-   could differ from the host's libm (the caller gives the program up) */
-KC_FN int kc_pow_f(double x, double y, double *r) {
-    int negate = 0;
-    if (x < 0 && !kc_isinf(x) && !kc_isnan(y) && !kc_isinf(y) && y != floor(y)) return 0;
-    if (y == 0.0) { *r = 1.0; return 1; }
-    if (kc_isnan(x)) { *r = x; return 1; }
-    if (kc_isnan(y)) { *r = x == 1.0 ? 1.0 : y; return 1; }
-    if (kc_isinf(y)) {
-        double ax = fabs(x);
-        if (ax == 1.0) *r = 1.0;
-        else if ((y > 0.0) == (ax > 1.0)) *r = fabs(y);
-        else *r = 0.0;
-        return 1;
-    }
-    if (kc_isinf(x)) {
-        int odd = kc_odd(y);
-        if (y > 0.0) *r = odd ? x : fabs(x);
-        else *r = odd ? copysign(0.0, x) : 0.0;
-        return 1;
-    }
-    if (x == 0.0) {
-        if (y < 0.0) return 0;  /* ZeroDivisionError */
-        *r = kc_odd(y) ? x : 0.0;
-        return 1;
-    }
-    if (x < 0.0) {
-        x = -x;
-        negate = kc_odd(y);
-    }
-    if (x == 1.0) { *r = negate ? -1.0 : 1.0; return 1; }
-#ifdef __CUDA_ARCH__
-    return 2;
-#else
-    {
-        double p = pow(x, y);
-        if (kc_isinf(p)) return 0;  /* OverflowError */
-        *r = negate ? -p : p;
-    }
-    return 1;
-#endif
-}
 
 /* how many constant operands `op` folds (2 or 1), 0 for an instruction fold leaves alone */
 KC_FN int kc_fold_arity(int op) {
@@ -187,75 +65,52 @@ KC_FN int kc_fold_float_result(int op) {
 /* `op` on constant words a (and b): 1 with the result word in *r, 0 when it traps (left for run
    time), 2 when kc cannot compute it exactly here */
 KC_FN int kc_fold_value(int op, int64_t a, int64_t b, int64_t *r) {
-    double x = kc_f(a), y = kc_f(b), d = 0.0;
-    int ok;
+    double x = kiln_f(a), y = kiln_f(b), d = 0.0;
+    int t;
     switch (op) {
-    case K_ADD_I: return !kc_add_ovf(a, b, r);
-    case K_SUB_I: return !kc_sub_ovf(a, b, r);
-    case K_MUL_I: return !kc_mul_ovf(a, b, r);
-    case K_FLOORDIV_I:
-        if (b == 0 || (a == KC_I64_MIN && b == -1)) return 0;
-        *r = a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0);
-        return 1;
-    case K_MOD_I:
-        if (b == 0) return 0;
-        if (b == -1) { *r = 0; return 1; }
-        *r = a % b;
-        if (*r != 0 && (*r < 0) != (b < 0)) *r += b;
-        return 1;
-    case K_POW_I: {
-        int64_t result = 1, base = a;
-        if (b < 0) return 0;
-        while (b) {  /* by squaring, stopping at the first product past 64 bits */
-            if ((b & 1) && kc_mul_ovf(result, base, &result)) return 0;
-            b >>= 1;
-            if (b && kc_mul_ovf(base, base, &base)) return 0;
-        }
-        *r = result;
-        return 1;
-    }
-    case K_DIV_I:
-        if (b == 0 || a > KC_I53 || a < -KC_I53 || b > KC_I53 || b < -KC_I53) return 0;
-        *r = kc_w((double)a / (double)b);
-        return 1;
+    case K_ADD_I: return !kiln_add_ovf(a, b, r);
+    case K_SUB_I: return !kiln_sub_ovf(a, b, r);
+    case K_MUL_I: return !kiln_mul_ovf(a, b, r);
+    case K_FLOORDIV_I: return kiln_floordiv_i(a, b, r) == TRAP_OK;
+    case K_MOD_I: return kiln_mod_i(a, b, r) == TRAP_OK;
+    case K_POW_I: return kiln_pow_i(a, b, r) == TRAP_OK;
+    case K_DIV_I: t = kiln_div_i(a, b, &d); break;
     case K_AND_I: *r = a & b; return 1;
     case K_OR_I: *r = a | b; return 1;
     case K_XOR_I: *r = a ^ b; return 1;
-    case K_SHL_I:
-        if (b < 0) return 0;
-        if (a == 0) { *r = 0; return 1; }
-        if (b >= 64) return 0;
-        *r = (int64_t)((uint64_t)a << b);
-        return kc_sar(*r, b) == a;
-    case K_SHR_I:
-        if (b < 0) return 0;
-        *r = kc_sar(a, b > 63 ? 63 : b);
-        return 1;
+    case K_SHL_I: return kiln_shl_i(a, b, r) == TRAP_OK;
+    case K_SHR_I: return kiln_shr_i(a, b, r) == TRAP_OK;
     case K_LT_I: *r = a < b; return 1;
     case K_LE_I: *r = a <= b; return 1;
     case K_GT_I: *r = a > b; return 1;
     case K_GE_I: *r = a >= b; return 1;
     case K_EQ_I: *r = a == b; return 1;
     case K_NE_I: *r = a != b; return 1;
-    case K_ADD_F: *r = kc_w(kc_fnan(x, y, x + y)); return 1;
-    case K_SUB_F: *r = kc_w(kc_fnan(x, y, x - y)); return 1;
-    case K_MUL_F: *r = kc_w(kc_fnan(x, y, x * y)); return 1;
+    case K_ADD_F: *r = kiln_w(kiln_add(x, y)); return 1;
+    case K_SUB_F: *r = kiln_w(kiln_sub(x, y)); return 1;
+    case K_MUL_F: *r = kiln_w(kiln_mul(x, y)); return 1;
     case K_DIV_F:
         if (y == 0.0) return 0;
-        *r = kc_w(kc_fnan(x, y, x / y));
+        *r = kiln_w(kiln_div(x, y));
         return 1;
+    /* floor division and modulo: their NaN chosen once more from the operands, so that a
+       device's fmod and floor NaNs never reach the pool */
     case K_FLOORDIV_F:
         if (y == 0.0) return 0;
-        *r = kc_w(kc_fnan(x, y, kc_floordiv_f(x, y)));  /* (the NaN libm's fmod gives) */
+        *r = kiln_w(kiln_nan_of(x, y, kiln_floordiv_f(x, y)));
         return 1;
     case K_MOD_F:
         if (y == 0.0) return 0;
-        *r = kc_w(kc_fnan(x, y, kc_mod_f(x, y)));
+        *r = kiln_w(kiln_nan_of(x, y, kiln_mod_f(x, y)));
         return 1;
     case K_POW_F:
-        ok = kc_pow_f(x, y, &d);
-        if (ok == 1) *r = kc_w(d);
-        return ok;
+#ifdef __CUDA_ARCH__
+        t = kiln_pow_f(x, y, &d, 0);  /* the device's pow is not glibc's: give that up (2) */
+        if (t == KILN_POW_LIBM) return 2;
+#else
+        t = kiln_pow_f(x, y, &d, 1);
+#endif
+        break;
     case K_LT_F: *r = x < y; return 1;
     case K_LE_F: *r = x <= y; return 1;
     case K_GT_F: *r = x > y; return 1;
@@ -263,49 +118,28 @@ KC_FN int kc_fold_value(int op, int64_t a, int64_t b, int64_t *r) {
     case K_EQ_F: *r = x == y; return 1;
     case K_NE_F: *r = x != y; return 1;
     /* unary: a (x) only */
-    case K_NEG_I:
-        if (a == KC_I64_MIN) return 0;
-        *r = -a;
-        return 1;
-    case K_ABS_I:
-        if (a == KC_I64_MIN) return 0;
-        *r = a < 0 ? -a : a;
-        return 1;
+    case K_NEG_I: return kiln_neg_i(a, r) == TRAP_OK;
+    case K_ABS_I: return kiln_abs_i(a, r) == TRAP_OK;
     case K_INVERT_I: *r = ~a; return 1;
     case K_NOT: *r = a == 0; return 1;
-    case K_I2F: *r = kc_w((double)a); return 1;
-    case K_I2F_EXACT:
-        if (a > KC_I53 || a < -KC_I53) return 0;
-        *r = kc_w((double)a);
-        return 1;
-    case K_NEG_F: *r = kc_w(-x); return 1;
-    case K_ABS_F: *r = kc_w(fabs(x)); return 1;
+    case K_I2F: *r = kiln_w((double)a); return 1;
+    case K_I2F_EXACT: t = kiln_i2f_exact(a, &d); break;
+    case K_NEG_F: *r = kiln_w(-x); return 1;
+    case K_ABS_F: *r = kiln_w(fabs(x)); return 1;
     case K_TRUTH_F: *r = x != 0.0; return 1;
-    /* semantics.sqrt_f, floor_f, ceil_f, round_f: IEEE-exact on host and device */
-    case K_SQRT_F:
-        if (x < 0) return 0;  /* ValueError */
-        *r = kc_w(sqrt(x));
-        return 1;
-    case K_FLOOR_F: *r = kc_isnan(x) || kc_isinf(x) || x == 0 ? a : kc_w(floor(x)); return 1;
-    case K_CEIL_F:
-        if (kc_isnan(x) || kc_isinf(x) || x == 0) { *r = a; return 1; }
-        d = ceil(x);
-        *r = kc_w(d == 0 && x < 0 ? -0.0 : d);
-        return 1;
-    case K_ROUND_F:  /* round half to even; a zero result keeps x's sign */
-        if (kc_isnan(x) || kc_isinf(x)) { *r = a; return 1; }
-        d = floor(x);
-        if (x - d > 0.5 || (x - d == 0.5 && fmod(d, 2.0) != 0.0)) d += 1.0;
-        *r = kc_w(d == 0 ? (a < 0 ? -0.0 : 0.0) : d);  /* a < 0: x's sign bit */
-        return 1;
-    case K_F2I:
-        if (kc_isnan(x) || kc_isinf(x)) return 0;
-        if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return 0;
-        *r = (int64_t)x;
-        return 1;
+    /* IEEE-exact on host and device */
+    case K_SQRT_F: t = kiln_sqrt_f(x, &d); break;
+    case K_FLOOR_F: *r = kiln_w(kiln_floor_f(x)); return 1;
+    case K_CEIL_F: *r = kiln_w(kiln_ceil_f(x)); return 1;
+    case K_ROUND_F: *r = kiln_w(kiln_round_f(x)); return 1;
+    case K_F2I: return kiln_f2i(x, r) == TRAP_OK;
     default:
         return 2;
     }
+    /* the float results of the cases that can trap */
+    if (t != TRAP_OK) return 0;
+    *r = kiln_w(d);
+    return 1;
 }
 
 /* ---- the passes ------------------------------------------------------------------------------ */

@@ -2,12 +2,15 @@
  *
  * As host C11 by the system compiler (vm/cpu.py builds it with vm/kernels/cpu.c, the pthread batch
  * driver) and as CUDA device code by nvcc or NVRTC (vm/kernels/cuda_kernel.cu). Every function
- * carries KILN_FN (or KILN_COLD: a call on the device, below). The contract it implements is
+ * carries KILN_FN (or KILN_COLD: a call on the device, scalar.h). The contract it implements is
  * vm/isa.py (the instructions) and vm/README.md (memory layout, allocation accounting, frames,
  * fuel, the exact semantics of every tricky op); vm/ref.py is the readable version of the same thing, and the two agree bit for bit.
+ * The meaning of the scalar instructions (int64 arithmetic with its overflow checks, float
+ * floor division, modulo, pow and rounding, conversions) is vm/kernels/scalar.h, written once
+ * and shared with the batched compiler's constant folder (compiler/kernels/kc_opt.h).
  *
  * Rules of this file, so that it compiles and behaves the same on both sides:
- * - no libc beyond fmod, floor, pow, copysign, fabs (device functions in CUDA);
+ * - no libc beyond fabs here; the rest of <math.h> (device functions in CUDA) only in scalar.h;
  *   NaN and infinity are tested on the bits, never with isnan/isinf macros;
  * - no recursion: the VM's frames are an explicit array, nested values (deep equality,
  *   ordering, marshalling) are walked with an explicit stack of kiln_walk levels;
@@ -47,33 +50,22 @@ typedef unsigned long long uint64_t;
 #include <stdint.h>
 #endif
 
+/* scalar.h: KILN_FN, KILN_COLD, the int64 and float helpers, the scalar semantics */
 #include "kiln_isa.h"
+#include "scalar.h"
 
 #ifdef __CUDACC__
-#define KILN_FN __device__ static inline
 /* kiln_run, the big loop, is compiled once and called by each kernel that runs items (inlining
-   it into every kernel doubles NVRTC's time for no gain: it is entered once per item) */
+   it into every kernel doubles NVRTC's time for no gain: it is entered once per item). Helpers
+   of more than a few lines are KILN_COLD (scalar.h): calls on the device, not inlined into
+   kiln_run's handlers: inlined, their temporaries raise the loop's register pressure to 255
+   registers and ~8 KB of spills per thread; called, the kernels need 170-188 registers and spill
+   nothing (docs/GPU.md, `kiln gpu check`). -DKILN_DEVICE_INLINE inlines them again, for
+   comparing the two builds on a device. On the CPU the host compiler decides, as before. */
 #define KILN_RUN_FN __device__ static __noinline__
-/* Helpers of more than a few lines are calls on the device, not inlined into kiln_run's 137
-   handlers: inlined, their temporaries raise the loop's register pressure to 255 registers and
-   ~8 KB of spills per thread; called, the kernels need 170-188 registers and spill nothing
-   (docs/GPU.md, `kiln gpu check`). -DKILN_DEVICE_INLINE inlines them again, for comparing the
-   two builds on a device. On the CPU the host compiler decides, as before. */
-#ifdef KILN_DEVICE_INLINE
-#define KILN_COLD __device__ static inline
 #else
-#define KILN_COLD __device__ static __noinline__
-#endif
-#else
-#define KILN_FN static inline
 #define KILN_RUN_FN static inline
-#define KILN_COLD static inline
 #endif
-
-#define KILN_I64_MAX ((int64_t)0x7fffffffffffffffLL)
-#define KILN_I64_MIN ((int64_t)(-KILN_I64_MAX - 1))
-#define KILN_EXACT ((int64_t)1 << 53) /* largest magnitude every int of which is a double */
-#define KILN_TWO63 9223372036854775808.0 /* 2**63 as a double */
 
 /* ---- the program, as flat arrays (built by vm/build.py: flatten) ----------------------------- */
 
@@ -143,91 +135,7 @@ typedef struct {
     int64_t walk_cap;
 } kiln_scratch;
 
-/* ---- small portable helpers ------------------------------------------------------------------- */
-
-KILN_FN double kiln_f(int64_t w) {
-#ifdef __CUDACC__
-    return __longlong_as_double((long long)w);
-#else
-    union { int64_t i; double d; } u;
-    u.i = w;
-    return u.d;
-#endif
-}
-
-KILN_FN int64_t kiln_w(double d) {
-#ifdef __CUDACC__
-    return (int64_t)__double_as_longlong(d);
-#else
-    union { int64_t i; double d; } u;
-    u.d = d;
-    return u.i;
-#endif
-}
-
-KILN_FN int kiln_isnan(double x) {
-    uint64_t b = (uint64_t)kiln_w(x);
-    return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL && (b & 0x000fffffffffffffULL) != 0;
-}
-
-KILN_FN int kiln_isinf(double x) {
-    return ((uint64_t)kiln_w(x) & 0x7fffffffffffffffULL) == 0x7ff0000000000000ULL;
-}
-
-/* The NaN an arithmetic operation on x and y gives, the same on every backend: the first NaN
-   operand, quieted, else the default NaN of x86 (negative, quiet), so results equal CPython's on
-   x86 bit for bit however the compiler orders the operands of + and * (and on a GPU, whose
-   hardware NaNs differ). Only called when the result r is a NaN. */
-#define KILN_DEFAULT_NAN ((int64_t)0xfff8000000000000ULL)
-KILN_FN double kiln_nan(double x, double y) {
-    if (kiln_isnan(x)) return kiln_f(kiln_w(x) | (int64_t)0x0008000000000000LL);
-    if (kiln_isnan(y)) return kiln_f(kiln_w(y) | (int64_t)0x0008000000000000LL);
-    return kiln_f(KILN_DEFAULT_NAN);
-}
-KILN_FN double kiln_add(double x, double y) { double r = x + y; return r == r ? r : kiln_nan(x, y); }
-KILN_FN double kiln_sub(double x, double y) { double r = x - y; return r == r ? r : kiln_nan(x, y); }
-KILN_FN double kiln_mul(double x, double y) { double r = x * y; return r == r ? r : kiln_nan(x, y); }
-KILN_FN double kiln_div(double x, double y) { double r = x / y; return r == r ? r : kiln_nan(x, y); }
-
-/* "y is an odd integer", as CPython's DOUBLE_IS_ODD_INTEGER */
-KILN_FN int kiln_odd(double y) { return fmod(fabs(y), 2.0) == 1.0; }
-
-/* Overflow-checked int64 arithmetic: return 1 on overflow, else store the result. */
-KILN_FN int kiln_add_ovf(int64_t a, int64_t b, int64_t *r) {
-    uint64_t u = (uint64_t)a + (uint64_t)b;
-    int64_t s = (int64_t)u;
-    *r = s;
-    return ((a ^ s) & (b ^ s)) < 0;
-}
-
-KILN_FN int kiln_sub_ovf(int64_t a, int64_t b, int64_t *r) {
-    uint64_t u = (uint64_t)a - (uint64_t)b;
-    int64_t s = (int64_t)u;
-    *r = s;
-    return ((a ^ b) & (a ^ s)) < 0;
-}
-
-KILN_COLD int kiln_mul_ovf(int64_t a, int64_t b, int64_t *r) {
-#if defined(__CUDACC__)
-    int64_t lo = (int64_t)((uint64_t)a * (uint64_t)b);
-    int64_t hi = (int64_t)__mul64hi((long long)a, (long long)b);
-    *r = lo;
-    return hi != (lo < 0 ? -1 : 0);
-#elif defined(__GNUC__)
-    return __builtin_mul_overflow(a, b, r);
-#else
-    int64_t p = (int64_t)((uint64_t)a * (uint64_t)b);
-    *r = p;
-    if (a == 0 || b == 0) return 0;
-    if ((a == -1 && b == KILN_I64_MIN) || (b == -1 && a == KILN_I64_MIN)) return 1;
-    return p / b != a;
-#endif
-}
-
-/* Arithmetic shift right, for any sign (C leaves >> of a negative implementation-defined). */
-KILN_FN int64_t kiln_sar(int64_t a, int64_t b) {
-    return a < 0 ? ~(int64_t)((uint64_t)~a >> b) : (int64_t)((uint64_t)a >> b);
-}
+/* ---- small portable helpers (the scalar ones are in scalar.h) ---------------------------- */
 
 /* Sizes: saturating, so that an absurd size is simply more than any heap. */
 KILN_FN int64_t kiln_sz_add(int64_t a, int64_t b) { return a > KILN_I64_MAX - b ? KILN_I64_MAX : a + b; }
@@ -236,127 +144,8 @@ KILN_FN int64_t kiln_sz_mul(int64_t a, int64_t b) {
     return a > KILN_I64_MAX / b ? KILN_I64_MAX : a * b;
 }
 
-/* round(x, n) of a float x and an int n, exactly as CPython (vm.semantics.round_f_n, the
-   definition): x = m * 2^e with m < 2^53; q = m * 5^n / 2^(e' = -e - n), rounded half to even,
-   in 128 bits made of two words; q / 10^n is one correctly rounded division of exact operands.
-   Returns 0 with *r set, or 1 where that is not exact (Unsupported). */
-KILN_COLD int kiln_round_n(double x, int64_t n, double *r) {
-    const double p10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    uint64_t m, p5 = 1, a0, a1, b0, b1, lo, hi, mid1, mid2, q, rhi, rlo, hhi, hlo;
-    int ex, e, k;
-    double f;
-    *r = x;
-    if (kiln_isnan(x) || kiln_isinf(x) || x == 0.0) return 0;
-    if (n < 0) return 1;
-    f = frexp(fabs(x), &ex);
-    m = (uint64_t)ldexp(f, 53);
-    e = ex - 53;
-    if (e >= 0 || n >= -(int64_t)e) return 0;
-    if (n > 22) return 1;
-    k = -e - (int)n;
-    for (int i = 0; i < n; i++) p5 *= 5; /* 5^22 < 2^52 */
-    /* (hi, lo) = m * p5, 32-bit halves */
-    a0 = m & 0xffffffffu; a1 = m >> 32; b0 = p5 & 0xffffffffu; b1 = p5 >> 32;
-    lo = a0 * b0;
-    mid1 = a1 * b0;
-    mid2 = a0 * b1;
-    hi = a1 * b1 + (mid1 >> 32) + (mid2 >> 32);
-    {
-        uint64_t t = lo + (mid1 << 32);
-        hi += t < lo;
-        lo = t;
-        t = lo + (mid2 << 32);
-        hi += t < lo;
-        lo = t;
-    }
-    if (k >= 106) { *r = copysign(0.0, x); return 0; } /* m * 5^n < 2^105 <= half */
-    if (k < 64) {
-        if (hi >> k) return 1;
-        q = (lo >> k) | (hi << (64 - k));
-        rhi = 0; rlo = lo & ((1ull << k) - 1);
-        hhi = 0; hlo = 1ull << (k - 1);
-    } else {
-        q = hi >> (k - 64);
-        rhi = hi & ((1ull << (k - 64)) - 1); rlo = lo;
-        if (k == 64) { hhi = 0; hlo = 1ull << 63; } else { hhi = 1ull << (k - 65); hlo = 0; }
-    }
-    if (q >> 53) return 1;
-    if (rhi > hhi || (rhi == hhi && rlo > hlo) || (rhi == hhi && rlo == hlo && (q & 1))) q++;
-    *r = copysign((double)q / p10[n], x);
-    return 0;
-}
-
 KILN_FN void kiln_copy(int64_t *d, const int64_t *s, int64_t n) {
     for (int64_t i = 0; i < n; i++) d[i] = s[i];
-}
-
-/* ---- float semantics (CPython's float_divmod, float_rem and float_pow) ------------------------ */
-
-KILN_COLD double kiln_floordiv_f(double x, double y) {
-    double mod = fmod(x, y);
-    double div = kiln_div(kiln_sub(x, mod), y);
-    double fd;
-    if (mod != 0.0) {
-        if ((y < 0.0) != (mod < 0.0)) div = kiln_sub(div, 1.0);
-    }
-    if (div != 0.0) {
-        fd = floor(div);
-        if (div - fd > 0.5) fd = kiln_add(fd, 1.0);
-    } else {
-        fd = copysign(0.0, x / y);
-    }
-    return fd;
-}
-
-KILN_COLD double kiln_mod_f(double x, double y) {
-    double mod = fmod(x, y);
-    if (mod != 0.0) {
-        if ((y < 0.0) != (mod < 0.0)) mod = kiln_add(mod, y);
-    } else {
-        mod = copysign(0.0, y);
-    }
-    return mod;
-}
-
-/* x ** y; returns a trap code, the result in *r. */
-KILN_COLD int kiln_pow_f(double x, double y, double *r) {
-    int negate = 0;
-    if (y == 0.0) { *r = 1.0; return TRAP_OK; }
-    if (kiln_isnan(x)) { *r = x; return TRAP_OK; }
-    if (kiln_isnan(y)) { *r = x == 1.0 ? 1.0 : y; return TRAP_OK; }
-    if (kiln_isinf(y)) {
-        double ax = fabs(x);
-        if (ax == 1.0) *r = 1.0;
-        else if ((y > 0.0) == (ax > 1.0)) *r = fabs(y);
-        else *r = 0.0;
-        return TRAP_OK;
-    }
-    if (kiln_isinf(x)) {
-        int odd = kiln_odd(y);
-        if (y > 0.0) *r = odd ? x : fabs(x);
-        else *r = odd ? copysign(0.0, x) : 0.0;
-        return TRAP_OK;
-    }
-    if (x == 0.0) {
-        if (y < 0.0) return TRAP_ZeroDivisionError;
-        *r = kiln_odd(y) ? x : 0.0;
-        return TRAP_OK;
-    }
-    if (x < 0.0) {
-        /* finite x < 0, finite non-integer y: Python gives a complex number (or raises
-           OverflowError when that overflows): Unsupported either way */
-        if (y != floor(y)) return TRAP_Unsupported;
-        x = -x;
-        negate = kiln_odd(y);
-    }
-    if (x == 1.0) { *r = negate ? -1.0 : 1.0; return TRAP_OK; }
-    {
-        double p = pow(x, y);
-        if (kiln_isinf(p)) return TRAP_OverflowError;
-        *r = negate ? -p : p;
-    }
-    return TRAP_OK;
 }
 
 /* ---- memory --------------------------------------------------------------------------------- */
@@ -1153,6 +942,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define ROOM(k) do { if (hi - sp < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
 #define CHECK(e) do { int t_ = (e); if (t_) TRAP(t_); } while (0)
 #define INT2(expr) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } } while (0)
+/* an int instruction of two operands computed by a scalar.h function that can trap */
+#define INT2_CHECKED(fn) do { int64_t r_ = 0; NEED(2); CHECK(fn(sp[-2], sp[-1], &r_)); sp[-2] = r_; sp--; } while (0)
 #define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
 #define FLTOP(expr) FLT2(kiln_w(expr))
 #define IMM(x) ((x) >= (1 << 23) ? (x) - (1 << 24) : (x))
@@ -1321,89 +1112,25 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_ADDI): { int64_t r; NEED(1); if (kiln_add_ovf(sp[-1], IMM(arg), &r)) TRAP(TRAP_Overflow); sp[-1] = r; NEXT; }
         CASE(OP_SUB_I): { int64_t r; NEED(2); if (kiln_sub_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
         CASE(OP_MUL_I): { int64_t r; NEED(2); if (kiln_mul_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
-        CASE(OP_FLOORDIV_I): {
-            int64_t a, b, q;
-            NEED(2);
-            a = sp[-2];
-            b = sp[-1];
-            if (b == 0) TRAP(TRAP_ZeroDivisionError);
-            if (a == KILN_I64_MIN && b == -1) TRAP(TRAP_Overflow);
-            q = a / b;
-            if (a % b != 0 && ((a < 0) != (b < 0))) q--;
-            sp[-2] = q;
-            sp--;
-            NEXT;
-        }
-        CASE(OP_MOD_I): {
-            int64_t a, b, m;
-            NEED(2);
-            a = sp[-2];
-            b = sp[-1];
-            if (b == 0) TRAP(TRAP_ZeroDivisionError);
-            m = b == -1 ? 0 : a % b;
-            if (m != 0 && ((m < 0) != (b < 0))) m += b;
-            sp[-2] = m;
-            sp--;
-            NEXT;
-        }
-        CASE(OP_POW_I): {
-            int64_t base, e, r = 1;
-            NEED(2);
-            base = sp[-2];
-            e = sp[-1];
-            if (e < 0) TRAP(TRAP_Unsupported);
-            while (e > 0) {
-                if (e & 1) { if (kiln_mul_ovf(r, base, &r)) TRAP(TRAP_Overflow); }
-                e >>= 1;
-                if (e > 0) { if (kiln_mul_ovf(base, base, &base)) TRAP(TRAP_Overflow); }
-            }
-            sp[-2] = r;
-            sp--;
-            NEXT;
-        }
+        CASE(OP_FLOORDIV_I): INT2_CHECKED(kiln_floordiv_i); NEXT;
+        CASE(OP_MOD_I): INT2_CHECKED(kiln_mod_i); NEXT;
+        CASE(OP_POW_I): INT2_CHECKED(kiln_pow_i); NEXT;
         CASE(OP_DIV_I): {
-            int64_t a, b;
+            double r = 0.0;
             NEED(2);
-            a = sp[-2];
-            b = sp[-1];
-            if (b == 0) TRAP(TRAP_ZeroDivisionError);
-            if (a > KILN_EXACT || a < -KILN_EXACT || b > KILN_EXACT || b < -KILN_EXACT) TRAP(TRAP_Unsupported);
-            sp[-2] = kiln_w((double)a / (double)b);
+            CHECK(kiln_div_i(sp[-2], sp[-1], &r));
+            sp[-2] = kiln_w(r);
             sp--;
             NEXT;
         }
-        CASE(OP_NEG_I): NEED(1); if (sp[-1] == KILN_I64_MIN) TRAP(TRAP_Overflow); sp[-1] = -sp[-1]; NEXT;
-        CASE(OP_ABS_I): NEED(1); if (sp[-1] == KILN_I64_MIN) TRAP(TRAP_Overflow); if (sp[-1] < 0) sp[-1] = -sp[-1]; NEXT;
+        CASE(OP_NEG_I): { int64_t r = 0; NEED(1); CHECK(kiln_neg_i(sp[-1], &r)); sp[-1] = r; NEXT; }
+        CASE(OP_ABS_I): { int64_t r = 0; NEED(1); CHECK(kiln_abs_i(sp[-1], &r)); sp[-1] = r; NEXT; }
         CASE(OP_INVERT_I): NEED(1); sp[-1] = ~sp[-1]; NEXT;
         CASE(OP_AND_I): INT2(a & b); NEXT;
         CASE(OP_OR_I): INT2(a | b); NEXT;
         CASE(OP_XOR_I): INT2(a ^ b); NEXT;
-        CASE(OP_SHL_I): {
-            int64_t a, b, r;
-            NEED(2);
-            a = sp[-2];
-            b = sp[-1];
-            if (b < 0) TRAP(TRAP_ValueError);
-            if (a == 0) r = 0;
-            else {
-                if (b >= 64) TRAP(TRAP_Overflow);
-                r = (int64_t)((uint64_t)a << b);
-                if (kiln_sar(r, b) != a) TRAP(TRAP_Overflow);
-            }
-            sp[-2] = r;
-            sp--;
-            NEXT;
-        }
-        CASE(OP_SHR_I): {
-            int64_t a, b;
-            NEED(2);
-            a = sp[-2];
-            b = sp[-1];
-            if (b < 0) TRAP(TRAP_ValueError);
-            sp[-2] = kiln_sar(a, b > 63 ? 63 : b);
-            sp--;
-            NEXT;
-        }
+        CASE(OP_SHL_I): INT2_CHECKED(kiln_shl_i); NEXT;
+        CASE(OP_SHR_I): INT2_CHECKED(kiln_shr_i); NEXT;
         CASE(OP_LT_I): INT2(a < b); NEXT;
         CASE(OP_LE_I): INT2(a <= b); NEXT;
         CASE(OP_GT_I): INT2(a > b); NEXT;
@@ -1423,7 +1150,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_POW_F): {
             double r = 0.0;
             NEED(2);
-            CHECK(kiln_pow_f(kiln_f(sp[-2]), kiln_f(sp[-1]), &r));
+            CHECK(kiln_pow_f(kiln_f(sp[-2]), kiln_f(sp[-1]), &r, 1));
             sp[-2] = kiln_w(r);
             sp--;
             NEXT;
@@ -1437,21 +1164,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_EQ_F): FLT2(x == y); NEXT;
         CASE(OP_NE_F): FLT2(x != y); NEXT;
         CASE(OP_I2F): NEED(1); sp[-1] = kiln_w((double)sp[-1]); NEXT;
-        CASE(OP_I2F_EXACT):
-            NEED(1);
-            if (sp[-1] > KILN_EXACT || sp[-1] < -KILN_EXACT) TRAP(TRAP_Unsupported);
-            sp[-1] = kiln_w((double)sp[-1]);
-            NEXT;
-        CASE(OP_F2I): {
-            double x;
-            NEED(1);
-            x = kiln_f(sp[-1]);
-            if (kiln_isnan(x)) TRAP(TRAP_ValueError);
-            if (kiln_isinf(x)) TRAP(TRAP_OverflowError);
-            if (x >= KILN_TWO63 || x < -KILN_TWO63) TRAP(TRAP_Overflow);
-            sp[-1] = (int64_t)x;
-            NEXT;
-        }
+        CASE(OP_I2F_EXACT): { double r = 0.0; NEED(1); CHECK(kiln_i2f_exact(sp[-1], &r)); sp[-1] = kiln_w(r); NEXT; }
+        CASE(OP_F2I): { int64_t r = 0; NEED(1); CHECK(kiln_f2i(kiln_f(sp[-1]), &r)); sp[-1] = r; NEXT; }
 
         /* -- values of any type */
         CASE(OP_EQ):
@@ -2099,25 +1813,10 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         }
 
         /* -- math */
-        CASE(OP_SQRT_F): {
-            double x;
-            NEED(1);
-            x = kiln_f(sp[-1]);
-            if (x < 0) TRAP(TRAP_ValueError);
-            sp[-1] = kiln_w(sqrt(x));
-            NEXT;
-        }
-        CASE(OP_FLOOR_F): NEED(1); sp[-1] = kiln_w(floor(kiln_f(sp[-1]))); NEXT;
-        CASE(OP_CEIL_F): NEED(1); sp[-1] = kiln_w(ceil(kiln_f(sp[-1]))); NEXT;
-        CASE(OP_ROUND_F): {
-            double x, r;
-            NEED(1);
-            x = kiln_f(sp[-1]);
-            r = round(x); /* CPython's float.__round__: half away from zero, then halves to even */
-            if (fabs(x - r) == 0.5) r = 2.0 * round(x / 2.0);
-            sp[-1] = kiln_w(r);
-            NEXT;
-        }
+        CASE(OP_SQRT_F): { double r = 0.0; NEED(1); CHECK(kiln_sqrt_f(kiln_f(sp[-1]), &r)); sp[-1] = kiln_w(r); NEXT; }
+        CASE(OP_FLOOR_F): NEED(1); sp[-1] = kiln_w(kiln_floor_f(kiln_f(sp[-1]))); NEXT;
+        CASE(OP_CEIL_F): NEED(1); sp[-1] = kiln_w(kiln_ceil_f(kiln_f(sp[-1]))); NEXT;
+        CASE(OP_ROUND_F): NEED(1); sp[-1] = kiln_w(kiln_round_f(kiln_f(sp[-1]))); NEXT;
 
         /* -- tuple */
         CASE(OP_IS_NONE): { /* an Optional: -1 (None) or a 1-item tuple */
@@ -2131,7 +1830,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_ROUND_F_N): {
             double r;
             NEED(2);
-            if (kiln_round_n(kiln_f(sp[-2]), sp[-1], &r)) TRAP(TRAP_Unsupported);
+            CHECK(kiln_round_n(kiln_f(sp[-2]), sp[-1], &r));
             sp[-2] = kiln_w(r);
             sp--;
             NEXT;
