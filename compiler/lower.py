@@ -2028,18 +2028,13 @@ class FunctionLowerer:
         else:
             self.emit("SORTED_DESC" if reverse else "SORTED", t)
 
-    def _all_any(self, gen: ast.GeneratorExp, is_all: bool) -> None:
-        """all(g) / any(g): loops that stop at the first item that decides, as CPython's."""
-        result, done = self.temp(), Label()
-        self.emit("LOADI", 1 if is_all else 0)
-        self.emit("STORE", result)
+    def _generator_loops(self, gen: ast.GeneratorExp, item: Callable[[Label], None]) -> None:
+        """The loops of `gen`'s `for` clauses, its `if`s tested; `item(cont)` emits what each
+        item does (`cont`: on to the next item)."""
 
         def generate(level: int, cont: Label, brk: Label) -> None:
             if level == len(gen.generators):
-                self.branch(gen.elt, is_all, cont)  # not decided by this item: next one
-                self.emit("LOADI", 0 if is_all else 1)
-                self.emit("STORE", result)
-                self.emit("JUMP", done)
+                item(cont)
                 return
             comp = gen.generators[level]
 
@@ -2051,6 +2046,20 @@ class FunctionLowerer:
             self.iterate(comp, comp.iter, comp.target, body)
 
         generate(0, Label(), Label())
+
+    def _all_any(self, gen: ast.GeneratorExp, is_all: bool) -> None:
+        """all(g) / any(g): loops that stop at the first item that decides, as CPython's."""
+        result, done = self.temp(), Label()
+        self.emit("LOADI", 1 if is_all else 0)
+        self.emit("STORE", result)
+
+        def item(cont: Label) -> None:
+            self.branch(gen.elt, is_all, cont)  # not decided by this item: next one
+            self.emit("LOADI", 0 if is_all else 1)
+            self.emit("STORE", result)
+            self.emit("JUMP", done)
+
+        self._generator_loops(gen, item)
         self.place(done)
         self.emit("LOAD", result)
 
@@ -2063,22 +2072,12 @@ class FunctionLowerer:
         self.expr(args[1])
         self.emit("STORE", result)
 
-        def generate(level: int, cont: Label, brk: Label) -> None:
-            if level == len(gen.generators):
-                self.expr(gen.elt)
-                self.emit("STORE", result)
-                self.emit("JUMP", done)
-                return
-            comp = gen.generators[level]
+        def item(cont: Label) -> None:
+            self.expr(gen.elt)
+            self.emit("STORE", result)
+            self.emit("JUMP", done)
 
-            def body(inner_cont: Label, inner_brk: Label) -> None:
-                for cond in comp.ifs:
-                    self.branch(cond, False, inner_cont)
-                generate(level + 1, inner_cont, inner_brk)
-
-            self.iterate(comp, comp.iter, comp.target, body)
-
-        generate(0, Label(), Label())
+        self._generator_loops(gen, item)
         self.place(done)
         self.emit("LOAD", result)
 
