@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.surface import STR_METHOD
+from compiler.surface import METHOD_NAMES
 from compiler.walk import walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
@@ -558,38 +558,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                     )
 
 
-_METHODS = frozenset(
-    {
-        # set
-        "add",
-        "intersection",
-        "union",
-        "difference",
-        "symmetric_difference",
-        "issubset",
-        "issuperset",
-        "isdisjoint",
-        # dict
-        "get",
-        "setdefault",
-        "keys",
-        "values",
-        "items",
-        # list
-        "append",
-        "pop",
-        "sort",
-        "reverse",
-        "clear",
-        "extend",
-        "index",
-        "count",
-        "remove",
-        "copy",
-        # str: compiler/surface.py
-        *STR_METHOD,
-    }
-)
+_METHODS = METHOD_NAMES  # compiler/surface.py
 
 
 MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose"})

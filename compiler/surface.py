@@ -75,6 +75,23 @@ STR_METHODS: Final[tuple[StrMethod, ...]] = (
 
 STR_METHOD: Final[dict[str, StrMethod]] = {m.name: m for m in STR_METHODS}
 
+# The methods of the other receivers that the front end accepts, by receiver. Their signatures
+# and lowering are still the type checker's and the lowering's own, method by method (the next
+# families to move into entries like STR_METHODS'); BATCHED_METHODS are those the batched
+# compiler takes (kc_surface.h's KC_METHODS).
+OTHER_METHODS: Final[dict[str, tuple[str, ...]]] = {
+    "set": ("add", "intersection", "union", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"),
+    "dict": ("get", "setdefault", "keys", "values", "items"),
+    "list": ("append", "pop", "sort", "reverse", "clear", "extend", "index", "count", "remove", "copy"),
+}
+BATCHED_METHODS: Final[tuple[str, ...]] = (
+    "add", "get", "keys", "values", "items", "append", "pop", "sort", "reverse", "clear", "extend",
+    "index", "count", "remove",
+)  # fmt: skip
+METHOD_NAMES: Final[frozenset[str]] = frozenset(
+    {*STR_METHOD, *(name for names in OTHER_METHODS.values() for name in names)}
+)
+
 
 # ---- generated files ----------------------------------------------------------------------------
 
@@ -111,6 +128,11 @@ def render_header() -> str:
         "#ifndef KC_SURFACE_H",
         "#define KC_SURFACE_H",
         "",
+        "/* the other receivers' methods the batched compiler takes (frontend.py's list is",
+        "   METHOD_NAMES) */",
+        "KC_TABLE char *const KC_METHODS[] = {"
+        + ", ".join(f'"{n}"' for n in BATCHED_METHODS)
+        + ", 0};",
         f"KC_TABLE char *const KC_STR_METHODS[] = {{{names}, 0}};",
         "KC_TABLE int KC_STR_METHOD_OP[] = {" + ", ".join(f"K_{m.op}" for m in STR_METHODS) + "};",
         "KC_TABLE int KC_STR_METHOD_ARITY[] = {"

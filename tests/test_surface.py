@@ -40,6 +40,7 @@ def test_the_table_is_what_the_compilers_and_generator_read() -> None:
     header = surface.HEADER_PATH.read_text()
     assert all(f'"{n}"' in header for n in names)
     assert all(set(m.batched_arities) <= set(m.arities) for m in surface.STR_METHODS)
+    assert set(surface.BATCHED_METHODS) <= surface.METHOD_NAMES == frontend._METHODS
 
 
 def _example_program(method: surface.StrMethod) -> tuple[str, object]:

@@ -652,11 +652,7 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k);
 /* The str methods (KC_STR_METHODS ...), generated from compiler/surface.py */
 #include "kc_surface.h"
 
-/* frontend.py's _METHODS (the str methods are KC_STR_METHODS') and MATH_FUNCTIONS */
-KC_TABLE char *const KC_METHODS[] = {
-    "add", "get", "keys", "values", "items", "append", "pop", "sort", "reverse", "clear", "extend",
-    "index", "count", "remove", 0
-};
+/* frontend.py's MATH_FUNCTIONS (its methods: KC_METHODS and KC_STR_METHODS, in kc_surface.h) */
 KC_TABLE char *const KC_MATH[] = {"sqrt", "floor", "ceil", 0};
 
 KC_FN int kc_math_fn(const kc_ctx *c, const kc_tok *t) {
