@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import io
 import math
 import random
@@ -384,11 +385,10 @@ def redefined_name(problem: Problem, tests: NativeTests, completion: str) -> str
         return None
     try:
         sample = ast.parse(problem.code(completion))
-        canonical = ast.parse(problem.code(problem.canonical_solution))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None  # decided elsewhere (a syntax error is CPython's verdict)
     mine = _bindings(sample, tests.drawn_with)
-    theirs = _bindings(canonical, tests.drawn_with)
+    theirs = _canonical_bindings(problem.code(problem.canonical_solution), tests.drawn_with)
     for name in tests.drawn_with:
         if mine[name] == theirs[name]:
             continue
@@ -402,6 +402,12 @@ def redefined_name(problem: Problem, tests: NativeTests, completion: str) -> str
         ):
             return name
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _canonical_bindings(code: str, names: tuple[str, ...]) -> dict[str, list[str]]:
+    """`_bindings` of the canonical program: the same for every sample of its problem."""
+    return _bindings(ast.parse(code), names)
 
 
 def _last_top_level(tree: ast.Module, name: str) -> ast.stmt | None:
