@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from compiler.surface import STR_METHODS
 from compiler.types import FunctionInfo, Var, _const_int
-from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, local2
+from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, TYPE_CODES, local2
 from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of, runtime_type
 
 
@@ -198,6 +198,10 @@ class FunctionLowerer:
         elif ret.kind == "optional":  # Python returns None
             self.emit("LOADI", -1)
             self.emit("RET")
+        elif ret.kind == "union" and NONE in ret.args:
+            self.emit("LOADI", 0)
+            self.emit("BOX", TYPE_CODES["none"])
+            self.emit("RET")
         else:  # Python would return None here, which the result type cannot hold
             self.raise_("Unsupported")
         return LoweredFunction(
@@ -235,6 +239,8 @@ class FunctionLowerer:
     def s_Return(self, s: ast.Return) -> None:
         if s.value is None:
             self.emit("LOADI", -1 if self.info.ret.kind == "optional" else 0)  # type: ignore[union-attr]
+            if self.info.ret.kind == "union":  # type: ignore[union-attr]
+                self.emit("BOX", TYPE_CODES["none"])
         else:
             self.expr(s.value)
         self.emit("RET")
@@ -458,6 +464,12 @@ class FunctionLowerer:
             else:
                 self.binop(s.op, current, s.value, result, s)
 
+        if hasattr(s, "kaugment"):  # of a union variable: x = x op v (types.py)
+            combined = s.kaugment  # type: ignore[attr-defined]
+            combined.left.kcheck = getattr(target, "kcheck", False)
+            self.expr(combined)
+            self.store_var(target.kvar)  # type: ignore[attr-defined]
+            return
         if isinstance(target, ast.Name):
             var: Var = target.kvar  # type: ignore[attr-defined]
             self.load_var(var, getattr(target, "kcheck", False))
@@ -899,6 +911,22 @@ class FunctionLowerer:
         elif t.kind == "none":  # a result that is always None: false
             self.emit("POP")
             self.emit("LOADI", 0)
+        elif t.kind == "union":  # the truth of the value in the box, by its tag
+            end = Label()
+            for i, alt in enumerate(t.args):
+                other = Label()
+                if i < len(t.args) - 1:
+                    self.emit("DUP")
+                    self.emit("TAG")
+                    self.emit("LOADI", TYPE_CODES[alt.kind])
+                    self.emit("EQ_I")
+                    self.emit("JUMP_IF_FALSE", other)
+                self.emit("UNBOX", TYPE_CODES[alt.kind])
+                self.to_bool(alt)
+                if i < len(t.args) - 1:
+                    self.emit("JUMP", end)
+                self.place(other)
+            self.place(end)
         elif t.kind == "optional":  # None is false, else the value's truth
             none, end = Label(), Label()
             self.emit("DUP")
@@ -924,18 +952,74 @@ class FunctionLowerer:
         if wrap == "none" and isinstance(node, ast.Constant):
             self.emit("LOADI", -1)
             return
-        getattr(self, f"e_{type(node).__name__}")(node)
+        if hasattr(node, "ksplit"):
+            self.split(node)
+        else:
+            getattr(self, f"e_{type(node).__name__}")(node)
         if wrap == "none":  # a call that returns None: evaluated, then None
             self.emit("POP")
             self.emit("LOADI", -1)
         elif wrap == "some":
             self.emit("TUPLE_NEW", 1)
+        elif isinstance(wrap, tuple):  # ("box", tag): a union's alternative, boxed
+            self.emit("BOX", wrap[1])
         if getattr(node, "kto_float", False):  # an int argument of math.pow, math.isclose
             self.emit("I2F")
         n = getattr(node, "kas_list", None)  # a tuple's items, iterated: their list
         if n is not None:
             self.emit("UNPACK_TUPLE", n)
             self.emit("LIST_NEW", n)
+
+    def split(self, node: ast.expr) -> None:
+        """An operation on union values (types.py's split): the operands into their hidden
+        variables, left to right, then the typed copy whose tags match (the last needs no test:
+        the others' failed)."""
+        operands, copies = node.ksplit  # type: ignore[attr-defined]
+        for operand, var in operands:
+            self.expr(operand)
+            self.emit("STORE", self.slots[var])
+        end = Label()
+        for i, (tags, copy_) in enumerate(copies):
+            other = Label()
+            if i < len(copies) - 1:
+                for (_, var), tag in zip(operands, tags, strict=True):
+                    if tag is not None:
+                        self.emit("LOAD", self.slots[var])
+                        self.emit("TAG")
+                        self.emit("LOADI", tag)
+                        self.emit("EQ_I")
+                        self.emit("JUMP_IF_FALSE", other)
+            if copy_ is None:  # a combination kiln cannot compile: CPython's to run
+                self.raise_("Unsupported")
+            else:
+                self.expr(copy_)
+            if i < len(copies) - 1 and copy_ is not None:
+                self.emit("JUMP", end)
+            self.place(other)
+        self.place(end)
+
+    def e_Given(self, node: ast.Name) -> None:
+        self.emit("LOAD", self.slots[node.kvar])  # type: ignore[attr-defined]
+        if node.ktag is not None:  # type: ignore[attr-defined]
+            self.emit("UNBOX", node.ktag)  # type: ignore[attr-defined]
+
+    def tag_in(self, tags: list[int]) -> None:
+        """The union value on the stack -> whether its tag is one of `tags` (a bool)."""
+        self.emit("TAG")
+        if not tags:
+            self.emit("POP")
+            self.emit("LOADI", 0)
+            return
+        tmp = self.temp() if len(tags) > 1 else None
+        if tmp is not None:
+            self.emit("STORE", tmp)
+        for i, tag in enumerate(tags):
+            if tmp is not None:
+                self.emit("LOAD", tmp)
+            self.emit("LOADI", tag)
+            self.emit("EQ_I")
+            if i:
+                self.emit("OR_I")
 
     def e_Constant(self, node: ast.Constant) -> None:
         v = node.value
@@ -1031,6 +1115,14 @@ class FunctionLowerer:
         self.place(end)
 
     def e_Compare(self, node: ast.Compare) -> None:
+        if hasattr(node, "ktype_tags"):  # type(u) == C of a union u: its tag
+            tags, equal = node.ktype_tags  # type: ignore[attr-defined]
+            call = node.left if isinstance(node.left, ast.Call) else node.comparators[0]
+            self.expr(call.args[0])  # type: ignore[attr-defined]
+            self.tag_in(tags)
+            if not equal:
+                self.emit("NOT")
+            return
         if hasattr(node, "ktype_equal"):  # type(x) == C, decided by the types (types.py)
             for e in [node.left, *node.comparators]:
                 if isinstance(e, ast.Call):  # type(x): x evaluated and dropped
@@ -1927,8 +2019,12 @@ class FunctionLowerer:
         self.emit("LOADI", 0)
 
     def b_isinstance(self, node: ast.Call, args: list[ast.expr]) -> None:
-        """Decided by the argument's static type (types.py): evaluated, dropped, a constant."""
+        """Decided by the argument's static type (types.py): evaluated, dropped, a constant;
+        of a union, by its tag."""
         self.expr(args[0])
+        if hasattr(node, "kisinstance_tags"):
+            self.tag_in(node.kisinstance_tags)  # type: ignore[attr-defined]
+            return
         self.emit("POP")
         self.emit("LOADI", int(node.kisinstance))  # type: ignore[attr-defined]
 

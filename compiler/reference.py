@@ -14,11 +14,14 @@ from compiler.diagnostics import CompileError, Reporter
 from compiler.frontend import parse
 from compiler.lower import Pool, lower_function
 from compiler.optimize import PASSES, optimize
-from compiler.types import check_module
+from compiler.types import Widen, check_module
 from vm.container import Program
 from vm.isa import OPS, decode
 from vm.limits import MAX_TYPE_DEPTH
 from vm.values import Type, type_depth
+
+
+MAX_UNIONS = 16  # union types one module may need (each costs one more check of the module)
 
 
 def compile_source(
@@ -53,8 +56,18 @@ def _compile(
     require: Sequence[str],
 ) -> Program:
     report = Reporter(filename)
-    functions = parse(source, filename)
-    infos = check_module(functions, report, arg_types)
+    hints: dict[tuple[object, ...], Type] = {}
+    while True:  # each Widen names one more union: the module is checked again, from its source
+        functions = parse(source, filename)
+        try:
+            infos = check_module(functions, report, arg_types, hints)
+            break
+        except Widen as widen:
+            if widen.key in hints or len(hints) >= MAX_UNIONS:
+                raise CompileError(
+                    widen.filename, widen.line, widen.col, widen.kind, widen.message
+                ) from None
+            hints[widen.key] = widen.union
     for name in [*require, *(arg_types or {})]:
         if name not in infos:
             # the program's own functions (not the compiler's $pow_mod, or specialisations)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -40,7 +41,35 @@ from vm.values import (
     optional_of,
     set_of,
     tuple_of,
+    union_alternatives,
+    union_of,
 )
+from vm.isa import TYPE_CODES
+
+
+class Widen(CompileError):
+    """A type error that a union type removes: the variable, result, list or conditional named
+    by `key` holds values of more than one kind, so it is checked again as `union` (check_module
+    starts over with the hint). Raised where nothing handles it, it is the type error it was."""
+
+    def __init__(self, error: CompileError, key: tuple[object, ...], union: Type) -> None:
+        super().__init__(error.filename, error.line, error.col, error.kind, error.message)
+        self.key, self.union = key, union
+
+
+class Given(ast.Name):
+    """An operand evaluated once into a hidden variable (`kvar`), read as the union alternative
+    of kind `ktag` (UNBOX; None: the value as it is): the operands of an operation on a union
+    value, in each of the operation's typed copies (FunctionChecker.split)."""
+
+
+def _tag(t: Type) -> int:
+    return TYPE_CODES[t.kind]
+
+
+def _is_union(t: KType) -> bool:
+    t = resolve(t)
+    return isinstance(t, Type) and t.kind == "union"
 
 
 class TVar:
@@ -111,6 +140,8 @@ def show(t: KType) -> str:
         return f"tuple[{', '.join(show(a) for a in t.args)}]"
     if t.kind == "optional":
         return f"Optional[{show(t.args[0])}]"
+    if t.kind == "union":
+        return " | ".join(show(a) for a in t.args)
     return t.kind
 
 
@@ -481,9 +512,11 @@ class Checker:
         report: Reporter,
         arg_types: Mapping[str, Sequence[Type]],
         fall_off_optional: bool = False,
+        hints: Mapping[tuple[object, ...], Type] | None = None,
     ) -> None:
         self.report = report
         self.fall_off_optional = fall_off_optional
+        self.hints: Mapping[tuple[object, ...], Type] = hints or {}
         # what the module's own `import math` / `from math import ...` bind (names resolve as in
         # CPython: a function may use math only when the module or the function imports it)
         imports = getattr(functions[0], "kmodule_imports", []) if functions else []
@@ -551,6 +584,9 @@ class Checker:
         ret = annotation_type(fn.returns, report)
         if not _returns_a_value(fn):
             ret = NONE  # CPython ignores the annotation: every path returns None
+        hinted = self.hints.get(("ret", fn.name))
+        if hinted is not None:  # returns of several kinds (CPython ignores the annotation)
+            return self._info(fn, params, hinted, source_name)
         if (ret is None or _kind(ret) != "optional") and _optional_result(
             fn, self.fall_off_optional
         ):
@@ -558,6 +594,11 @@ class Checker:
             # T the annotation's or the returns'
             inner = ret if ret is not None else TVar(f"result of {source_name}")
             ret = optional_of(inner)  # type: ignore[arg-type]
+        return self._info(fn, params, ret, source_name)
+
+    def _info(
+        self, fn: ast.FunctionDef, params: list[Var], ret: KType | None, source_name: str
+    ) -> FunctionInfo:
         info = FunctionInfo(
             fn,
             params,
@@ -643,6 +684,7 @@ class FunctionChecker:
         self.scopes: list[dict[str, Var]] = []  # comprehension scopes, innermost last
         self.loop_depth = 0
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
+        self.synthetic: list[ast.expr] = []  # the typed copies of operations on unions (split)
         self.assigned = _assigned_names(info.node)
         # names assigned a None literal somewhere: their variable is Optional from the start
         self.none_names = {
@@ -687,33 +729,82 @@ class FunctionChecker:
         or module function of that name)."""
         return self.lookup(name) is not None or name in self.assigned
 
-    def bind(self, target: ast.Name, t: KType) -> Var:
+    def bind(self, target: ast.Name, t: KType, value: ast.expr | None = None) -> Var:
         var = self.lookup(target.id)
+        hinted = None if self.scopes else self.module.hints.get(("var", self.info.name, target.id))
+        if var is None and hinted is not None:  # assigned values of several kinds: a union
+            var = Var(target.id, hinted)
+            self.info.variables[target.id] = var
         if var is None:
             var = Var(target.id, t)
             self.info.variables[target.id] = var
+        elif _is_union(var.type) and value is not None and self.fits(value, t, var.type):
+            pass  # boxed (value.kwrap)
         elif not unify(var.type, t):
-            raise self.err(
+            error = self.err(
                 target,
                 f"{target.id} is {show(var.type)} here but {show(t)} is assigned (a variable keeps one type)",
             )
+            self.widen(error, ("var", self.info.name, target.id), var, [var.type, t])
+            raise error
         target.kvar = var  # type: ignore[attr-defined]
         target.kty = var.type  # type: ignore[attr-defined]
         self.nodes.append(target)
         return var
 
+    def widen(
+        self, error: CompileError, key: tuple[object, ...], var: Var | None, types: list[KType]
+    ) -> None:
+        """Raise Widen(error) when the values of `types` (all known) fit one union, and `var`
+        (if any) is a plain variable of this function, not a parameter (the caller's argument
+        is not boxed) nor one a comprehension binds."""
+        if var is not None and (var in self.info.params or var.hidden or self.scopes):
+            return
+        if not all(is_concrete(t) for t in types):
+            return
+        resolved = [resolve(t) for t in types]
+        joined = union_of(*resolved)  # type: ignore[arg-type]
+        if joined is None and all(_kind(t) == "tuple" for t in resolved):
+            lengths = {len(t.args) for t in resolved}  # type: ignore[union-attr]
+            if len(lengths) == 1:  # (None, None) and (1, 2): item by item
+                items = [union_of(*col) for col in zip(*(t.args for t in resolved))]  # type: ignore[union-attr]
+                if all(i is not None for i in items):
+                    joined = tuple_of(*items)  # type: ignore[arg-type]
+        if joined is None or joined == resolved[0] or self.module.hints.get(key) is not None:
+            return
+        if "set[" in show(joined) or "dict[" in show(joined):
+            return
+        raise Widen(error, key, joined)
+
     def fits(self, node: ast.expr, t: KType, target: KType) -> bool:
         """Whether `node`, of type `t`, may stand where a `target` is wanted: the same type
         (unified), or None or a T where an Optional[T] is wanted (`node.kwrap` says how the
-        value is made an Optional: "none" or "some")."""
+        value is made an Optional: "none" or "some"), or a union's alternative where the union
+        is wanted (`node.kwrap` is ("box", tag)), or a union of fewer alternatives."""
         rt, rtarget = resolve(t), resolve(target)
+        if isinstance(rtarget, Type) and rtarget.kind == "union":
+            if isinstance(rt, Type) and rt.kind == "union":
+                by_kind = {a.kind: a for a in rtarget.args}
+                return all(a.kind in by_kind and unify(by_kind[a.kind], a) for a in rt.args)
+            if isinstance(node, ast.Tuple) and isinstance(rt, Type) and rt.kind == "tuple":
+                alt = next((a for a in rtarget.args if a.kind == "tuple"), None)
+                if alt is not None and self.fits(node, rt, alt):
+                    node.kwrap = ("box", _tag(alt))  # type: ignore[attr-defined]
+                    return True
+                return False
+            kind = _kind(rt)
+            alt = next((a for a in rtarget.args if a.kind == kind), None)
+            if alt is None or not unify(alt, rt):
+                return False
+            node.kwrap = ("box", _tag(alt))  # type: ignore[attr-defined]
+            return True
         if (
             isinstance(node, ast.Tuple)
             and isinstance(rt, Type)
             and isinstance(rtarget, Type)
             and rt.kind == rtarget.kind == "tuple"
             and len(rt.args) == len(rtarget.args) == len(node.elts)
-            and _has_optional(rtarget)
+            and (_has_optional(rtarget) or "|" in show(rtarget))
         ):  # `(None, 1)` where a tuple[Optional[int], Optional[int]] is wanted: item by item
             if all(self.fits(e, et, tt) for e, et, tt in zip(node.elts, rt.args, rtarget.args)):
                 node.kty = rtarget  # type: ignore[attr-defined]
@@ -838,7 +929,8 @@ class FunctionChecker:
                     f"{what} as a parameter or result of {self.info.name}",
                     "kiln's sets and dicts live inside one function",
                 )
-        for node in walk(self.info.node):  # types recorded in plans before they were solved
+        synthetic = [n for syn in self.synthetic for n in walk(syn)]
+        for node in [*walk(self.info.node), *synthetic]:  # plans recorded before types were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
             if hasattr(node, "kiter"):
@@ -1006,6 +1098,8 @@ class FunctionChecker:
         if s.value is None:
             if _kind(self.info.ret) == "optional":
                 return
+            if _is_union(self.info.ret) and NONE in resolve(self.info.ret).args:  # type: ignore[union-attr]
+                return
             if not unify(self.info.ret, NONE):
                 raise self.err(
                     s, f"bare return in {self.info.name}, which returns {show(self.info.ret)}"
@@ -1013,10 +1107,12 @@ class FunctionChecker:
             return
         t = self.expr(s.value, allow_none=True)
         if not self.fits(s.value, t, self.info.ret):
-            raise self.err(
+            error = self.err(
                 s.value,
                 f"{self.info.name} returns {show(self.info.ret)} elsewhere but {show(t)} here",
             )
+            self.widen(error, ("ret", self.info.name), None, [self.info.ret, t])
+            raise error
         self.info.returns_value = self.info.returns_value or _kind(t) != "none"
 
     def s_Assign(self, s: ast.Assign) -> None:
@@ -1083,7 +1179,7 @@ class FunctionChecker:
 
     def assign_target(self, target: ast.expr, t: KType, value: ast.expr) -> None:
         if isinstance(target, ast.Name):
-            self.bind(target, t)
+            self.bind(target, t, value if t is getattr(value, "kty", None) else None)
         elif isinstance(target, (ast.Tuple, ast.List)):
             rt = self.need(value, t, "the unpacked value")
             if rt.kind == "tuple":
@@ -1149,6 +1245,21 @@ class FunctionChecker:
             if var is None:
                 raise self.err(target, f"{target.id} is used before any assignment")
             current = var.type
+            if _is_union(current):  # x = x op v, the operation split by x's tag
+                combined = ast.BinOp(left=ast.Name(id=target.id, ctx=ast.Load()), op=s.op, right=s.value)
+                combined = ast.copy_location(combined, s)
+                ast.copy_location(combined.left, target)
+                self.synthetic.append(combined)
+                result = self.expr(combined)
+                if not self.fits(combined, result, current):
+                    error = self.err(s, f"{target.id} is {show(current)}; the result is {show(result)}")
+                    self.widen(error, ("var", self.info.name, target.id), var, [current, result])
+                    raise error
+                s.kaugment = combined  # type: ignore[attr-defined]
+                s.kty = current  # type: ignore[attr-defined]
+                target.kvar = var  # type: ignore[attr-defined]
+                target.kty = current  # type: ignore[attr-defined]
+                return
         elif isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
             seq = self.need(target.value, self.expr(target.value), "the indexed value")
             if seq.kind == "dict":
@@ -1178,11 +1289,17 @@ class FunctionChecker:
             result = current
         else:
             result = self.binop_type(s, s.op, current, value)
+        if isinstance(target, ast.Name) and _is_union(current) and self.fits(s, result, current):
+            result = current  # boxed (s.kwrap)
         if not unify(current, result):
-            raise self.err(
+            error = self.err(
                 s,
                 f"{ast.unparse(target)} is {show(current)}; {_BINOP_NAMES[type(s.op)]}= would make it {show(result)}",
             )
+            if isinstance(target, ast.Name):
+                var = self.lookup(target.id)
+                self.widen(error, ("var", self.info.name, target.id), var, [current, result])
+            raise error
         s.kty = result  # type: ignore[attr-defined]
         if isinstance(target, ast.Name):
             self.bind(target, result)
@@ -1368,12 +1485,144 @@ class FunctionChecker:
         method = getattr(self, f"e_{type(node).__name__}", None)
         if method is None:
             raise self.report.unsupported(node, type(node).__name__, "not in kiln Python")
-        t = method(node)
+        operands = self.union_operands(node)
+        t = self.split(node, operands) if operands else method(node)
         if _kind(t) == "none" and not allow_none:
             raise self.err(node, "this expression has no value (None is only a function result)")
         node.kty = t  # type: ignore[attr-defined]
         self.nodes.append(node)
         return t
+
+    # -- operations on union values ------------------------------------------------------------
+    def may_be_union(self, node: ast.expr) -> bool:
+        """Whether `node` is, before it is checked, surely of a union type: a variable of one,
+        the call of a function returning one, an item of a list of them."""
+        if isinstance(node, ast.Name) and not isinstance(node, Given):
+            var = self.lookup(node.id)
+            return var is not None and _is_union(var.type)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in self.module.infos
+        ):
+            callee = self.module.infos[node.func.id]
+            if self.is_local(node.func.id) or node.keywords:
+                return False
+            return _is_union(callee.ret) or _is_union(
+                self.module.hints.get(("ret", node.func.id), NONE)
+            )
+        if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare)):  # of a union: maybe one
+            return any(map(self.may_be_union, self.operands(node)))
+        if isinstance(node, ast.Call) and self.operands(node):
+            return any(map(self.may_be_union, node.args))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            var = self.lookup(node.value.id)
+            t = resolve(var.type) if var is not None else None
+            return (
+                isinstance(t, Type)
+                and t.kind == "list"
+                and _is_union(t.args[0])
+                and not isinstance(node.slice, ast.Slice)
+            )
+        return False
+
+    def union_operands(self, node: ast.expr) -> list[ast.expr]:
+        """The operands of an operation that one of them, a union, makes run as one typed copy
+        per combination of alternatives (`split`); [] for any other node."""
+        operands = self.operands(node)
+        return operands if any(map(self.may_be_union, operands)) else []
+
+    def operands(self, node: ast.expr) -> list[ast.expr]:
+        """The operands of an operation `split` can take apart ([] for other nodes)."""
+        if isinstance(node, ast.BinOp):
+            operands = [node.left, node.right]
+        elif isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+            operands = [node.operand]
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            operands = [node.left, node.comparators[0]]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("str", "abs", "round", "float", "int", "bool", "len")
+            and not self.is_local(node.func.id)
+            and node.func.id not in self.module.infos
+            and node.args
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+        ):
+            operands = list(node.args)
+        else:
+            return []
+        return operands
+
+    def split(self, node: ast.expr, operands: list[ast.expr]) -> KType:
+        """`node` with union operands: each operand evaluated once (left to right) into a hidden
+        variable, then one typed copy of the operation per combination of the unions'
+        alternatives, chosen by their tags at run time (`node.ksplit`, lowering's `split`). The
+        result is the union of the copies' results (each boxed into it where it differs). A
+        combination kiln cannot compile (str() of a float, an int plus a str) is the trap
+        Unsupported where it comes: the CPython fallback runs the sample."""
+        types = [resolve(self.expr(op, allow_none=True)) for op in operands]
+        if not all(isinstance(t, Type) and is_concrete(t) for t in types):
+            raise self.err(node, "the type of an operand is not known here")
+        temps = [self.hidden(t, "split") for t in types]
+        choices = [
+            [(a, _tag(a)) for a in t.args] if t.kind == "union" else [(t, None)]  # type: ignore[union-attr]
+            for t in types
+        ]
+        copies: list[tuple[tuple[int | None, ...], ast.expr | None, KType | None]] = []
+        failed: list[CompileError] = []
+        for combo in itertools.product(*choices):
+            given = []
+            for var, (alt, tag) in zip(temps, combo, strict=True):
+                g = Given(id=var.name, ctx=ast.Load())
+                g.kvar, g.ktag, g.kgiven = var, tag, alt  # type: ignore[attr-defined]
+                given.append(ast.copy_location(g, node))
+            copy_ = self.rebuild(node, given)
+            tags = tuple(tag for _, tag in combo)
+            try:
+                result = self.expr(copy_, allow_none=True)
+            except Widen:
+                raise
+            except CompileError as error:  # this combination, if it comes, is CPython's to run
+                failed.append(error)
+                copies.append((tags, None, None))
+                continue
+            self.synthetic.append(copy_)
+            copies.append((tags, copy_, result))
+        if len(failed) == len(copies):
+            raise failed[0]
+        results = [resolve(r) for _, c, r in copies if c is not None]
+        if not all(isinstance(r, Type) and is_concrete(r) for r in results):
+            raise self.err(node, "the result type of this operation is not known here")
+        joined = union_of(*results)  # type: ignore[arg-type]
+        if joined is None:
+            raise self.err(
+                node,
+                "this operation on a union gives values of types no union holds: "
+                + ", ".join(sorted({show(r) for r in results})),
+            )
+        for _, copy_, result in copies:
+            if copy_ is not None and result != joined and not self.fits(copy_, result, joined):  # type: ignore[arg-type]
+                raise self.err(node, f"cannot make {show(result)} a {show(joined)}")
+        node.ksplit = (list(zip(operands, temps)), [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
+        return joined
+
+    @staticmethod
+    def rebuild(node: ast.expr, given: list[Given]) -> ast.expr:
+        """A copy of the operation `node` whose operands are `given`."""
+        if isinstance(node, ast.BinOp):
+            new: ast.expr = ast.BinOp(left=given[0], op=node.op, right=given[1])
+        elif isinstance(node, ast.UnaryOp):
+            new = ast.UnaryOp(op=node.op, operand=given[0])
+        elif isinstance(node, ast.Compare):
+            new = ast.Compare(left=given[0], ops=node.ops, comparators=[given[1]])
+        else:
+            assert isinstance(node, ast.Call)
+            new = ast.Call(func=node.func, args=given, keywords=node.keywords)
+        return ast.copy_location(new, node)
+
+    def e_Given(self, node: Given) -> KType:
+        return node.kgiven  # type: ignore[attr-defined]
 
     def e_Constant(self, node: ast.Constant) -> KType:
         v = node.value
@@ -1674,11 +1923,16 @@ class FunctionChecker:
                     f" ({show(a)} and {show(b)})",
                 )
             return target
+        hinted = self.module.hints.get(("ifexp", self.info.name, node.lineno, node.col_offset))
+        if hinted is not None and self.fits(node.body, a, hinted) and self.fits(node.orelse, b, hinted):
+            return hinted
         if not unify(a, b):
-            raise self.err(
+            error = self.err(
                 node,
                 f"the branches of this conditional expression have different types ({show(a)} and {show(b)})",
             )
+            self.widen(error, ("ifexp", self.info.name, node.lineno, node.col_offset), None, [a, b])
+            raise error
         return a
 
     def expr_narrowed(self, node: ast.expr, var: Var | None) -> KType:
@@ -1702,9 +1956,15 @@ class FunctionChecker:
                 if not self.fits(e, t, opt):
                     raise self.err(e, f"list items must have one type: {show(opt)} and {show(t)}")
             return list_of(opt)  # type: ignore[arg-type]
+        hinted = self.module.hints.get(("list", self.info.name, node.lineno, node.col_offset))
+        if hinted is not None:
+            elem = hinted
         for e, t in zip(node.elts, types):
-            if not unify(elem, t):
-                raise self.err(e, f"list items must have one type: {show(elem)} and {show(t)}")
+            if not (self.fits(e, t, elem) if hinted is not None else unify(elem, t)):
+                error = self.err(e, f"list items must have one type: {show(elem)} and {show(t)}")
+                key = ("list", self.info.name, node.lineno, node.col_offset)
+                self.widen(error, key, None, types)
+                raise error
         return list_of(elem)  # type: ignore[arg-type]
 
     def e_Tuple(self, node: ast.Tuple) -> KType:
@@ -2362,6 +2622,9 @@ class FunctionChecker:
             if is_type_call(e):
                 arg = e.args[0]  # type: ignore[attr-defined]
                 t = self.need(arg, self.expr(arg, allow_none=True), "the argument of type()")
+                if t.kind == "union":
+                    classes.append(t)
+                    continue
                 possible = _RUNTIME_CLASSES.get(t.kind)
                 if possible is None or len(possible) != 1:
                     raise self.report.unsupported(
@@ -2372,6 +2635,16 @@ class FunctionChecker:
                 if self.is_local(e.id) or e.id in self.module.infos:  # type: ignore[attr-defined]
                     raise self.report.unsupported(e, f"type(x) compared with {e.id}", "a variable")  # type: ignore[attr-defined]
                 classes.append(e.id)  # type: ignore[attr-defined]
+        unions = [c for c in classes if isinstance(c, Type)]
+        if unions:  # type(u) == C: decided by u's tag
+            other = classes[1] if isinstance(classes[0], Type) else classes[0]
+            if len(unions) == 2 or isinstance(other, Type):
+                raise self.report.unsupported(node, "type() of two unions compared", "not yet")
+            node.ktype_tags = (  # type: ignore[attr-defined]
+                [_tag(a) for a in unions[0].args if _RUNTIME_CLASSES[a.kind] == {other}],
+                isinstance(node.ops[0], (ast.Eq, ast.Is)),
+            )
+            return True
         same = classes[0] == classes[1]
         node.ktype_equal = same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same  # type: ignore[attr-defined]
         return True
@@ -2394,6 +2667,11 @@ class FunctionChecker:
                 )
             accepted |= _SUBCLASSES.get(c.id, {c.id})
         t = self.need(value, self.expr(value, allow_none=True), "the argument of isinstance()")
+        if t.kind == "union":  # decided by the tag: the alternatives whose class is accepted
+            node.kisinstance_tags = [  # type: ignore[attr-defined]
+                _tag(a) for a in t.args if _RUNTIME_CLASSES[a.kind] <= accepted
+            ]
+            return BOOL
         possible = _RUNTIME_CLASSES.get(t.kind)
         if possible is None or not (possible <= accepted or not possible & accepted):
             raise self.report.unsupported(
@@ -2702,6 +2980,7 @@ def check_module(
     functions: Sequence[ast.FunctionDef],
     report: Reporter,
     arg_types: Mapping[str, Sequence[Type]] | None = None,
+    hints: Mapping[tuple[object, ...], Type] | None = None,
 ) -> dict[str, FunctionInfo]:
     """The functions' infos. A function that returns a value and may also reach the end of its
     body (`may_fall_off`), where CPython returns None, has an Optional result when the whole
@@ -2709,7 +2988,7 @@ def check_module(
     as a number, say), its end is the fallback trap Unsupported, as lowering leaves it."""
     if any(_falls_off_with_a_value(fn) for fn in functions):
         try:
-            return Checker(copy.deepcopy(functions), report, arg_types or {}, True).run()
+            return Checker(copy.deepcopy(functions), report, arg_types or {}, True, hints).run()
         except CompileError:
             pass  # the module as it checks without those Optionals decides
-    return Checker(functions, report, arg_types or {}).run()
+    return Checker(functions, report, arg_types or {}, hints=hints).run()

@@ -37,6 +37,7 @@ from vm.values import (
     list_of,
     optional_of,
     tuple_of,
+    union_of,
 )
 
 # ---- a small assembler ---------------------------------------------------------------------------
@@ -570,6 +571,56 @@ def test_optionals(x: int | None, s: str | None) -> None:
     assert value(OPT_IDENTITY[tuple_of(OI, optional_of(list_of(STR)))], pair) == pair
     assert value(OPT_EQ[OI], x, 1) is (x == 1) and value(OPT_EQ[OI], x, None) is (x is None)
     assert value(OPT_EQ[list_of(OS)], [s], [None]) is (s is None)
+
+
+# ---- unions: a box (tag, value), the tag the kind's type code (BOX, TAG, UNBOX, appended) -----
+
+U_NUM = union_of(INT, FLOAT)
+U_ISN = union_of(NONE, INT, STR)
+assert U_NUM is not None and U_ISN is not None
+# x as an int if x >= 0, else float(x): boxed with its kind's tag
+BOX_SIGNED = one(
+    [INT], U_NUM,
+    [(L, 0), (L, 0), ("LOADI", 0), ("JUMP_GE_I", "int"), "I2F", ("BOX", 3), "RET",
+     ":int", ("BOX", 2), "RET"],
+)  # fmt: skip
+UNION_TAG = {t: one([t], INT, [(L, 0), "TAG", "RET"]) for t in (U_NUM, U_ISN)}
+UNBOX_INT = one([U_NUM], INT, [(L, 0), ("UNBOX", 2), "RET"])  # MemoryFault for a float
+UNION_IDENTITY = {
+    t: one([t], t, [(L, 0), "RET"]) for t in (U_NUM, U_ISN, list_of(U_NUM), tuple_of(U_ISN, INT))
+}
+UNION_EQ = {t: one([t, t], BOOL, [(L, 0), (L, 1), ("EQ", t), "RET"]) for t in (U_NUM, U_ISN)}
+UNION_LT = one([list_of(U_NUM)] * 2, BOOL, [(L, 0), (L, 1), ("LT", list_of(U_NUM)), "RET"])
+UNION_SORTED = one([list_of(U_NUM)], list_of(U_NUM), [(L, 0), ("SORTED", list_of(U_NUM)), "RET"])
+numbers = st.one_of(st.integers(-3, 3), st.floats(-3, 3, allow_nan=False), st.just(2**60 + 1))
+isn = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=2))
+
+
+@given(numbers, numbers, isn, isn)
+@settings(max_examples=80, deadline=None)
+def test_unions(a: int | float, b: int | float, x: int | str | None, y: int | str | None) -> None:
+    assert value(UNION_IDENTITY[U_NUM], a) == a and type(value(UNION_IDENTITY[U_NUM], a)) is type(a)
+    assert value(UNION_IDENTITY[U_ISN], x) == x and value(UNION_TAG[U_ISN], x) in (0, 2, 4)
+    assert value(UNION_IDENTITY[list_of(U_NUM)], [a, b, 1]) == [a, b, 1]
+    assert value(UNION_IDENTITY[tuple_of(U_ISN, INT)], (x, 1)) == (x, 1)
+    assert value(UNION_TAG[U_NUM], a) == (3 if isinstance(a, float) else 2)
+    assert (trap(UNBOX_INT, a) == "MemoryFault") is isinstance(a, float)
+    exact = all(float(v) == v for v in (a, b))  # an int no double equals, met by a float: kiln's
+    got = run(UNION_EQ[U_NUM], [a, b])
+    assert got.value is (a == b) if exact or type(a) is type(b) else got.trap == "Unsupported"
+    assert value(UNION_EQ[U_ISN], x, y) is (x == y)
+    got = run(UNION_LT, [[a], [b]])
+    assert got.value is ([a] < [b]) if exact or type(a) is type(b) else got.trap == "Unsupported"
+    if exact:
+        assert value(UNION_SORTED, [a, b, 0]) == sorted([a, b, 0])
+
+
+def test_union_results() -> None:
+    assert value(BOX_SIGNED, 5) == 5 and value(BOX_SIGNED, -5) == -5.0
+    assert type(value(BOX_SIGNED, -5)) is float
+    assert trap(BOX_SIGNED, 5, limits=Limits(heap_words=2)) == "HeapExhausted"  # the box: 3 words
+    bad = one([INT], INT, [(L, 0), "TAG", "RET"])  # ill-typed: an int is no box
+    assert trap(bad, 3) == "MemoryFault"
 
 
 def test_optional_results_and_ordering() -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vm.container import Program
+from vm.isa import TYPE_CODES
 from vm.values import type_depth
 
 if TYPE_CHECKING:
@@ -118,9 +119,9 @@ def _skips(words: list[int], base: int) -> list[int]:
 
     def node(pos: int) -> int:
         code = words[pos]
-        if code in (5, 7):  # list, optional
+        if code in (TYPE_CODES["list"], TYPE_CODES["optional"]):
             end = node(pos + 1)
-        elif code == 6:  # tuple
+        elif code in (TYPE_CODES["tuple"], TYPE_CODES["union"]):  # the arity, then the items
             end = pos + 2
             for _ in range(words[pos + 1]):
                 end = node(end)

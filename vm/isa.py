@@ -369,6 +369,22 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
         1,
         "l -- list(set(l)) : l a list of ints or bools; a new list (cap = len(l)) of its distinct items in the order CPython 3.11 iterates set(l) (its hash table simulated: int hashes mod 2**61 - 1, linear probes, perturbation, resizes)",
     ),
+    # -- appended by union (tagged values: a union's kind tag is its TYPE_CODES code)
+    (
+        "BOX",
+        "imm",
+        1,
+        1,
+        "v -- u : a new 2-word box (imm, v): the value v of the union alternative whose kind has type code imm",
+    ),
+    ("TAG", "none", 1, 1, "u -- tag : the type code of the kind of the value in box u"),
+    (
+        "UNBOX",
+        "imm",
+        1,
+        1,
+        "u -- v : the value in box u; MemoryFault unless its tag is imm (the compiler tests the tag first)",
+    ),
 ]
 
 # Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.
@@ -490,22 +506,33 @@ TYPE_CODES: Final = {
     "list": 5,
     "tuple": 6,
     "optional": 7,
+    # appended (codes above stay as they were; isa_extends)
+    "union": 8,
 }
+_FIRST_TYPE_CODES: Final = 8  # the type codes of the first ISA: later ones are appended
 
 FORMAT_VERSION: Final = 1
 
 
 @functools.cache
-def isa_hash(n_ops: int | None = None, n_traps: int | None = None) -> int:
+def isa_hash(
+    n_ops: int | None = None, n_traps: int | None = None, n_types: int | None = None
+) -> int:
     """32-bit fingerprint of everything a program's meaning depends on; with `n_ops` /
-    `n_traps`, of the ISA that had only the first so many opcodes / traps. (Cached: the
-    tables are fixed when this module is imported, and every container written hashes.)"""
-    return fingerprint(_TABLE[:n_ops], _TRAPS[:n_traps])
+    `n_traps` / `n_types`, of the ISA that had only the first so many opcodes / traps / type
+    codes. (Cached: the tables are fixed when this module is imported, and every container
+    written hashes.)"""
+    return fingerprint(_TABLE[:n_ops], _TRAPS[:n_traps], list(TYPE_CODES.items())[:n_types])
 
 
-def fingerprint(table: Sequence[tuple[Any, ...]], traps: Sequence[tuple[str, str, str]]) -> int:
-    """isa_hash of an ISA with these opcode and trap tables."""
-    text = repr((FORMAT_VERSION, list(table), list(traps), sorted(TYPE_CODES.items())))
+def fingerprint(
+    table: Sequence[tuple[Any, ...]],
+    traps: Sequence[tuple[str, str, str]],
+    types: Sequence[tuple[str, int]] | None = None,
+) -> int:
+    """isa_hash of an ISA with these opcode, trap and type-code tables (types: all of today's)."""
+    codes = sorted(TYPE_CODES.items() if types is None else types)
+    text = repr((FORMAT_VERSION, list(table), list(traps), codes))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
@@ -514,7 +541,8 @@ def isa_extends(h: int) -> bool:
     positions in their tables, so appended ones leave every earlier code and meaning as it
     was): what a program or model made for `h` says, it still says here."""
     return any(
-        isa_hash(n_ops, n_traps) == h
+        isa_hash(n_ops, n_traps, n_types) == h
+        for n_types in range(len(TYPE_CODES), _FIRST_TYPE_CODES - 1, -1)
         for n_ops in range(len(_TABLE), 0, -1)
         for n_traps in range(len(_TRAPS), 0, -1)
     )

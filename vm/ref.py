@@ -39,7 +39,7 @@ from typing import Any
 from vm import semantics
 from vm.container import Function, Program
 from vm.disasm import format_instruction
-from vm.isa import OPS, TRAPS, decode, split_local2
+from vm.isa import OPS, TRAPS, TYPE_CODES, decode, split_local2
 from vm.limits import Limits
 from vm.result import ExecResult
 from vm.semantics import Trap, checked
@@ -106,6 +106,18 @@ def compare(op: str, a: Any, b: Any, ty: Type, nested: bool) -> bool:
                 raise Trap("TypeError")
             return a_none and b_none if op == "==" else op == "<="
         return compare(op, a[0], b[0], ty.args[0], nested=True)  # as the C walker: NaN Unsupported
+    if ty.kind == "union":  # the same kind: its values; ints and floats: by value; else unequal
+        a, b = _box(a), _box(b)
+        alt_a, alt_b = union_alternative(ty, a.tag), union_alternative(ty, b.tag)
+        if a.tag == b.tag:
+            return compare(op, a.value, b.value, alt_a, nested=True)
+        numbers = ("bool", "int", "float")
+        if alt_a.kind in numbers and alt_b.kind in numbers:
+            x, y = _number(a.value, alt_a.kind), _number(b.value, alt_b.kind)
+            return _compare_numbers(op, x, y)
+        if op != "==":
+            raise Trap("TypeError")
+        return False
     if ty.kind in ("list", "tuple"):
         xs, ys = _items(a), _items(b)
         for i in range(min(len(xs), len(ys))):
@@ -119,6 +131,48 @@ def compare(op: str, a: Any, b: Any, ty: Type, nested: bool) -> bool:
             raise Trap("Unsupported")
         return _COMPARE[op](x, y)
     return _COMPARE[op](a, b)  # int, bool and None words; strings by code points
+
+
+class Box:
+    """A union value: the type code of its kind (vm.isa.TYPE_CODES) and the value (BOX)."""
+
+    __slots__ = ("tag", "value")
+
+    def __init__(self, tag: int, value: Any) -> None:
+        self.tag, self.value = tag, value
+
+    def __repr__(self) -> str:
+        return f"Box({self.tag}, {self.value!r})"
+
+
+def _box(u: Any) -> Box:
+    if not isinstance(u, Box):
+        raise Trap("MemoryFault")
+    return u
+
+
+def union_alternative(ty: Type, tag: int) -> Type:
+    """The alternative of union `ty` whose kind has type code `tag`; MemoryFault if none."""
+    for alt in ty.args:
+        if TYPE_CODES[alt.kind] == tag:
+            return alt
+    raise Trap("MemoryFault")
+
+
+def _number(word: int, kind: str) -> float | int:
+    return bits_float(word) if kind == "float" else word
+
+
+def _compare_numbers(op: str, x: int | float, y: int | float) -> bool:
+    """`x op y` of an int (or bool) and a float met in a union, decided by floats where the int
+    is one exactly (CPython compares them exactly, past 2**53 too: Unsupported there); a NaN is
+    Unsupported (a union's items are met inside containers)."""
+    for v in (x, y):
+        if isinstance(v, int) and float(v) != v:
+            raise Trap("Unsupported")
+        if isinstance(v, float) and math.isnan(v):
+            raise Trap("Unsupported")
+    return _COMPARE[op](float(x), float(y))
 
 
 def is_none(o: Any) -> bool:
@@ -642,6 +696,17 @@ class _Machine:
                 if is_none(o):
                     raise Trap("TypeError")
                 push(o[0])
+            # -- unions
+            case "BOX":
+                self.alloc(3)  # a 2-item tuple: (tag, value)
+                push(Box(n, pop()))
+            case "TAG":
+                push(_box(pop()).tag)
+            case "UNBOX":
+                b = _box(pop())
+                if b.tag != n:
+                    raise Trap("MemoryFault")
+                push(b.value)
             case "UNPACK_TUPLE":
                 t = pop()
                 if len(t) != n:
@@ -741,6 +806,11 @@ def _unmarshal_arg(m: _Machine, words: Iterator[int], ty: Type) -> Any:
             return -1
         m.alloc(2)  # the 1-item tuple holding the value
         return (_unmarshal_arg(m, words, ty.args[0]),)
+    if kind == "union":
+        tag = next(words)
+        alt = union_alternative(ty, tag)
+        m.alloc(3)  # the box
+        return Box(tag, _unmarshal_arg(m, words, alt))
     return next(words)  # none, bool, int, float: the word itself
 
 
@@ -752,6 +822,9 @@ def _marshalled_size(value: Any, ty: Type, budget: int) -> int:
         return 1 + len(value)
     if kind == "optional":
         return 1 if is_none(value) else 1 + _marshalled_size(value[0], ty.args[0], budget - 1)
+    if kind == "union":
+        box = _box(value)
+        return 1 + _marshalled_size(box.value, union_alternative(ty, box.tag), budget - 1)
     if kind in ("list", "tuple"):
         size = 1 if kind == "list" else 0  # a list's length word; a tuple's arity is in its type
         for i, item in enumerate(_items(value)):
@@ -771,6 +844,8 @@ def _to_python(value: Any, ty: Type) -> Any:
         return None
     if kind == "optional":
         return None if is_none(value) else _to_python(value[0], ty.args[0])
+    if kind == "union":
+        return _to_python(value.value, union_alternative(ty, value.tag))
     if kind == "bool":
         return value != 0
     if kind == "float":
@@ -786,7 +861,7 @@ def _holds(value: Any, kind: str) -> bool:
     """Whether `value` is held the way the VM holds values of this kind (a word for scalars)."""
     if kind == "optional":
         return value == -1 or isinstance(value, tuple)
-    return isinstance(value, {"str": str, "list": KList, "tuple": tuple}.get(kind, int))
+    return isinstance(value, {"str": str, "list": KList, "tuple": tuple, "union": Box}.get(kind, int))
 
 
 def _result(value: Any, ty: Type, heap_words: int) -> Any:

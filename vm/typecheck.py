@@ -51,11 +51,11 @@ the neural sample verification call it.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vm.container import Program, VerifyError
 from vm.container import verify_failure as _fail
-from vm.isa import OPS, decode, split_local2
+from vm.isa import OPS, TYPE_CODES, decode, split_local2
 from vm.values import BOOL, FLOAT, INT, STR, Type, list_of, optional_of, tuple_of
 
 ANY = Type("any")  # unknown (the items of a list nothing went into yet): accepted by every use
@@ -93,6 +93,19 @@ def _optional_item(t: Type) -> Type | None:
     if t.kind == "optional" or (t.kind == "tuple" and len(t.args) == 1):
         return t.args[0]
     return None
+
+
+_KIND_OF_CODE = {code: kind for kind, code in TYPE_CODES.items()}
+
+
+def _union(join: Callable[[Type, Type], Type], alts: Sequence[Type]) -> Type:
+    """The box type holding any of `alts`: same-kind alternatives joined, in TYPE_CODES order."""
+    by_kind: dict[str, Type] = {}
+    for a in alts:
+        by_kind[a.kind] = join(by_kind[a.kind], a) if a.kind in by_kind else a
+        if by_kind[a.kind].kind == "top":
+            return TOP
+    return Type("union", tuple(by_kind[k] for k in TYPE_CODES if k in by_kind))
 
 
 def _var(site: int) -> Type:
@@ -179,6 +192,8 @@ class _Types:
             return f"tuple[{items}]"
         if kind == "optional":
             return f"Optional[{items}]"
+        if kind == "union":
+            return " | ".join(self.show(a, depth + 1) for a in t.args)
         return kind
 
     def show_expected(self, expected: Expected) -> str:
@@ -225,6 +240,13 @@ class _Types:
         if k == "optional":
             inner = _optional_item(found)
             return inner is not None and self.accepts(expected.args[0], inner)
+        if k == "union":  # a box (never a bare value) of alternatives the expected has
+            if fk != "union":
+                return False
+            by_kind = {a.kind: a for a in expected.args}
+            return all(
+                f.kind in by_kind and self.accepts(by_kind[f.kind], f) for f in found.args
+            )
         return fk == k
 
     def ok(self, expected: Expected, found: Type) -> bool:
@@ -232,6 +254,8 @@ class _Types:
             return found.kind in ("list", "any")
         if expected == "tuple":
             return found.kind in ("tuple", "any")
+        if expected == "union":
+            return found.kind in ("union", "any")
         if expected == "Optional":
             return found.kind in ("any", "word-1") or _optional_item(found) is not None
         if expected == "a value":
@@ -281,6 +305,8 @@ class _Types:
         ia, ib = _optional_item(a), _optional_item(b)
         if ia is not None and ib is not None:  # an Optional and another Optional or a 1-tuple
             return optional_of(self.join(ia, ib))
+        if a.kind == b.kind == "union":  # boxes of either's alternatives
+            return _union(self.join, a.args + b.args)
         return TOP
 
     def join_local(self, a: Local, b: Local) -> Local:
@@ -648,6 +674,26 @@ class _Checker(_Types):
                 (o,) = take("Optional")
                 inner = _optional_item(o)
                 push(ANY if inner is None else inner)  # -1: the VM raises TypeError
+            case "BOX":
+                v = stack[-1][0]
+                kind = _KIND_OF_CODE.get(n)
+                if kind is None or not (
+                    v.kind == kind or (v.kind in _WORDS and kind in _SCALARS) or v.kind == "any"
+                ):
+                    raise self.fail(
+                        pc, f"expected a {kind or f'kind {n}'} to box, found {self.show(v)}"
+                    )
+                stack.pop()
+                push(Type("union", (Type(kind) if v.kind in _WORDS or v.kind == "any" else v,)))
+            case "TAG":
+                take("union")
+                push(INT)
+            case "UNBOX":
+                (u,) = take("union")
+                # a box known so far to hold other kinds (its type grows where paths join; the
+                # VM checks the tag: MemoryFault) gives a value of any type
+                alt = next((a for a in u.args if TYPE_CODES[a.kind] == n), None)
+                push(ANY if alt is None else alt)
             case _:  # pragma: no cover - every opcode is handled above
                 raise AssertionError(name)
         return follow()

@@ -14,6 +14,12 @@ int64 words read with the value's type (`vm/README.md`):
     list[T]           length, then each item marshalled as T
     tuple[T1..Tn]     each item marshalled in turn (the arity is in the type)
     Optional[T]       0 for None; else 1, then the value marshalled as T
+    Union[T1..Tn]     the type code of the value's kind (TYPE_CODES), then the value marshalled
+                      as the alternative of that kind
+
+A union's alternatives have distinct kinds (`int | float | str`, `list[int] | None`; never
+`list[int] | list[str]`): the kind is the run-time tag. In memory a union value is a reference
+to a 2-word box (tag, value) made by BOX and read by TAG and UNBOX (vm/README.md).
 """
 
 from __future__ import annotations
@@ -44,12 +50,14 @@ class Type:
             return f"tuple[{', '.join(map(str, self.args))}]"
         if self.kind == "optional":
             return f"Optional[{self.args[0]}]"
+        if self.kind == "union":
+            return " | ".join(map(str, self.args))
         return self.kind
 
     @property
     def is_ref(self) -> bool:
         """Held as a reference into memory."""
-        return self.kind in ("str", "list", "tuple")
+        return self.kind in ("str", "list", "tuple", "union")
 
     @property
     def has_float(self) -> bool:
@@ -57,7 +65,7 @@ class Type:
 
     def descriptor(self) -> list[int]:
         words = [TYPE_CODES[self.kind]]
-        if self.kind == "tuple":
+        if self.kind in ("tuple", "union"):
             words.append(len(self.args))
         for arg in self.args:
             words += arg.descriptor()
@@ -79,6 +87,37 @@ def optional_of(t: Type) -> Type:
     """None or a value of `t`. In memory: the word -1 for None, else a reference to a 1-item
     tuple holding the value (vm/README.md)."""
     return Type("optional", (t,))
+
+
+def union_of(*types: Type) -> Type | None:
+    """The type of a value that is any of `types` (CPython's value of a variable assigned an int
+    on one path and a float on another): nested unions and Optionals flattened, repeats dropped,
+    alternatives in TYPE_CODES order. One alternative is that type; None and one other is
+    Optional[T]. None when two alternatives share a kind but differ (`list[int]` and
+    `list[str]`: the tag could not tell them apart), or a set or dict is among them."""
+    alts: dict[str, Type] = {}
+    stack = list(reversed(types))
+    while stack:
+        t = stack.pop()
+        if t.kind in ("union", "optional"):
+            if t.kind == "optional":
+                stack.append(NONE)
+            stack.extend(reversed(t.args))
+            continue
+        if t.kind in ("set", "dict") or alts.get(t.kind, t) != t:
+            return None
+        alts[t.kind] = t
+    ordered = tuple(alts[k] for k in TYPE_CODES if k in alts)
+    if len(ordered) == 1:
+        return ordered[0]
+    if len(ordered) == 2 and ordered[0].kind == "none":
+        return optional_of(ordered[1])
+    return Type("union", ordered)
+
+
+def union_alternatives(t: Type) -> tuple[Type, ...]:
+    """The alternatives of a union, or `(t,)`."""
+    return t.args if t.kind == "union" else (t,)
 
 
 def set_of(elem: Type) -> Type:
@@ -113,7 +152,7 @@ def type_depth(ty: Type) -> int:
     stack = [(ty, 0)]
     while stack:
         t, depth = stack.pop()
-        if t.kind in ("list", "tuple", "optional"):
+        if t.kind in ("list", "tuple", "optional", "union"):
             depth += 1
             deepest = max(deepest, depth)
             stack.extend((arg, depth) for arg in t.args)
@@ -134,7 +173,7 @@ def _from_descriptor(words: list[int], start: int, depth: int) -> tuple[Type, in
         raise ValueError(f"malformed type descriptor at word {start}")
     kind = _KIND_OF_CODE[words[start]]
     pos = start + 1
-    if kind in ("list", "optional", "tuple") and depth >= MAX_TYPE_DEPTH:
+    if kind in ("list", "optional", "tuple", "union") and depth >= MAX_TYPE_DEPTH:
         raise ValueError(
             f"type descriptor nests deeper than {MAX_TYPE_DEPTH} lists, tuples or Optionals"
             f" at word {start} (vm.limits.MAX_TYPE_DEPTH)"
@@ -154,6 +193,18 @@ def _from_descriptor(words: list[int], start: int, depth: int) -> tuple[Type, in
             elem, pos = _from_descriptor(words, pos, depth + 1)
             elems.append(elem)
         return tuple_of(*elems), pos
+    if kind == "union":
+        if pos >= len(words) or not 2 <= words[pos] <= len(TYPE_CODES):
+            raise ValueError(f"malformed union arity at word {pos}")
+        n, pos = words[pos], pos + 1
+        elems = []
+        for _ in range(n):
+            elem, pos = _from_descriptor(words, pos, depth + 1)
+            elems.append(elem)
+        t = Type("union", tuple(elems))
+        if union_of(*elems) != t:
+            raise ValueError(f"malformed union at word {start}: {t}")
+        return t, pos
     return Type(kind), pos
 
 
@@ -259,6 +310,12 @@ def _marshal(value: Any, ty: Type, out: list[int]) -> None:
         else:
             out.append(1)
             _marshal(value, ty.args[0], out)
+    elif kind == "union":
+        alt = value_alternative(value, ty)
+        if alt is None:
+            raise ValueError(f"expected {ty}, got {value!r}")
+        out.append(TYPE_CODES[alt.kind])
+        _marshal(value, alt, out)
     else:  # pragma: no cover - TYPE_CODES and Type agree
         raise AssertionError(kind)
 
@@ -302,4 +359,18 @@ def _unmarshal(it: Iterator[int], ty: Type) -> Any:
         if tag not in (0, 1):
             raise ValueError(f"bad Optional tag {tag}")
         return None if tag == 0 else _unmarshal(it, ty.args[0])
+    if kind == "union":
+        tag = word()
+        for alt in ty.args:
+            if TYPE_CODES[alt.kind] == tag:
+                return _unmarshal(it, alt)
+        raise ValueError(f"bad union tag {tag} for {ty}")
     raise AssertionError(kind)  # pragma: no cover
+
+
+def value_alternative(value: Any, ty: Type) -> Type | None:
+    """The alternative of union `ty` that `value` is (by its Python class: a bool is a bool),
+    or None."""
+    kind = {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "tuple"}
+    k = "none" if value is None else kind.get(type(value))
+    return next((alt for alt in ty.args if alt.kind == k), None)

@@ -218,6 +218,16 @@ KILN_FN int kiln_tup(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **i
     return kiln_str(vm, a, n, items); /* the same layout: a count, then the words */
 }
 
+/* A union value: the tag (its kind's type code) and the value held by box u, a 2-item tuple. */
+KILN_COLD int kiln_unbox(const kiln_vm *vm, int64_t u, int64_t *tag, int64_t *v) {
+    int64_t n;
+    const int64_t *items;
+    if (kiln_tup(vm, u, &n, &items) || n != 2) return TRAP_MemoryFault;
+    *tag = items[0];
+    *v = items[1];
+    return TRAP_OK;
+}
+
 /* A list: its header (len, cap, data), length and items; writable when rw. */
 KILN_COLD int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
     const int64_t *h = rw ? kiln_rw(vm, a, 3) : kiln_ro(vm, a, 3);
@@ -255,6 +265,27 @@ KILN_COLD int kiln_new_str(kiln_vm *vm, int64_t n, int64_t *addr, int64_t **cp) 
     *cp = h + 1;
     return TRAP_OK;
 }
+
+/* BOX: *slot (a value of the alternative whose kind has type code tag) -> a new box. */
+KILN_COLD int kiln_box(kiln_vm *vm, int64_t tag, int64_t *slot) {
+    int64_t addr;
+    int64_t *items;
+    if (kiln_new_str(vm, 2, &addr, &items)) return TRAP_HeapExhausted;
+    items[0] = tag;
+    items[1] = *slot;
+    *slot = addr;
+    return TRAP_OK;
+}
+
+/* TAG (want < 0): the box *slot -> its tag; UNBOX want: -> its value, MemoryFault unless its
+   tag is want. */
+KILN_COLD int kiln_box_read(const kiln_vm *vm, int64_t want, int64_t *slot) {
+    int64_t tag, v;
+    if (kiln_unbox(vm, *slot, &tag, &v) || (want >= 0 && tag != want)) return TRAP_MemoryFault;
+    *slot = want < 0 ? tag : v;
+    return TRAP_OK;
+}
+
 
 /* ---- str methods ---------------------------------------------------------------------------- */
 
@@ -305,6 +336,41 @@ KILN_FN int32_t kiln_first_item(const kiln_vm *vm, int32_t pos) {
 
 KILN_FN int kiln_is_container(int code) { return code == TY_LIST || code == TY_TUPLE || code == TY_OPTIONAL; }
 
+KILN_FN int kiln_is_number(int code) { return code == TY_INT || code == TY_BOOL || code == TY_FLOAT; }
+
+/* Descriptor position of the alternative of the union at pos whose kind has type code tag, or -1. */
+KILN_COLD int32_t kiln_alt(const kiln_vm *vm, int32_t pos, int64_t tag) {
+    int64_t n = vm->p->types[pos + 1], i;
+    int32_t et = pos + 2;
+    for (i = 0; i < n; i++, et = vm->p->type_skip[et])
+        if (vm->p->types[et] == tag) return et;
+    return -1;
+}
+
+/* The int, bool or float word w (of kind code) as a double, exactly: Unsupported for an int that
+   no double equals, or a NaN (numbers of two kinds meet inside a union, inside a container). */
+KILN_COLD int kiln_exact_double(int code, int64_t w, double *d) {
+    if (code == TY_FLOAT) {
+        *d = kiln_f(w);
+        return kiln_isnan(*d) ? TRAP_Unsupported : TRAP_OK;
+    }
+    *d = (double)w;
+    if (!(*d >= -9223372036854775808.0 && *d < 9223372036854775808.0) || (int64_t)*d != w) return TRAP_Unsupported;
+    return TRAP_OK;
+}
+
+/* Python's `a == b` of numbers of kinds ca and cb (int, bool or float words), exactly. */
+KILN_COLD int kiln_numbers_equal(int ca, int64_t a, int cb, int64_t b) {
+    double f;
+    int64_t i;
+    if (ca != TY_FLOAT && cb != TY_FLOAT) return a == b;
+    if (ca == TY_FLOAT && cb == TY_FLOAT) return kiln_f(a) == kiln_f(b);
+    f = ca == TY_FLOAT ? kiln_f(a) : kiln_f(b);
+    i = ca == TY_FLOAT ? b : a;
+    if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0)) return 0;
+    return (double)(int64_t)f == f && (int64_t)f == i;
+}
+
 /* A new walk level for the n items of the container whose type is at pos: 0 when the walk
    stack is full. The caller points it at the items (pa, pb or dst). */
 KILN_COLD kiln_walk *kiln_walk_level(kiln_vm *vm, int64_t *top, int32_t pos, int64_t n) {
@@ -338,14 +404,51 @@ KILN_COLD int kiln_cmp_str(const kiln_vm *vm, int64_t a, int64_t b, int eq, int 
 
 #define KILN_PENDING 2
 
+/* kiln_cmp_enter of union values (boxes) a and b of the type at pos: of the same kind, a walk
+   level of their values, as that alternative (*res = KILN_PENDING); numbers of two kinds are
+   compared by value (exactly: Unsupported where an int is no double); else unequal (ordering
+   them is a TypeError). */
+KILN_COLD int kiln_cmp_union(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
+    int64_t na, nb;
+    const int64_t *ia, *ib;
+    int32_t alt_a, alt_b;
+    kiln_walk *w;
+    double x, y;
+    int t;
+    if (kiln_tup(vm, a, &na, &ia) || kiln_tup(vm, b, &nb, &ib) || na != 2 || nb != 2) return TRAP_MemoryFault;
+    alt_a = kiln_alt(vm, pos, ia[0]);
+    alt_b = kiln_alt(vm, pos, ib[0]);
+    if (alt_a < 0 || alt_b < 0) return TRAP_MemoryFault;
+    if (alt_a == alt_b) {
+        if (!(w = kiln_walk_level(vm, top, pos, 1))) return TRAP_MemoryFault;
+        w->et = alt_a;
+        w->tuple = 0;
+        w->pa = ia + 1;
+        w->pb = ib + 1;
+        *res = KILN_PENDING;
+        return TRAP_OK;
+    }
+    if (!kiln_is_number((int)ia[0]) || !kiln_is_number((int)ib[0])) {
+        if (!eq) return TRAP_TypeError;
+        *res = 1;
+        return TRAP_OK;
+    }
+    t = kiln_exact_double((int)ia[0], ia[1], &x);
+    if (!t) t = kiln_exact_double((int)ib[0], ib[1], &y);
+    if (t) return t;
+    *res = x < y ? -1 : x > y ? 1 : 0;
+    return TRAP_OK;
+}
+
 /* Start comparing a and b of the type at pos: a decided result (-1, 0, 1), or KILN_PENDING
    with a new walk level pushed. Floats met here are inside a container: NaN is Unsupported. */
 KILN_COLD int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
-    int code = kiln_tcode(vm, pos);
+    int code;
     kiln_walk *w;
     int64_t na, nb;
     int64_t *h, *ia, *ib;
     const int64_t *ca, *cb;
+    code = kiln_tcode(vm, pos);
     switch (code) {
     case TY_NONE: *res = 0; return TRAP_OK;
     case TY_BOOL:
@@ -374,6 +477,7 @@ KILN_COLD int kiln_cmp_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, 
         }
         if (kiln_tup(vm, a, &na, &ca) || kiln_tup(vm, b, &nb, &cb) || na != 1 || nb != 1) return TRAP_MemoryFault;
         break;
+    case TY_UNION: return kiln_cmp_union(vm, top, pos, a, b, eq, res);
     default: return TRAP_MemoryFault;
     }
     if (!(w = kiln_walk_level(vm, top, pos, na))) return TRAP_MemoryFault;
@@ -421,11 +525,12 @@ KILN_COLD int kiln_cmp(kiln_vm *vm, int32_t pos, int64_t a, int64_t b, int eq, i
 /* One value of the type at pos into out[*len..]: scalars and strings directly, containers by
    their count and a new walk level. out == 0 only counts the words (*len), checking cap. */
 KILN_COLD int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64_t *out, int64_t cap, int64_t *len) {
-    int code = kiln_tcode(vm, pos);
+    int code;
     int64_t n, i;
     const int64_t *items;
     int64_t *h, *li;
     kiln_walk *w;
+    code = kiln_tcode(vm, pos);
     switch (code) {
     case TY_NONE: v = 0; /* fall through */
     case TY_BOOL:
@@ -461,6 +566,18 @@ KILN_COLD int kiln_emit(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, int64
         if (v == -1) return TRAP_OK;
         if (kiln_tup(vm, v, &n, &items) || n != 1) return TRAP_MemoryFault;
         break;
+    case TY_UNION: { /* the tag, then a walk level of the value, as its alternative */
+        int32_t alt;
+        if (kiln_tup(vm, v, &n, &items) || n != 2 || (alt = kiln_alt(vm, pos, items[0])) < 0) return TRAP_MemoryFault;
+        if (*len >= cap) return TRAP_HeapExhausted;
+        if (out) out[*len] = items[0];
+        (*len)++;
+        if (!(w = kiln_walk_level(vm, top, pos, 1))) return TRAP_MemoryFault;
+        w->et = alt;
+        w->tuple = 0;
+        w->pa = items + 1;
+        return TRAP_OK;
+    }
     default: return TRAP_MemoryFault;
     }
     if (n == 0) return TRAP_OK;
@@ -522,6 +639,19 @@ KILN_COLD int kiln_take(kiln_vm *vm, int64_t *top, int32_t pos, const int64_t *i
         if (n != 1) return TRAP_MemoryFault;
         if (kiln_new_str(vm, 1, &addr, &items)) return TRAP_HeapExhausted;
         break;
+    case TY_UNION: { /* the tag: a box (tag, value), the value read as the tag's alternative */
+        int32_t alt = kiln_alt(vm, pos, n);
+        if (alt < 0) return TRAP_MemoryFault;
+        if (kiln_new_str(vm, 2, &addr, &items)) return TRAP_HeapExhausted;
+        items[0] = n;
+        items[1] = 0;
+        *v = addr;
+        if (!(w = kiln_walk_level(vm, top, pos, 1))) return TRAP_MemoryFault;
+        w->et = alt;
+        w->tuple = 0;
+        w->dst = items + 1;
+        return TRAP_OK;
+    }
     default: return TRAP_MemoryFault;
     }
     *v = addr;
@@ -840,7 +970,7 @@ KILN_COLD int64_t kiln_subtree_end(const kiln_program *p, int64_t pos) {
         if (code == TY_LIST || code == TY_OPTIONAL) {
             pending++;
             pos++;
-        } else if (code == TY_TUPLE) {
+        } else if (code == TY_TUPLE || code == TY_UNION) {
             if (pos + 1 >= p->types_len || p->types[pos + 1] < 0 || p->types[pos + 1] > 255) return -1;
             pending += p->types[pos + 1];
             pos += 2;
@@ -863,7 +993,7 @@ KILN_COLD int kiln_program_check(const kiln_program *p) {
         while (pos < end) { /* every node of the descriptor: its skip entry, then the next node */
             int32_t code = p->types[pos];
             if (p->type_skip[pos] != kiln_subtree_end(p, pos)) return TRAP_MemoryFault;
-            pos += code == TY_TUPLE ? 2 : 1;
+            pos += code == TY_TUPLE || code == TY_UNION ? 2 : 1;
         }
     }
     for (f = 0; f < p->n_funcs; f++) {
@@ -1835,6 +1965,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             sp--;
             NEXT;
         }
+        CASE(OP_BOX): NEED(1); CHECK(kiln_box(&vm, IMM(arg), &sp[-1])); NEXT;
+        CASE(OP_TAG): NEED(1); CHECK(kiln_box_read(&vm, -1, &sp[-1])); NEXT;
+        CASE(OP_UNBOX): NEED(1); CHECK(kiln_box_read(&vm, IMM(arg), &sp[-1])); NEXT;
         CASE(OP_SET_ORDER): {
             int64_t n, addr, tsize, *h, *items, *d, *nh;
             NEED(1);
@@ -1956,17 +2089,32 @@ KILN_COLD int kiln_isclose(double a, double b, double rel, double abs_tol) {
     return diff <= fabs(rel * b) || diff <= fabs(rel * a) || diff <= abs_tol;
 }
 
+/* CLOSE of a union result u against expected (tag, number): math.isclose when u holds a
+   number too, else unequal. */
+KILN_COLD int kiln_union_isclose(const kiln_vm *vm, int64_t u, const int64_t *expected, double rel, double abs_tol, int *eq) {
+    int64_t tag, val;
+    double a, b;
+    *eq = 0;
+    if (kiln_unbox(vm, u, &tag, &val)) return TRAP_MemoryFault;
+    if (!kiln_is_number((int)tag)) return TRAP_OK;
+    a = tag == TY_FLOAT ? kiln_f(val) : (double)val;
+    b = expected[0] == TY_FLOAT ? kiln_f(expected[1]) : (double)expected[1];
+    *eq = kiln_isclose(a, b, rel, abs_tol);
+    return TRAP_OK;
+}
+
 /* One step of kiln_match: the value v of the type at pos against the marshalled words exp[*at..].
    Scalars and strings are decided here (*eq 0 or 1, the words consumed); a list or tuple whose
    length matches pushes a walk level and leaves *eq = KILN_PENDING. Expected words that end
    early, or a length word that differs, are simply unequal. */
 KILN_COLD int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v, const int64_t *exp, int64_t n_exp,
                              int64_t *at, int *eq) {
-    int code = kiln_tcode(vm, pos);
+    int code;
     int64_t n, i, w = 0;
     const int64_t *items;
     int64_t *h, *li;
     kiln_walk *lvl;
+    code = kiln_tcode(vm, pos);
     *eq = 0;
     if (code != TY_TUPLE) { /* every kind but a tuple starts with one word: the value or a length */
         if (*at >= n_exp) return TRAP_OK;
@@ -1997,6 +2145,21 @@ KILN_COLD int kiln_match_enter(kiln_vm *vm, int64_t *top, int32_t pos, int64_t v
         if (v == -1 || w != 1) { *eq = v == -1 && w == 0; return TRAP_OK; }
         if (kiln_tup(vm, v, &n, &items) || n != 1) return TRAP_MemoryFault;
         break;
+    case TY_UNION: { /* the expected tag against the box's: the same, a walk level of its value */
+        int32_t alt;
+        if (kiln_tup(vm, v, &n, &items) || n != 2 || (alt = kiln_alt(vm, pos, items[0])) < 0) return TRAP_MemoryFault;
+        if (w != items[0]) { /* numbers of two kinds: by value; else unequal */
+            if (kiln_is_number((int)items[0]) && kiln_is_number((int)w) && kiln_alt(vm, pos, w) >= 0 && *at < n_exp)
+                *eq = kiln_numbers_equal((int)items[0], items[1], (int)w, exp[(*at)++]);
+            return TRAP_OK;
+        }
+        if (!(lvl = kiln_walk_level(vm, top, pos, 1))) return TRAP_MemoryFault;
+        lvl->et = alt;
+        lvl->tuple = 0;
+        lvl->pa = items + 1;
+        *eq = KILN_PENDING;
+        return TRAP_OK;
+    }
     default: return TRAP_MemoryFault;
     }
     *eq = 1;
@@ -2046,6 +2209,8 @@ KILN_COLD void kiln_verify_item(const kiln_program *prog, int32_t func, const in
         trap = kiln_marshal(&vm, pos, result, 0, lim->heap_words, &size);
         if (trap || mode == KILN_MODE_NEVER) {
             eq = 0;
+        } else if (mode == KILN_MODE_CLOSE && code == TY_UNION && n_expected == 2 && kiln_is_number((int)expected[0])) {
+            trap = kiln_union_isclose(&vm, result, expected, rel, abs_tol, &eq);
         } else if (mode == KILN_MODE_CLOSE && (code == TY_FLOAT || code == TY_INT || code == TY_BOOL)) {
             double a, b;
             if (n_expected != 1) {

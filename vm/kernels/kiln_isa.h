@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xafd14c33u
+#define KILN_ISA_HASH 0xe9f9d775u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -145,7 +145,10 @@ enum kiln_op {
     OP_ROUND_F_N = 136,  /* x n -- round(x, n) : x a float, n an int; CPython's correctly rounded decimal rounding (halves to even); Unsupported for n < 0, or where x * 10**n has 53 bits or more, or n > 22 */
     OP_FLOAT_OF_STR = 137,  /* s -- float(s) : CPython's float() of a str (ASCII whitespace stripped, sign, digits with single underscores between digits, inf/infinity/nan in any case); ValueError for other text; Unsupported for a non-ASCII s, or a finite value of more than 15 significant digits or a decimal exponent outside -22..22 (where one double operation is not exact) */
     OP_SET_ORDER = 138,  /* l -- list(set(l)) : l a list of ints or bools; a new list (cap = len(l)) of its distinct items in the order CPython 3.11 iterates set(l) (its hash table simulated: int hashes mod 2**61 - 1, linear probes, perturbation, resizes) */
-    KILN_N_OPS = 139
+    OP_BOX = 139,  /* v -- u : a new 2-word box (imm, v): the value v of the union alternative whose kind has type code imm */
+    OP_TAG = 140,  /* u -- tag : the type code of the kind of the value in box u */
+    OP_UNBOX = 141,  /* u -- v : the value in box u; MemoryFault unless its tag is imm (the compiler tests the tag first) */
+    KILN_N_OPS = 142
 };
 
 enum kiln_trap {
@@ -181,6 +184,7 @@ enum kiln_type {
     TY_LIST = 5,
     TY_TUPLE = 6,
     TY_OPTIONAL = 7,
+    TY_UNION = 8,
 };
 
 /* The computed-goto table's entries (vm/kernels/interp.h, -DKILN_COMPUTED_GOTO): the
@@ -325,5 +329,8 @@ enum kiln_type {
     [OP_ROUND_F_N] = &&L_OP_ROUND_F_N, \
     [OP_FLOAT_OF_STR] = &&L_OP_FLOAT_OF_STR, \
     [OP_SET_ORDER] = &&L_OP_SET_ORDER, \
+    [OP_BOX] = &&L_OP_BOX, \
+    [OP_TAG] = &&L_OP_TAG, \
+    [OP_UNBOX] = &&L_OP_UNBOX, \
 
 #endif

@@ -1,4 +1,4 @@
-# expect error: type
+# expect: (1, 'one', True)
 def pick(flag: bool):
     if flag:
         return 1
@@ -6,5 +6,4 @@ def pick(flag: bool):
 
 
 def main() -> int:
-    pick(True)
-    return 1
+    return (pick(True), pick(False), pick(False) == 'one')
