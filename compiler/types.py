@@ -186,6 +186,8 @@ def _equal_by_types(a: Type, b: Type) -> str | None:
     numeric = ("int", "bool", "float")
     if a.kind in numeric and b.kind in numeric:
         return None
+    if "union" in (a.kind, b.kind):  # decided by the tags, at run time
+        return None
     if "optional" in (a.kind, b.kind) or "none" in (a.kind, b.kind) or "dict" in (a.kind, b.kind):
         return None
     if a.kind != b.kind:
@@ -782,6 +784,19 @@ class FunctionChecker:
         value is made an Optional: "none" or "some"), or a union's alternative where the union
         is wanted (`node.kwrap` is ("box", tag)), or a union of fewer alternatives."""
         rt, rtarget = resolve(t), resolve(target)
+        if (
+            isinstance(node, ast.List)
+            and isinstance(rt, Type)
+            and isinstance(rtarget, Type)
+            and rt.kind == rtarget.kind == "list"
+            and "|" in show(rtarget)
+            and rt != rtarget
+        ):  # `[2, 1]` where a list[int | float] is wanted: item by item
+            item = rtarget.args[0]
+            if all(self.fits(e, getattr(e, "kty", item), item) for e in node.elts):
+                node.kty = rtarget  # type: ignore[attr-defined]
+                return True
+            return False
         if isinstance(rtarget, Type) and rtarget.kind == "union":
             if isinstance(rt, Type) and rt.kind == "union":
                 by_kind = {a.kind: a for a in rtarget.args}
@@ -1554,14 +1569,18 @@ class FunctionChecker:
             return []
         return operands
 
-    def split(self, node: ast.expr, operands: list[ast.expr]) -> KType:
+    def split(
+        self, node: ast.expr, operands: list[ast.expr], typed: list[KType] | None = None
+    ) -> KType:
         """`node` with union operands: each operand evaluated once (left to right) into a hidden
         variable, then one typed copy of the operation per combination of the unions'
         alternatives, chosen by their tags at run time (`node.ksplit`, lowering's `split`). The
         result is the union of the copies' results (each boxed into it where it differs). A
         combination kiln cannot compile (str() of a float, an int plus a str) is the trap
         Unsupported where it comes: the CPython fallback runs the sample."""
-        types = [resolve(self.expr(op, allow_none=True)) for op in operands]
+        if typed is None:
+            typed = [self.expr(op, allow_none=True) for op in operands]
+        types = [resolve(t) for t in typed]
         if not all(isinstance(t, Type) and is_concrete(t) for t in types):
             raise self.err(node, "the type of an operand is not known here")
         temps = [self.hidden(t, "split") for t in types]
@@ -1668,7 +1687,10 @@ class FunctionChecker:
         return var.type
 
     def e_BinOp(self, node: ast.BinOp) -> KType:
-        return self.binop_type(node, node.op, self.expr(node.left), self.expr(node.right))
+        lt, rt = self.expr(node.left), self.expr(node.right)
+        if _is_union(lt) or _is_union(rt):  # a union nothing foretold (split: union_operands)
+            return self.split(node, [node.left, node.right], [lt, rt])
+        return self.binop_type(node, node.op, lt, rt)
 
     def binop_type(self, node: ast.AST, op: ast.operator, lt: KType, rt: KType) -> KType:
         lt, rt = settle(lt, rt, unknown=True)
@@ -1737,6 +1759,8 @@ class FunctionChecker:
             self.truth(node.operand)
             return BOOL
         t = self.expr(node.operand)
+        if _is_union(t):
+            return self.split(node, [node.operand], [t])
         k = _kind(t)
         if isinstance(node.op, ast.Invert):
             if k not in ("int", "bool"):
@@ -1778,6 +1802,17 @@ class FunctionChecker:
         plans = []
         for op, comp in zip(node.ops, node.comparators):
             right = self.expr(comp, allow_none=True)
+            if len(node.ops) == 1 and (_is_union(left) or _is_union(right)):
+                return self.split(node, [node.left, comp], [left, right])
+            if (
+                len(node.ops) == 1
+                and isinstance(op, (ast.Eq, ast.NotEq))
+                and ("|" in show(left)) != ("|" in show(right))
+            ):  # a literal compared with a container of unions: the literal made one
+                if isinstance(comp, (ast.List, ast.Tuple)) and self.fits(comp, right, left):
+                    right = left
+                elif isinstance(node.left, (ast.List, ast.Tuple)) and self.fits(node.left, left, right):
+                    left = right
             kinds = (_kind(left), _kind(right))
             if "none" in kinds and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
                 if kinds == ("none", "none"):  # None is None (a result that is always None)
