@@ -1807,12 +1807,25 @@ class FunctionChecker:
             if (
                 len(node.ops) == 1
                 and isinstance(op, (ast.Eq, ast.NotEq))
-                and ("|" in show(left)) != ("|" in show(right))
-            ):  # a literal compared with a container of unions: the literal made one
+                and _kind(left) == _kind(right)
+                and _kind(left) in ("list", "tuple")
+                and is_concrete(left)
+                and is_concrete(right)
+                and resolve(left) != resolve(right)
+            ):  # a literal compared with a container of unions: the literal made one; or a
+                # literal of ints and floats compared with ints (floats): its numbers made those
                 if isinstance(comp, (ast.List, ast.Tuple)) and self.fits(comp, right, left):
                     right = left
                 elif isinstance(node.left, (ast.List, ast.Tuple)) and self.fits(node.left, left, right):
                     left = right
+                elif _literal_as(comp, left):
+                    right = left
+                elif _literal_as(node.left, right):
+                    left = right
+                elif _never_equal(comp, left) or _never_equal(node.left, right):
+                    plans.append(("never", self.need(node, left, "the compared value")))
+                    left = right
+                    continue
             kinds = (_kind(left), _kind(right))
             if "none" in kinds and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
                 if kinds == ("none", "none"):  # None is None (a result that is always None)
@@ -2521,6 +2534,16 @@ class FunctionChecker:
                 seq = self.sequence(args[0], allow_set=True)
                 return STR if seq.kind == "str" else seq.args[0]
             types = [self.expr(a) for a in args]
+            joined = union_of(*map(resolve, types)) if all(map(is_concrete, types)) else None  # type: ignore[arg-type]
+            if (
+                joined is not None
+                and joined.kind == "union"
+                and all(a.kind in ("int", "bool", "float") for a in joined.args)
+            ):  # max(x, 0.5): the first largest as it is, an int or a float (compared by value)
+                for a, t in zip(args, types, strict=True):
+                    if not self.fits(a, t, joined):
+                        raise self.err(a, f"{name}() of {show(t)} among {show(joined)}")
+                return joined
             for a, t in zip(args[1:], types[1:]):
                 if not unify(types[0], t):
                     raise self.err(
@@ -2820,6 +2843,83 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
             )
     for arg in t.args:
         _check_sets(arg, node, report, True)
+
+
+def _literal_as(node: ast.expr, target: KType) -> bool:
+    """Retypes a literal of numbers (lists and tuples of int and float constants, `-1`) whose
+    items CPython compares by value as `target` (of ints or floats, no union) where each number
+    is exactly one of it: `[1, 3, 2.0]` compared with a list[int] is `[1, 3, 2]` (== holds for
+    the same values), with a list[float] `[1.0, 3.0, 2.0]`. False (nothing changed) otherwise."""
+    t = resolve(target)
+    if not isinstance(t, Type) or "|" in show(t):
+        return False
+    plan: list[tuple[ast.Constant, object, Type]] = []
+
+    def walk_(n: ast.expr, want: Type) -> bool:
+        if isinstance(n, ast.List) and want.kind == "list":
+            return all(walk_(e, want.args[0]) for e in n.elts)
+        if isinstance(n, ast.Tuple) and want.kind == "tuple" and len(n.elts) == len(want.args):
+            return all(walk_(e, w) for e, w in zip(n.elts, want.args, strict=True))
+        sign = 1
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            n, sign = n.operand, -1
+        if not isinstance(n, ast.Constant) or isinstance(n.value, bool):
+            return False
+        v = n.value
+        if want.kind == "float" and isinstance(v, (int, float)) and float(v) == v:
+            plan.append((n, float(v), want))
+            return True
+        if want.kind == "int" and isinstance(v, (int, float)) and float(v).is_integer():
+            if isinstance(v, float) and abs(v) >= 2**63:
+                return False
+            plan.append((n, int(v), want))
+            return True
+        return _kind(getattr(n, "kty", None) or NONE) == want.kind and sign == 1
+
+    if not walk_(node, t):
+        return False
+    for const, value, want in plan:
+        const.value = value
+        const.kty = want  # type: ignore[attr-defined]
+    for n in walk(node):
+        if isinstance(n, (ast.List, ast.Tuple, ast.UnaryOp, ast.Constant)):
+            if hasattr(n, "kwrap"):
+                del n.kwrap  # type: ignore[attr-defined]
+    _retype(node, t)
+    return True
+
+
+def _never_equal(node: ast.expr, target: KType) -> bool:
+    """Whether the literal `node` never equals a value of `target` (no union): a float that is
+    no integer where the target has an int (`[0, 2.5]` and a list[int]). Its other items cannot
+    raise, so `==` is False (after both sides are evaluated)."""
+    t = resolve(target)
+    if not isinstance(t, Type):
+        return False
+    if isinstance(node, ast.List) and t.kind == "list":
+        return any(_never_equal(e, t.args[0]) for e in node.elts)
+    if isinstance(node, ast.Tuple) and t.kind == "tuple" and len(node.elts) == len(t.args):
+        return any(_never_equal(e, a) for e, a in zip(node.elts, t.args, strict=True))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return (
+        t.kind == "int"
+        and isinstance(node, ast.Constant)
+        and isinstance(node.value, float)
+        and not node.value.is_integer()
+    )
+
+
+def _retype(node: ast.expr, t: Type) -> None:
+    node.kty = t  # type: ignore[attr-defined]
+    if isinstance(node, ast.List):
+        for e in node.elts:
+            _retype(e, t.args[0])
+    elif isinstance(node, ast.Tuple):
+        for e, a in zip(node.elts, t.args, strict=True):
+            _retype(e, a)
+    elif isinstance(node, ast.UnaryOp):
+        _retype(node.operand, t)
 
 
 def _settle_never(t: KType) -> None:
