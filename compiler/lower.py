@@ -1115,6 +1115,24 @@ class FunctionLowerer:
         self.place(end)
 
     def e_Compare(self, node: ast.Compare) -> None:
+        if hasattr(node, "kchain"):  # a chain with unions (types.py's chain)
+            operands, links = node.kchain  # type: ignore[attr-defined]
+            false, end = Label(), Label()
+            operand, var = operands[0]
+            self.expr(operand)
+            self.emit("STORE", self.slots[var])
+            for i, link in enumerate(links):
+                operand, var = operands[i + 1]
+                self.expr(operand)
+                self.emit("STORE", self.slots[var])
+                self.expr(link)
+                if i < len(links) - 1:
+                    self.emit("JUMP_IF_FALSE", false)
+            self.emit("JUMP", end)
+            self.place(false)
+            self.emit("LOADI", 0)
+            self.place(end)
+            return
         if hasattr(node, "ktype_tags"):  # type(u) == C of a union u: its tag
             tags, equal = node.ktype_tags  # type: ignore[attr-defined]
             call = node.left if isinstance(node.left, ast.Call) else node.comparators[0]

@@ -713,6 +713,9 @@ class FunctionChecker:
 
     def need(self, node: ast.AST, t: KType, what: str) -> Type:
         t = resolve(t)
+        if isinstance(t, NeverVar):  # a call of a name bound nowhere: it raises NameError first
+            unify(t, INT)
+            t = INT
         if isinstance(t, TVar):
             raise self.err(
                 node, f"the type of {what} is not known here: annotate it (x: list[int] = [])"
@@ -1583,7 +1586,12 @@ class FunctionChecker:
         types = [resolve(t) for t in typed]
         if not all(isinstance(t, Type) and is_concrete(t) for t in types):
             raise self.err(node, "the type of an operand is not known here")
-        temps = [self.hidden(t, "split") for t in types]
+        # a constant operand (round(x, 2)) stays itself in every copy; the others are evaluated
+        # first, into hidden variables
+        temps = [
+            None if _is_constant(op) and t.kind != "union" else self.hidden(t, "split")  # type: ignore[union-attr]
+            for op, t in zip(operands, types, strict=True)
+        ]
         choices = [
             [(a, _tag(a)) for a in t.args] if t.kind == "union" else [(t, None)]  # type: ignore[union-attr]
             for t in types
@@ -1591,13 +1599,16 @@ class FunctionChecker:
         copies: list[tuple[tuple[int | None, ...], ast.expr | None, KType | None]] = []
         failed: list[CompileError] = []
         for combo in itertools.product(*choices):
-            given = []
-            for var, (alt, tag) in zip(temps, combo, strict=True):
+            given: list[ast.expr] = []
+            for op, var, (alt, tag) in zip(operands, temps, combo, strict=True):
+                if var is None:
+                    given.append(op)
+                    continue
                 g = Given(id=var.name, ctx=ast.Load())
                 g.kvar, g.ktag, g.kgiven = var, tag, alt  # type: ignore[attr-defined]
                 given.append(ast.copy_location(g, node))
             copy_ = self.rebuild(node, given)
-            tags = tuple(tag for _, tag in combo)
+            tags = tuple(tag for var, (_, tag) in zip(temps, combo, strict=True) if var is not None)
             try:
                 result = self.expr(copy_, allow_none=True)
             except Widen:
@@ -1623,11 +1634,34 @@ class FunctionChecker:
         for _, copy_, result in copies:
             if copy_ is not None and result != joined and not self.fits(copy_, result, joined):  # type: ignore[arg-type]
                 raise self.err(node, f"cannot make {show(result)} a {show(joined)}")
-        node.ksplit = (list(zip(operands, temps)), [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
+        evaluated = [(op, var) for op, var in zip(operands, temps, strict=True) if var is not None]
+        node.ksplit = (evaluated, [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
         return joined
 
+    def chain(self, node: ast.Compare, typed: list[KType]) -> KType:
+        """`a < b <= c` with a union among its operands: one comparison per link, each split on
+        its own (its operands read from hidden variables), the links and-ed as CPython does
+        (b evaluated once, c only when a < b). `typed`: the operands typed so far."""
+        operands = [node.left, *node.comparators]
+        typed = typed + [self.expr(e, allow_none=True) for e in operands[len(typed) :]]
+        temps = [self.hidden(resolve(t), "chain") for t in typed]
+        links = []
+        for i, op in enumerate(node.ops):
+            pair = []
+            for var in temps[i : i + 2]:
+                g = Given(id=var.name, ctx=ast.Load())
+                g.kvar, g.ktag, g.kgiven = var, None, resolve(var.type)  # type: ignore[attr-defined]
+                pair.append(ast.copy_location(g, node))
+            link = ast.copy_location(ast.Compare(left=pair[0], ops=[op], comparators=[pair[1]]), node)
+            if _kind(self.truth(link)) != "bool":
+                raise self.err(node, "a comparison in this chain is no bool")
+            self.synthetic.append(link)
+            links.append(link)
+        node.kchain = (list(zip(operands, temps, strict=True)), links)  # type: ignore[attr-defined]
+        return BOOL
+
     @staticmethod
-    def rebuild(node: ast.expr, given: list[Given]) -> ast.expr:
+    def rebuild(node: ast.expr, given: list[ast.expr]) -> ast.expr:
         """A copy of the operation `node` whose operands are `given`."""
         if isinstance(node, ast.BinOp):
             new: ast.expr = ast.BinOp(left=given[0], op=node.op, right=given[1])
@@ -1800,10 +1834,14 @@ class FunctionChecker:
             return BOOL
         left = self.expr(node.left, allow_none=True)
         plans = []
+        plans_types: list[tuple[KType, KType]] = []
         for op, comp in zip(node.ops, node.comparators):
             right = self.expr(comp, allow_none=True)
-            if len(node.ops) == 1 and (_is_union(left) or _is_union(right)):
-                return self.split(node, [node.left, comp], [left, right])
+            if _is_union(left) or _is_union(right):
+                if len(node.ops) == 1:
+                    return self.split(node, [node.left, comp], [left, right])
+                return self.chain(node, [left, *(p[1] for p in plans_types), right])
+            plans_types.append((left, right))
             if (
                 len(node.ops) == 1
                 and isinstance(op, (ast.Eq, ast.NotEq))
@@ -2908,6 +2946,13 @@ def _never_equal(node: ast.expr, target: KType) -> bool:
         and isinstance(node.value, float)
         and not node.value.is_integer()
     )
+
+
+def _is_constant(node: ast.expr) -> bool:
+    """A literal number, str, bool or None (`-1` too): the same wherever it is evaluated."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant)
 
 
 def _retype(node: ast.expr, t: Type) -> None:
