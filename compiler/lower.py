@@ -1039,6 +1039,8 @@ class FunctionLowerer:
         self.load_var(node.kvar, getattr(node, "kcheck", False))  # type: ignore[attr-defined]
         if getattr(node, "kunwrap", False):  # an Optional tested not None: its value
             self.emit("OPT_VALUE")
+        if hasattr(node, "kunbox"):  # a union tested by isinstance, ...: the value
+            self.emit("UNBOX", node.kunbox)  # type: ignore[attr-defined]
 
     def e_BinOp(self, node: ast.BinOp) -> None:
         self.expr(node.left)

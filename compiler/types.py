@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import copy
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -699,6 +700,9 @@ class FunctionChecker:
         # Optional variables known not to be None here (after `if x is None: return`, ...):
         # their reads are the value. Each region's assignments to them are checked in finish().
         self.narrowed: dict[Var, int] = {}
+        # union variables tested by isinstance / type() / is None: the alternatives they hold
+        # in the region the test guards (innermost last); a region that assigns one has none
+        self.kinds: dict[Var, list[Type]] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
         # the function's own math imports (locals: the front end checks they come first)
         own = [n for n in walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
@@ -1006,6 +1010,21 @@ class FunctionChecker:
                     len(stmts),
                 )
                 self.narrowed_block(var, stmts[i + 1 : end])
+                self.block(stmts[end:])
+                return
+            if (
+                isinstance(stmt, ast.If)
+                and not stmt.orelse
+                and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+                and self.kind_tests(stmt.test, False)
+            ):  # `if isinstance(x, int): return ...`: x is not an int in the rest of the block
+                names = {v.name for v, _ in self.kind_tests(stmt.test, False)}
+                end = next(
+                    (j for j in range(i + 1, len(stmts)) if names & _assigned_in(stmts[j])),
+                    len(stmts),
+                )
+                with self.kinds_in(stmt.test, False, stmts[i + 1 : end]):
+                    self.block(stmts[i + 1 : end])
                 self.block(stmts[end:])
                 return
             if (
@@ -1324,8 +1343,99 @@ class FunctionChecker:
 
     def s_If(self, s: ast.If) -> None:
         self.truth(s.test)  # `if x is not None and ...:` narrows the body, `if x is None:` the else
-        self.narrowed_block(self.narrowings(s.test, True), s.body)
-        self.narrowed_block(self.narrowings(s.test, False), s.orelse)
+        with self.kinds_in(s.test, True, s.body):
+            self.narrowed_block(self.narrowings(s.test, True), s.body)
+        with self.kinds_in(s.test, False, s.orelse):
+            self.narrowed_block(self.narrowings(s.test, False), s.orelse)
+
+    def kind_tests(self, test: ast.expr, when: bool) -> list[tuple[Var, Type]]:
+        """The union variables whose alternatives `test` (isinstance(x, C), type(x) is C,
+        x is None, their `not`, and `and` of them when true) narrows where it is `when`: each
+        with the alternatives it then holds (one: the value; more: a smaller union)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.kind_tests(test.operand, not when)
+        if isinstance(test, ast.BoolOp):
+            if isinstance(test.op, ast.And) == when:
+                return [x for v in test.values for x in self.kind_tests(v, when)]
+            return []
+        found = self.kind_test(test)
+        if found is None:
+            return []
+        var, holds = found
+        alts = resolve(var.type).args  # type: ignore[union-attr]
+        kept = [a for a in alts if (a.kind in holds) == when]
+        # the box stays a box: a smaller union, never an Optional (whose None is -1)
+        t = (kept[0] if len(kept) == 1 else Type("union", tuple(kept))) if kept else None
+        return [(var, t)] if t is not None and t != resolve(var.type) else []
+
+    def kind_test(self, test: ast.expr) -> tuple[Var, set[str]] | None:
+        """(x, the kinds for which `test` holds) for isinstance(x, C), type(x) == C /
+        type(x) is C (and != / is not: negated by kind_tests' caller through the set), x is None
+        (== None), x a union variable; None for any other test."""
+        if (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and not self.is_local("isinstance")
+        ):
+            var = self.lookup(test.args[0].id)
+            names = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+            if var is None or not _is_union(var.type) or not all(
+                isinstance(c, ast.Name) and c.id in _RUNTIME_CLASSES for c in names
+            ):
+                return None
+            accepted: set[str] = set()
+            for c in names:
+                accepted |= _SUBCLASSES.get(c.id, {c.id})  # type: ignore[union-attr]
+            kinds = {a.kind for a in resolve(var.type).args if _RUNTIME_CLASSES[a.kind] <= accepted}  # type: ignore[union-attr]
+            return var, kinds
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, right, op = test.left, test.comparators[0], test.ops[0]
+        if _is_none_literal(left):
+            left, right = right, left
+        if isinstance(left, ast.Name) and _is_none_literal(right) and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+            var = self.lookup(left.id)
+            if var is None or not _is_union(var.type):
+                return None
+            kinds = {"none"} if isinstance(op, (ast.Is, ast.Eq)) else {
+                a.kind for a in resolve(var.type).args if a.kind != "none"  # type: ignore[union-attr]
+            }
+            return var, kinds
+        if isinstance(right, ast.Call):
+            left, right = right, left
+        if (
+            isinstance(left, ast.Call)
+            and isinstance(left.func, ast.Name)
+            and left.func.id == "type"
+            and len(left.args) == 1
+            and isinstance(left.args[0], ast.Name)
+            and isinstance(right, ast.Name)
+            and right.id in _RUNTIME_CLASSES
+            and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+        ):
+            var = self.lookup(left.args[0].id)
+            if var is None or not _is_union(var.type):
+                return None
+            alts = resolve(var.type).args  # type: ignore[union-attr]
+            same = {a.kind for a in alts if _RUNTIME_CLASSES[a.kind] == {right.id}}
+            return var, same if isinstance(op, (ast.Is, ast.Eq)) else {a.kind for a in alts} - same
+        return None
+
+    @contextlib.contextmanager
+    def kinds_in(self, test: ast.expr, when: bool, stmts: list[ast.stmt]) -> Iterator[None]:
+        """The narrowings of `test` (kind_tests) over `stmts`, for variables they never assign."""
+        assigned = {n for st in stmts for n in _assigned_in(st)}
+        found = [(v, t) for v, t in self.kind_tests(test, when) if v.name not in assigned]
+        for var, t in found:
+            self.kinds.setdefault(var, []).append(t)
+        try:
+            yield
+        finally:
+            for var, _ in found:
+                self.kinds[var].pop()
 
     def s_While(self, s: ast.While) -> None:
         self.truth(s.test)
@@ -1715,6 +1825,12 @@ class FunctionChecker:
                 node, f"name {node.id!r} is not defined", "it is never assigned in this function"
             )
         node.kvar = var  # type: ignore[attr-defined]
+        narrowed = self.kinds.get(var)
+        if narrowed and not isinstance(node, Given):  # a union tested by isinstance, ...
+            t = narrowed[-1]
+            if t.kind != "union":
+                node.kunbox = _tag(t)  # type: ignore[attr-defined]
+            return t
         if self.narrowed.get(var) and _kind(var.type) == "optional":
             node.kunwrap = True  # type: ignore[attr-defined]  # tested not None: the value
             return resolve(var.type).args[0]  # type: ignore[union-attr]
@@ -1812,14 +1928,20 @@ class FunctionChecker:
     def e_BoolOp(self, node: ast.BoolOp) -> KType:
         types = []
         narrowed: list[Var] = []
+        kinds: list[Var] = []
         for v in node.values:  # `x is not None and x > 0`, `x is None or x < y`
             types.append(self.truth(v))
+            for var, t in self.kind_tests(v, isinstance(node.op, ast.And)):
+                self.kinds.setdefault(var, []).append(t)  # `isinstance(x, int) and x > 0`
+                kinds.append(var)
             test = self.none_test(v)
             if test is not None and test[1] == isinstance(node.op, ast.Or):
                 narrowed.append(test[0])
                 self.narrowed[test[0]] = self.narrowed.get(test[0], 0) + 1
         for var in narrowed:
             self.narrowed[var] -= 1
+        for var in kinds:
+            self.kinds[var].pop()
         first = types[0]
         for v, t in zip(node.values[1:], types[1:]):
             if not unify(first, t):
