@@ -1627,6 +1627,8 @@ class FunctionChecker:
         the call of a function returning one, an item of a list of them."""
         if isinstance(node, ast.Name) and not isinstance(node, Given):
             var = self.lookup(node.id)
+            if var is not None and self.kinds.get(var):  # narrowed (kind_tests)
+                return self.kinds[var][-1].kind == "union"
             return var is not None and _is_union(var.type)
         if (
             isinstance(node, ast.Call)
@@ -1658,6 +1660,8 @@ class FunctionChecker:
         """The operands of an operation that one of them, a union, makes run as one typed copy
         per combination of alternatives (`split`); [] for any other node."""
         operands = self.operands(node)
+        if operands and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return operands if self.may_be_union(operands[0]) else []  # the receiver's methods
         return operands if any(map(self.may_be_union, operands)) else []
 
     def operands(self, node: ast.expr) -> list[ast.expr]:
@@ -1668,6 +1672,14 @@ class FunctionChecker:
             operands = [node.operand]
         elif isinstance(node, ast.Compare) and len(node.ops) == 1:
             operands = [node.left, node.comparators[0]]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "math")
+        ):  # x.method(args) of a union x: str's methods on its str, ...
+            operands = [node.func.value, *node.args]
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -1779,6 +1791,11 @@ class FunctionChecker:
             new = ast.UnaryOp(op=node.op, operand=given[0])
         elif isinstance(node, ast.Compare):
             new = ast.Compare(left=given[0], ops=node.ops, comparators=[given[1]])
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            func = ast.copy_location(
+                ast.Attribute(value=given[0], attr=node.func.attr, ctx=ast.Load()), node.func
+            )
+            new = ast.Call(func=func, args=given[1:], keywords=[])
         else:
             assert isinstance(node, ast.Call)
             new = ast.Call(func=node.func, args=given, keywords=node.keywords)
@@ -2227,15 +2244,22 @@ class FunctionChecker:
         return STR if seq.kind == "str" else seq.args[0]
 
     def e_Dict(self, node: ast.Dict) -> KType:
-        kt: KType = TVar("dict key")
-        vt: KType = TVar("dict value")
+        where = (self.info.name, node.lineno, node.col_offset)
+        hinted = [self.module.hints.get((part, *where)) for part in ("dict keys", "dict values")]
+        kt: KType = hinted[0] or TVar("dict key")
+        vt: KType = hinted[1] or TVar("dict value")
+        seen: list[list[KType]] = [[], []]
         for k, v in zip(node.keys, node.values, strict=True):
             if k is None:
                 raise self.report.unsupported(v, "dict unpacking (**)", "not in kiln")
-            for t, e in ((kt, k), (vt, v)):
+            for i, (t, e) in enumerate(((kt, k), (vt, v))):
                 et = self.expr(e)
-                if not unify(t, et):
-                    raise self.err(e, f"dict items of different types: {show(t)} and {show(et)}")
+                seen[i].append(et)
+                if not (self.fits(e, et, t) if hinted[i] is not None else unify(t, et)):
+                    error = self.err(e, f"dict items of different types: {show(t)} and {show(et)}")
+                    part = ("dict keys", "dict values")[i]
+                    self.widen(error, (part, *where), None, seen[i])
+                    raise error
         return dict_of(kt, vt)  # type: ignore[arg-type]
 
     def e_DictComp(self, node: ast.DictComp) -> KType:
@@ -2548,7 +2572,7 @@ class FunctionChecker:
 
     def dict_key(self, key: ast.expr, d: Type) -> None:
         t = self.expr(key)
-        if not unify(d.args[0], t):
+        if not (self.fits(key, t, d.args[0]) if _is_union(d.args[0]) else unify(d.args[0], t)):
             raise self.err(key, f"key {show(t)} for {show(d)}")
 
     def str_method(self, node: ast.Call, func: ast.Attribute) -> KType:
@@ -2997,7 +3021,9 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
     if t.kind in ("set", "dict"):
         if nested:
             raise report.unsupported(node, f"{show(t)} inside a container", "not in kiln yet")
-        if t.args[0].kind not in ("int", "bool", "str"):
+        key = t.args[0]
+        keys = key.args if key.kind == "union" and t.kind == "dict" else (key,)  # found by ==
+        if any(k.kind not in ("int", "bool", "str") for k in keys):
             raise report.unsupported(
                 node, f"{show(t)}", f"kiln's {t.kind} keys are ints, bools or strs"
             )
