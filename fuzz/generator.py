@@ -143,7 +143,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
         "math_extras", "setdefault", "next_default",
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
-        "falls_off",
+        "falls_off", "union_values",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -169,6 +169,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "float_of_str": "float str", "set_algebra": "set_ops list[int]", "type_compare": "compare",
     "filter_consumed": "list[int] compare", "set_order": "set_ops list[int]",
     "falls_off": "early_return",
+    "union_values": "ifexp int_float_mix",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -906,11 +907,23 @@ class _Generator:
             (max(self.has(t, 0.5) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, FLOAT, e)),
             (0.4, ("math_extras",), lambda: self.math_float(e)),
+            # an int or a float (a tagged union) in arithmetic that makes a float of either
+            (0.4, ("union_values",), lambda: _bin(self.number(e), rng.choice(
+                [ast.Add, ast.Sub, ast.Mult])(), self.expr(FLOAT, e))),
+            (0.2, ("union_values", "min_max"), lambda: _bin(_call(rng.choice(["min", "max"]),
+                self.expr(INT, e), self.expr(FLOAT, e)), ast.Mult(), _const(1.0))),
             (2 if self.callees(FLOAT) else 0, ("call",), lambda: self.call(FLOAT, e)),
             (0.2, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
                                                         values=[self.expr(FLOAT, e),
                                                                 self.expr(FLOAT, e)])),
         ])
+
+    def number(self, d: int) -> ast.expr:
+        """`int_expr if cond else float_expr`: an int or a float, known only at run time."""
+        body, orelse = self.expr(INT, d), self.expr(FLOAT, d)
+        if self.chance(0.5):
+            body, orelse = orelse, body
+        return ast.IfExp(test=self.cond(d), body=body, orelse=orelse)
 
     def mixed(self, op: ast.operator, d: int, divisor: bool = False) -> ast.expr:
         """A float from ``op``: at least one float operand, sometimes an int one."""
@@ -971,6 +984,10 @@ class _Generator:
             (0.5 if self.list_types else 0, ("all_any",), lambda: self.all_any(e)),
             (0.4, ("set_ops",), lambda: self.set_test(e)),
             (0.3, ("type_compare",), lambda: self.type_compare(e)),
+            (0.3, ("union_values",), lambda: _compare(self.number(e), [_cmpop(rng)],
+                                                      [self.expr(rng.choice([INT, FLOAT]), e)])),
+            (0.15, ("union_values",), lambda: _call("isinstance", self.number(e),
+                                                    _name(rng.choice(["int", "float"])))),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
                                                     [rng.choice([ast.In, ast.NotIn])()],
                                                     [self.expr(STR, e)])),

@@ -226,8 +226,9 @@ def _check_subset(program: GeneratedProgram) -> None:
                 assert node.func.attr in METHODS, node.func.attr
             else:
                 assert isinstance(node.func, ast.Name)
-                # filter and type: level 6's filter_consumed and type_compare
-                assert node.func.id in BUILTINS | functions | RAISABLE | {"filter", "type"}, (
+                # filter, type, isinstance: level 6's filter_consumed, type_compare, union_values
+                allowed = {"filter", "type", "isinstance"}
+                assert node.func.id in BUILTINS | functions | RAISABLE | allowed, (
                     node.func.id
                 )
             for keyword in node.keywords:
