@@ -31,27 +31,23 @@ import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
-from actors.pipeline import (
-    BatchReport,
+from actors.pipeline import BatchReport, Pipeline, cuda_available
+from core.jobs import (
+    WORKER_CRASHED,
     Candidate,
     CandidateLike,
     CandidateResult,
-    Pipeline,
     Tests,
-    cuda_available,
+    TestSpec,
 )
-from vm.batch import Cancel, Cancelled, TestSpec
+from vm.batch import Cancel, Cancelled
 from vm.isa import isa_hash
 from vm.limits import Limits
-
-WORKER_CRASHED = "worker crashed"
-"""The verdict of a candidate whose batches killed their worker twice (cluster.scheduler)."""
-
 
 MAX_ITEMS = 1 << 22
 """Items per batch on a CPU worker (the batch arrays take tens of bytes per item)."""
@@ -294,11 +290,6 @@ def crashed_result(deaths: int) -> CandidateResult:
     """The verdict of a candidate that killed `deaths` workers."""
     why = f"the worker running this candidate died {deaths} times (process crash or kill)"
     return CandidateResult(WORKER_CRASHED, diagnostic=why, path="farm")
-
-
-def copy_result(result: CandidateResult) -> CandidateResult:
-    """A copy for a duplicate candidate: candidates sharing a verdict share no object."""
-    return replace(result)
 
 
 def remote_class(worker_class: type[PipelineWorker] = PipelineWorker) -> Any:

@@ -22,8 +22,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from actors.pipeline import Candidate, CandidateResult, Pipeline
-from vm.batch import Cancel, Cancelled, TestSpec
+from actors.pipeline import Pipeline
+from core.jobs import Candidate, CandidateResult, TestSpec
+from vm.batch import Cancel, Cancelled
 from vm.limits import Limits
 
 

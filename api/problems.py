@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from vm.batch import TestSpec
+from core.jobs import TestSpec
 
 DEFAULT_DATASET = "humaneval"
 

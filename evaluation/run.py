@@ -55,8 +55,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from actors.pipeline import Candidate, CandidateResult, Pipeline, entry_arg_types
+from actors.pipeline import Pipeline, entry_arg_types
 from compiler.frontend import is_main_guard
+from core.jobs import Candidate, CandidateResult, TestSpec
 from evaluation.drawn import draw_tests, redefined_name
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
@@ -64,7 +65,6 @@ from evaluation.passk import pass_at_k
 from evaluation.problems import CHECK, Problem, Sample
 from evaluation.sandbox import isolation
 from evaluation.unbound import unbound_name_failure
-from vm.batch import TestSpec
 from vm.limits import Limits
 from vm.values import Type, type_of_value
 
