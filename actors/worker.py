@@ -36,6 +36,7 @@ from typing import Any
 
 import ray
 
+from actors.local import PipelineVariants
 from actors.pipeline import BatchReport, Pipeline, cuda_available
 from core.jobs import (
     WORKER_CRASHED,
@@ -55,7 +56,6 @@ BYTES_PER_ITEM = 64
 """Device memory one (candidate, test) item takes beyond the tests themselves (run order,
 status, trap, steps, reduction)."""
 ITEM_MEMORY_FRACTION = 0.25
-MAX_VARIANTS = 8  # Pipelines with a job's own limits or compile path one worker keeps
 """Share of a GPU's free memory the items of one batch may take (scratch takes half)."""
 
 CANCEL_POLL_S = 0.25
@@ -137,9 +137,10 @@ class PipelineWorker:
         self._error: str | None = None
         started = time.perf_counter()
         self._pipeline: Pipeline | None = None
-        self._variants: dict[Any, Pipeline] = {}  # per-job limits and compile paths
+        self._variants: PipelineVariants | None = None  # per-job limits and compile paths
         try:
             self._pipeline = Pipeline(backend, limits=limits, threads=self._threads)
+            self._variants = PipelineVariants(self._pipeline)
             report = self._pipeline.run([_WARMUP], _WARMUP_TESTS)
             if not report.results[0].passed:
                 self._error = f"warm-up candidate did not pass: {report.results[0]}"
@@ -210,7 +211,8 @@ class PipelineWorker:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
-            pipeline = self._pipeline_for(limits, compile_path)
+            assert self._variants is not None
+            pipeline = self._variants.get(limits, compile_path)
             cancel = Cancel()
             watch = _CancelWatch(cancel_board, job, cancel) if cancel_board is not None else None
             try:
@@ -230,18 +232,6 @@ class PipelineWorker:
             worker=self._id,
             timings=dict(report.timings),
         )
-
-
-    def _pipeline_for(self, limits: Mapping[str, int] | None, compile_path: str) -> Pipeline:
-        assert self._pipeline is not None
-        if not limits and compile_path == "deterministic":
-            return self._pipeline
-        key = (tuple(sorted((limits or {}).items())), compile_path)
-        if key not in self._variants:
-            if len(self._variants) >= MAX_VARIANTS:  # a long-lived worker keeps a few
-                self._variants.pop(next(iter(self._variants)))
-            self._variants[key] = self._pipeline.variant(limits, compile_path)
-        return self._variants[key]
 
 
 class CancelBoard:
