@@ -112,6 +112,15 @@ def _ray_context() -> tuple[str, str, str, tuple[str, ...]]:
     )
 
 
+def _apply_node_settings() -> None:
+    """A worker's process is an edge: the settings of its node (its environment and KILN_CONFIG)
+    are read once here and passed down to the C VM for the life of the process (its build cache
+    folder, `configs.settings.apply`), as the `kiln` command does for its own."""
+    from configs.settings import apply, load_settings
+
+    apply(load_settings())  # for good: the process ends with the actor
+
+
 def _cuda_device_name() -> str:
     try:
         import cupy
@@ -139,6 +148,8 @@ class PipelineWorker:
         self._pipeline: Pipeline | None = None
         self._variants: PipelineVariants | None = None  # per-job limits and compile paths
         try:
+            if self._id not in ("local", "driver"):  # an actor's own process: an edge of kiln's
+                _apply_node_settings()
             self._pipeline = Pipeline(backend, limits=limits, threads=self._threads)
             self._variants = PipelineVariants(self._pipeline)
             report = self._pipeline.run([_WARMUP], _WARMUP_TESTS)
