@@ -8,6 +8,9 @@
   docs/PIPELINE.md describes its verdicts and timings.
 - `actors.layout`: the run order of a batch, lanes of a warp on one program, small candidates
   packed so warps stay full; and a measure of a layout (occupancy, programs per warp).
+- `actors.local.LocalRunner`, the one local runner: a Pipeline in this process behind `submit`,
+  the farm's shape (`core.jobs.Runner`), for `kiln eval` without a farm and the API's thread
+  executor.
 - `actors.worker.PipelineWorker`, the Ray actor: a thin wrapper that pins one GPU (or CPU cores
   where there is none), warms up, holds one `Pipeline` and reports its device and health; the
   farm (`cluster/`) starts and feeds it.

@@ -4,8 +4,8 @@ A plain Python object that knows nothing of Ray (the Ray actor wraps it), so it 
 benchmarked alone. It owns one backend: the CUDA device (`vm.cuda`), the CPU cores (`vm.cpu`,
 the same C interpreter), or the pure-Python reference VM (`vm.ref`, the specification).
 
-    from actors.pipeline import Pipeline, Candidate
-    from vm.batch import TestSpec
+    from actors.pipeline import Pipeline
+    from core.jobs import Candidate, TestSpec
 
     pipeline = Pipeline(backend="auto")           # cuda when a device is there, else cpu
     tests = [TestSpec((3,), 6), TestSpec((10,), 20)]
@@ -36,6 +36,7 @@ runs a module before `check()`: one more row of the batch, `<module>()` expected
 When it does not (an exception, fuel, a fallback trap), that is the candidate's verdict
 (`CandidateResult.in_module`); else the tests' verdict, the module's steps added.
 
+Candidates, tests, results and verdicts are the job model's (`core.jobs`, imported from here too).
 Verdicts (`CandidateResult.verdict`): "passed", "wrong answer", "trapped" (a Python exception:
 see `trap`), "timed out" (the fuel ran out), "needs fallback" (the VM cannot answer exactly:
 an int past 64 bits, a full heap or stack, an unsupported run-time case, or a test whose
@@ -52,7 +53,7 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,8 +61,23 @@ import numpy as np
 
 from actors.layout import LayoutStats, Work, layout, measure
 from compiler import CompileError, compile_source
+
+# The job model (core.jobs): imported from here too, where it was first defined.
+from core.jobs import (
+    COMPILE_ERROR,
+    INVALID_BYTECODE,
+    NEEDS_FALLBACK,
+    VERDICT_NAMES,
+    Candidate,
+    CandidateLike,
+    CandidateResult,
+    Tests,
+    TestSpec,
+    as_candidate,
+    tests_per_candidate,
+)
 from vm import module_function
-from vm.batch import VERDICT_NAMES, BatchBuilder, Cancel, TestSpec
+from vm.batch import BatchBuilder, Cancel
 from vm.container import ContainerError, Program, load
 from vm.isa import TRAPS
 from vm.limits import Limits
@@ -69,10 +85,6 @@ from vm.run import verify
 from vm.values import Type, type_of_value
 from vm.verify import VerifyError, verify_bytes
 
-COMPILE_ERROR = "compile error"
-INVALID_BYTECODE = "invalid bytecode"
-NEEDS_FALLBACK = VERDICT_NAMES[4]
-VERDICTS = (*VERDICT_NAMES, COMPILE_ERROR, INVALID_BYTECODE)
 COMPILE_PATHS = ("deterministic", "neural", "hybrid")
 STAGES = ("compile", "build", "upload", "kernel", "download", "total")
 # The CPU backend has no bus to cross: its "prepare" (flattening the programs for the C
@@ -81,42 +93,6 @@ STAGES = ("compile", "build", "upload", "kernel", "download", "total")
 STAGE_ALIASES = {"upload": "prepare", "download": "reduce"}
 # what a module's top-level code must do before the tests run: return (None)
 MODULE_TESTS = (TestSpec((), None),)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One candidate: kiln Python source (str) or a `.kbc` container (bytes), and the function
-    its tests call. `problem` names its test list when tests are given per problem."""
-
-    code: str | bytes
-    entry: str
-    problem: Hashable = None
-    # the entry's parameter types when it is not fully annotated, instead of typing it from the
-    # tests it runs (`entry_arg_types` of a longer test list: one test alone may not type it)
-    arg_types: tuple[Type, ...] | None = None
-
-
-CandidateLike = Candidate | tuple[Any, ...]
-Tests = Sequence[TestSpec] | Sequence[Sequence[TestSpec]] | Mapping[Any, Sequence[TestSpec]]
-
-
-@dataclass
-class CandidateResult:
-    verdict: str  # one of VERDICTS
-    fail_test: int = -1  # the first failing test (test order), -1 when none failed
-    trap: str | None = None  # the trap of that test, when it trapped
-    steps: int = 0  # instructions over all its tests
-    bytecode: bytes | None = None  # the verified container, for passed candidates
-    diagnostic: str | None = None  # why it did not compile, load or fit its tests
-    path: str = "vm"  # which path produced the verdict ("vm"; "cpython" once the fallback runs)
-    # each test's own {"test", "verdict", "trap", "steps", "diagnostic"}, when asked for
-    tests: list[dict[str, Any]] | None = None
-    # the verdict is the module's top-level code's (`<module>`, run before the tests), not a test's
-    in_module: bool = False
-
-    @property
-    def passed(self) -> bool:
-        return self.verdict == VERDICT_NAMES[0]
 
 
 @dataclass
@@ -241,8 +217,8 @@ class Pipeline:
         (`vm.batch.Cancel`); it then raises `Cancelled` (between candidates while compiling,
         between items while running)."""
         start = time.perf_counter()
-        cands = [_candidate(c) for c in candidates]
-        test_lists = _tests_per_candidate(cands, tests)
+        cands = [as_candidate(c) for c in candidates]
+        test_lists = tests_per_candidate(cands, tests)
         results: list[CandidateResult | None] = [None] * len(cands)
 
         # Candidates with the same code, entry and test list are prepared once (the key hashes
@@ -545,37 +521,6 @@ class _Memo:
     batched: dict[Any, Program] = field(default_factory=dict)  # from compiler.batched
     compiles: int = 0
     batched_used: int = 0
-
-
-def _candidate(c: CandidateLike) -> Candidate:
-    if isinstance(c, Candidate):
-        return c
-    if (
-        isinstance(c, tuple)
-        and 2 <= len(c) <= 3
-        and isinstance(c[0], (str, bytes))
-        and isinstance(c[1], str)
-    ):
-        return Candidate(*c)
-    raise ValueError(
-        f"a candidate is a Candidate or a (code, entry[, problem]) tuple, got {type(c).__name__}"
-    )
-
-
-def _tests_per_candidate(cands: list[Candidate], tests: Tests) -> list[Sequence[TestSpec]]:
-    if isinstance(tests, Mapping):
-        missing = sorted({repr(c.problem) for c in cands if c.problem not in tests})
-        if missing:
-            raise ValueError(f"no tests for problem(s) {', '.join(missing)}")
-        return [tests[c.problem] for c in cands]
-    if len(tests) == 0 or isinstance(tests[0], TestSpec):
-        return [tests] * len(cands)  # type: ignore[list-item]
-    if len(tests) != len(cands):
-        raise ValueError(
-            f"{len(tests)} test lists for {len(cands)} candidates: give one list per candidate,"
-            " one for all, or a mapping by problem"
-        )
-    return list(tests)  # type: ignore[arg-type]
 
 
 # Annotations that name a container without its element type (`l: list`): the types of the

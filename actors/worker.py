@@ -31,27 +31,24 @@ import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
-from actors.pipeline import (
-    BatchReport,
+from actors.local import PipelineVariants
+from actors.pipeline import BatchReport, Pipeline, cuda_available
+from core.jobs import (
+    WORKER_CRASHED,
     Candidate,
     CandidateLike,
     CandidateResult,
-    Pipeline,
     Tests,
-    cuda_available,
+    TestSpec,
 )
-from vm.batch import Cancel, Cancelled, TestSpec
+from vm.batch import Cancel, Cancelled
 from vm.isa import isa_hash
 from vm.limits import Limits
-
-WORKER_CRASHED = "worker crashed"
-"""The verdict of a candidate whose batches killed their worker twice (cluster.scheduler)."""
-
 
 MAX_ITEMS = 1 << 22
 """Items per batch on a CPU worker (the batch arrays take tens of bytes per item)."""
@@ -59,7 +56,6 @@ BYTES_PER_ITEM = 64
 """Device memory one (candidate, test) item takes beyond the tests themselves (run order,
 status, trap, steps, reduction)."""
 ITEM_MEMORY_FRACTION = 0.25
-MAX_VARIANTS = 8  # Pipelines with a job's own limits or compile path one worker keeps
 """Share of a GPU's free memory the items of one batch may take (scratch takes half)."""
 
 CANCEL_POLL_S = 0.25
@@ -116,6 +112,15 @@ def _ray_context() -> tuple[str, str, str, tuple[str, ...]]:
     )
 
 
+def _apply_node_settings() -> None:
+    """A worker's process is an edge: the settings of its node (its environment and KILN_CONFIG)
+    are read once here and passed down to the C VM for the life of the process (its build cache
+    folder, `configs.settings.apply`), as the `kiln` command does for its own."""
+    from configs.settings import apply, load_settings
+
+    apply(load_settings())  # for good: the process ends with the actor
+
+
 def _cuda_device_name() -> str:
     try:
         import cupy
@@ -141,9 +146,12 @@ class PipelineWorker:
         self._error: str | None = None
         started = time.perf_counter()
         self._pipeline: Pipeline | None = None
-        self._variants: dict[Any, Pipeline] = {}  # per-job limits and compile paths
+        self._variants: PipelineVariants | None = None  # per-job limits and compile paths
         try:
+            if self._id not in ("local", "driver"):  # an actor's own process: an edge of kiln's
+                _apply_node_settings()
             self._pipeline = Pipeline(backend, limits=limits, threads=self._threads)
+            self._variants = PipelineVariants(self._pipeline)
             report = self._pipeline.run([_WARMUP], _WARMUP_TESTS)
             if not report.results[0].passed:
                 self._error = f"warm-up candidate did not pass: {report.results[0]}"
@@ -214,7 +222,8 @@ class PipelineWorker:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
-            pipeline = self._pipeline_for(limits, compile_path)
+            assert self._variants is not None
+            pipeline = self._variants.get(limits, compile_path)
             cancel = Cancel()
             watch = _CancelWatch(cancel_board, job, cancel) if cancel_board is not None else None
             try:
@@ -234,18 +243,6 @@ class PipelineWorker:
             worker=self._id,
             timings=dict(report.timings),
         )
-
-
-    def _pipeline_for(self, limits: Mapping[str, int] | None, compile_path: str) -> Pipeline:
-        assert self._pipeline is not None
-        if not limits and compile_path == "deterministic":
-            return self._pipeline
-        key = (tuple(sorted((limits or {}).items())), compile_path)
-        if key not in self._variants:
-            if len(self._variants) >= MAX_VARIANTS:  # a long-lived worker keeps a few
-                self._variants.pop(next(iter(self._variants)))
-            self._variants[key] = self._pipeline.variant(limits, compile_path)
-        return self._variants[key]
 
 
 class CancelBoard:
@@ -294,11 +291,6 @@ def crashed_result(deaths: int) -> CandidateResult:
     """The verdict of a candidate that killed `deaths` workers."""
     why = f"the worker running this candidate died {deaths} times (process crash or kill)"
     return CandidateResult(WORKER_CRASHED, diagnostic=why, path="farm")
-
-
-def copy_result(result: CandidateResult) -> CandidateResult:
-    """A copy for a duplicate candidate: candidates sharing a verdict share no object."""
-    return replace(result)
 
 
 def remote_class(worker_class: type[PipelineWorker] = PipelineWorker) -> Any:

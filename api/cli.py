@@ -214,10 +214,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from compiler import CompileError
+    from configs.settings import applied, load_settings
     from vm.container import ContainerError
 
     try:
-        return int(args.func(args))
+        # the edge: the settings are read once here and passed down (a bad one is this error)
+        with applied(load_settings()):
+            return int(args.func(args))
     except (CompileError, ContainerError, ValueError, KeyError, OSError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"kiln: error: {message}", file=sys.stderr)

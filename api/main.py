@@ -22,7 +22,7 @@ from api.problems import lookup_problem
 from api.routes import health, jobs, programs
 from api.runner import JobRunner
 from api.store import Store
-from configs.settings import Settings, load_settings
+from configs.settings import Settings, applied, load_settings
 
 
 def create_app(settings: Settings | None = None, executor: Executor | None = None) -> FastAPI:
@@ -31,29 +31,36 @@ def create_app(settings: Settings | None = None, executor: Executor | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        owned = executor is None
-        farm = executor or make_executor(settings.api.executor, settings.api.farm_workers or None)
-        store = Store(settings.api.database)
-        runner = JobRunner(
-            store, farm, settings.api, metrics, lookup_problem, default_fuel=settings.vm.fuel
-        )
-        app.state.settings, app.state.store, app.state.executor = settings, store, farm
-        app.state.runner, app.state.metrics = runner, metrics
-        app.state.service = Service(settings, store, runner, farm, metrics)
-        metrics.gauge(
-            "kiln_api_jobs_running",
-            "Jobs this replica is running now",
-            lambda: {(): runner.running()},
-        )
-        metrics.gauge("kiln_farm_workers", "Workers of the farm, by health", lambda: _workers(farm))
-        runner.start()  # its first pass claims the jobs an earlier process left unfinished
-        try:
-            yield
-        finally:
-            runner.stop()
-            store.close()
-            if owned:
-                farm.shutdown()
+        # the edge: the layers below get the settings here, for the app's lifetime, rather than
+        # reading them where they are used (configs.settings.applied)
+        with applied(settings):
+            owned = executor is None
+            farm = executor or make_executor(
+                settings.api.executor, settings.api.farm_workers or None
+            )
+            store = Store(settings.api.database)
+            runner = JobRunner(
+                store, farm, settings.api, metrics, lookup_problem, default_fuel=settings.vm.fuel
+            )
+            app.state.settings, app.state.store, app.state.executor = settings, store, farm
+            app.state.runner, app.state.metrics = runner, metrics
+            app.state.service = Service(settings, store, runner, farm, metrics)
+            metrics.gauge(
+                "kiln_api_jobs_running",
+                "Jobs this replica is running now",
+                lambda: {(): runner.running()},
+            )
+            metrics.gauge(
+                "kiln_farm_workers", "Workers of the farm, by health", lambda: _workers(farm)
+            )
+            runner.start()  # its first pass claims the jobs an earlier process left unfinished
+            try:
+                yield
+            finally:
+                runner.stop()
+                store.close()
+                if owned:
+                    farm.shutdown()
 
     app = FastAPI(
         title="kiln",

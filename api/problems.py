@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from vm.batch import TestSpec
+from core.jobs import TestSpec
 
 DEFAULT_DATASET = "humaneval"
 
@@ -74,7 +74,8 @@ def _prepare(problem_id: str, dataset: str) -> ProblemTests | None:
     problem = problems.get(problem_id)
     if problem is None:
         return None
-    from evaluation.run import LocalRunner, prepare_problems
+    from actors.local import LocalRunner
+    from evaluation.run import prepare_problems
 
     prepared = prepare_problems({problem_id: problem}, LocalRunner(backend="cpu"))[problem_id]
     if prepared.specs is None:

@@ -38,13 +38,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.pipeline import Candidate, CandidateResult
 from api.executor import Executor
 from api.metrics import Metrics
 from api.problems import DEFAULT_DATASET, ProblemTests
 from api.store import DONE, FAILED, UNFINISHED, CandidateRow, NewCandidate, Store
 from configs.settings import ApiSettings
-from vm.batch import TestSpec
+from core.jobs import Candidate, CandidateResult, TestSpec
 from vm.limits import Limits
 
 log = logging.getLogger("kiln.api")

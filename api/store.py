@@ -53,8 +53,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
-from actors.pipeline import CandidateResult
 from api.limits import clip
+from core.jobs import CandidateResult
 
 QUEUED, RUNNING, DONE, CANCELLED, FAILED = "queued", "running", "done", "cancelled", "failed"
 UNFINISHED = (QUEUED, RUNNING)

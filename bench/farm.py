@@ -35,9 +35,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from actors.pipeline import Candidate, CandidateResult, Pipeline
+from actors.pipeline import Pipeline
 from bench.vm import machine
-from vm.batch import TestSpec
+from core.jobs import Candidate, CandidateResult, TestSpec
 from vm.limits import Limits
 
 HERE = Path(__file__).resolve().parent

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from actors.pipeline import BatchReport, Candidate, Pipeline, cuda_available
+from actors.pipeline import BatchReport, Pipeline, cuda_available
 from bench.vm import machine
-from vm.batch import TestSpec
+from core.jobs import Candidate, TestSpec
 from vm.limits import Limits
 
 HERE = Path(__file__).resolve().parent

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from actors.worker import WorkerInfo
     from cluster.farm import Farm
     from cluster.runtime import FarmError
-    from cluster.scheduler import FarmJob, JobCancelled, JobFailed, JobStats
+    from cluster.scheduler import FarmJob, JobStats
+    from core.jobs import JobCancelled, JobFailed
 
 __all__ = ["Farm", "FarmError", "FarmJob", "JobCancelled", "JobFailed", "JobStats", "WorkerInfo"]
 
@@ -34,8 +35,8 @@ _HOMES = {
     "Farm": "cluster.farm",
     "FarmError": "cluster.runtime",
     "FarmJob": "cluster.scheduler",
-    "JobCancelled": "cluster.scheduler",
-    "JobFailed": "cluster.scheduler",
+    "JobCancelled": "core.jobs",
+    "JobFailed": "core.jobs",
     "JobStats": "cluster.scheduler",
     "WorkerInfo": "actors.worker",
 }

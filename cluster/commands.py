@@ -83,7 +83,8 @@ def _reported(command: Callable[[argparse.Namespace], int]) -> Callable[[argpars
     """`command`, with a farm that cannot start or run said in one line (exit status 2)."""
 
     def run(args: argparse.Namespace) -> int:
-        from cluster import FarmError, JobFailed
+        from cluster.runtime import FarmError
+        from core.jobs import JobFailed
 
         try:
             return command(args)

@@ -20,10 +20,11 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
-from actors.pipeline import COMPILE_PATHS, CandidateLike, Tests
+from actors.pipeline import COMPILE_PATHS
 from actors.worker import PipelineWorker, WorkerInfo
 from cluster.runtime import FarmError, Runtime
 from cluster.scheduler import FarmJob, Scheduler
+from core.jobs import CandidateLike, Tests
 from vm.limits import Limits
 
 START_TIMEOUT_S = 120.0

@@ -53,17 +53,20 @@ from typing import Any
 import ray
 from ray.exceptions import RayError, RayTaskError, TaskCancelledError
 
-from actors.pipeline import (
+from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, crashed_result
+from cluster.runtime import START_FAILURES_ALLOWED, FarmError, Runtime, Worker
+from core.jobs import (
     Candidate,
     CandidateLike,
     CandidateResult,
+    JobCancelled,
+    JobFailed,
     Tests,
-    _candidate,
-    _tests_per_candidate,
+    TestSpec,
+    as_candidate,
+    copy_result,
+    tests_per_candidate,
 )
-from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, copy_result, crashed_result
-from cluster.runtime import START_FAILURES_ALLOWED, FarmError, Runtime, Worker
-from vm.batch import TestSpec
 
 COMPILE_COST = 50_000.0
 """Cost of compiling one candidate, in instruction-equivalents (about 0.5 ms of one CPU core)."""
@@ -88,14 +91,6 @@ short while a worker has room for another batch (a new job starts at once), long
 worker is full (nothing could be sent anyway)."""
 DEATH_SETTLE_S = 5.0
 """How long to wait for the other batches of a dead worker to resolve before running them again."""
-
-
-class JobCancelled(RuntimeError):
-    """The job was cancelled before all its verdicts arrived."""
-
-
-class JobFailed(RuntimeError):
-    """The job cannot finish: a batch raised an error in its worker, or no worker can run."""
 
 
 @dataclass
@@ -141,8 +136,8 @@ class FarmJob:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         # a job's own `limits` and `compile_path`, sent with each batch (PipelineWorker.run)
         self.run_options = dict(run_options or {})
-        cands = [_candidate(c) for c in candidates]
-        test_lists = _tests_per_candidate(cands, tests)
+        cands = [as_candidate(c) for c in candidates]
+        test_lists = tests_per_candidate(cands, tests)
         self.id = job_id
         self.batch_size = batch_size
         self.total = len(cands)

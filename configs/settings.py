@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TypeGuard
 
+from vm.build import CACHE_DIR_VARIABLE, DEFAULT_CACHE_DIR
 from vm.limits import Limits
 
 PACKAGED_FILE = Path(__file__).with_name("kiln.toml")
 CONFIG_VARIABLE = "KILN_CONFIG"
 VM_VARIABLE_PREFIX = "KILN_VM_"
-CACHE_DIR_VARIABLE = "KILN_CACHE_DIR"
 CPU_THREADS_VARIABLE = "KILN_CPU_THREADS"
 COMPILER_VARIABLE = "KILN_COMPILER"
 COMPILERS = ("batched", "reference")
@@ -50,7 +51,7 @@ class SettingsError(ValueError):
 
 
 def default_cache_dir() -> Path:
-    return Path("~/.cache/kiln").expanduser()
+    return Path(DEFAULT_CACHE_DIR).expanduser()
 
 
 def all_cores() -> int:
@@ -170,6 +171,36 @@ class Settings:
         if self.compiler not in COMPILERS:
             known = ", ".join(COMPILERS)
             raise ValueError(f"compiler must be one of {known}, got {self.compiler!r}")
+
+
+def apply(settings: Settings) -> tuple[Path | None, int | None]:
+    """Pass the settings the layers below use where they run down to them: the C VM's build
+    cache folder (`vm.build.use_cache_dir`) and its default thread count
+    (`vm.cpu.use_default_threads`). Returns what was set before (`restore`). kiln's edges load
+    the settings once and pass them down so: the `kiln` command (api.cli) and the API's
+    application (api.main, for its lifetime) with `applied`, a farm worker's process
+    (actors.worker) for its life."""
+    from vm import build, cpu
+
+    return build.use_cache_dir(settings.cache_dir), cpu.use_default_threads(settings.cpu_threads)
+
+
+def restore(previous: tuple[Path | None, int | None]) -> None:
+    """Undo `apply`: what it returned is set again."""
+    from vm import build, cpu
+
+    build.use_cache_dir(previous[0])
+    cpu.use_default_threads(previous[1])
+
+
+@contextmanager
+def applied(settings: Settings) -> Iterator[Settings]:
+    """`apply(settings)` for the duration of the block."""
+    previous = apply(settings)
+    try:
+        yield settings
+    finally:
+        restore(previous)
 
 
 def vm_variable(limit: str) -> str:

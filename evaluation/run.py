@@ -53,10 +53,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from actors.pipeline import Candidate, CandidateResult, Pipeline, entry_arg_types
+from actors.local import LocalRunner
+from actors.pipeline import entry_arg_types
 from compiler.frontend import is_main_guard
+from core.jobs import Candidate, CandidateResult, Runner, TestSpec
 from evaluation.drawn import draw_tests, redefined_name
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
 from evaluation.fallback import HUMAN_EVAL_TIMEOUT, FallbackPool
@@ -64,7 +66,6 @@ from evaluation.passk import pass_at_k
 from evaluation.problems import CHECK, Problem, Sample
 from evaluation.sandbox import isolation
 from evaluation.unbound import unbound_name_failure
-from vm.batch import TestSpec
 from vm.limits import Limits
 from vm.values import Type, type_of_value
 
@@ -86,75 +87,11 @@ _canonical_seconds: dict[str, float | None] = {}
 _canonical_lock = threading.Lock()
 
 
-class Job(Protocol):
-    """What `cluster.Farm.submit` returns: (index, result) pairs as batches finish."""
-
-    def __iter__(self) -> Iterator[tuple[int, CandidateResult]]: ...
-
-    @property
-    def progress(self) -> tuple[int, int]: ...
-
-    def results(self) -> list[CandidateResult]: ...
-
-
-class Runner(Protocol):
-    def submit(
-        self, candidates: Sequence[Candidate], tests: Any, batch_size: int | None = None
-    ) -> Job: ...
-
-
-class _LocalJob:
-    """A Pipeline run in batches, with the farm's job interface."""
-
-    def __init__(
-        self, pipeline: Pipeline, candidates: Sequence[Candidate], tests: Any, batch_size: int
-    ) -> None:
-        self._pipeline, self._candidates, self._tests = pipeline, candidates, tests
-        self._batch = batch_size
-        self._results: dict[int, CandidateResult] = {}
-
-    def __iter__(self) -> Iterator[tuple[int, CandidateResult]]:
-        for start in range(0, len(self._candidates), self._batch):
-            chunk = self._candidates[start : start + self._batch]
-            tests = self._tests
-            if not isinstance(tests, Mapping) and tests and not isinstance(tests[0], TestSpec):
-                tests = tests[start : start + self._batch]
-            for offset, result in enumerate(self._pipeline.run(chunk, tests).results):
-                self._results[start + offset] = result
-                yield start + offset, result
-
-    @property
-    def progress(self) -> tuple[int, int]:
-        return len(self._results), len(self._candidates)
-
-    def results(self) -> list[CandidateResult]:
-        for _ in self:
-            pass
-        return [self._results[i] for i in range(len(self._candidates))]
-
-
-LOCAL_BATCHES = 8
-LOCAL_MIN_BATCH = 256
-
-
-class LocalRunner:
-    """A Pipeline in this process behind the farm's `submit` (for tests and `--workers 0`)."""
-
-    def __init__(self, backend: str = "auto", limits: Limits | None = None) -> None:
-        self.pipeline = Pipeline(backend=backend, limits=limits)
-
-    def submit(
-        self, candidates: Sequence[Candidate], tests: Any, batch_size: int | None = None
-    ) -> _LocalJob:
-        """By default the job comes back in about LOCAL_BATCHES batches (none under
-        LOCAL_MIN_BATCH candidates): what the native path gives up on reaches the fallback
-        while the rest still runs."""
-        size = batch_size or max(LOCAL_MIN_BATCH, -(-len(candidates) // LOCAL_BATCHES))
-        return _LocalJob(self.pipeline, candidates, tests, size)
-
-
 @contextmanager
 def local_runner(backend: str = "auto", limits: Limits | None = None) -> Iterator[LocalRunner]:
+    """The local runner (`actors.local.LocalRunner`): a Pipeline in this process, on every core;
+    a job comes back in about LOCAL_BATCHES batches, so what the native path gives up on reaches
+    the fallback while the rest still runs."""
     yield LocalRunner(backend, limits)
 
 

@@ -49,7 +49,7 @@ from vm.isa import (
     local2,
 )
 from vm.values import INT64_MAX, INT64_MIN, Type, float_bits, type_from_descriptor
-from vm.verify import _TYPE_OPERAND_KINDS, max_depth
+from vm.verify import TYPE_OPERAND_KINDS, max_depth
 
 MAX_FUNCTIONS = 8
 MAX_PARAMS = 8
@@ -526,7 +526,7 @@ def _operand(
         yield mask_of([tok("<s>")])
         return tables.string((yield from _chars(MAX_STR)))
     if kind == "type":
-        return tables.type((yield from _type(_TYPE_OPERAND_KINDS.get(op.name))))
+        return tables.type((yield from _type(TYPE_OPERAND_KINDS.get(op.name))))
     if kind == "local":
         return (yield from _number(lambda n: n < n_locals, n_locals - 1))
     if kind == "local2":

@@ -4,6 +4,7 @@ module imports itself round a cycle, both checked on the import graph import-lin
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -122,3 +123,50 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
         graph.add_import(importer=importer, imported=imported)
     graph.add_module("p.e")
     assert cycles(graph) == [["p.a", "p.b", "p.c"]]
+
+
+def _from_imports(root: Path) -> list[tuple[str, str, str]]:
+    """(importing module's package, imported module, name) of every `from kiln.x import name`."""
+    found = []
+    for path in sorted(root.glob("*/**/*.py")):
+        package = path.relative_to(root).parts[0]
+        if package not in PACKAGES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module.split(".")[0] in PACKAGES:
+                    found += [(package, node.module, alias.name) for alias in node.names]
+    return found
+
+
+def test_packages_import_only_each_others_public_names() -> None:
+    """A layer uses the public face of the layers under it (the scheduler no longer reaches into
+    the Pipeline's privates): no `from other_package.m import _private`."""
+    private = [
+        f"{package}: from {module} import {name}"
+        for package, module, name in _from_imports(ROOT)
+        if name.startswith("_") and not name.startswith("__") and module.split(".")[0] != package
+    ]
+    assert private == []
+
+
+JOB_MODEL = ("TestSpec", "Candidate", "CandidateResult", "JobCancelled", "JobFailed")
+
+
+def test_the_job_model_is_defined_once_and_imported_from_core() -> None:
+    """core.jobs defines the job model's types; no other module defines a class of that name,
+    and the layers above take them from core.jobs, not from a module that re-exports them."""
+    defined = {
+        f"{path.relative_to(ROOT)}: {node.name}"
+        for path in sorted(ROOT.glob("*/**/*.py"))
+        if path.relative_to(ROOT).parts[0] in PACKAGES
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef) and node.name in JOB_MODEL
+    }
+    assert defined == {f"core/jobs.py: {name}" for name in JOB_MODEL}
+    elsewhere = [
+        f"{package}: from {module} import {name}"
+        for package, module, name in _from_imports(ROOT)
+        if name in JOB_MODEL and module != "core.jobs"
+    ]
+    assert elsewhere == []

@@ -41,13 +41,16 @@ from typing import Any
 
 import numpy as np
 
+# The verdict codes and TestSpec are the job model's (core.jobs); imported from here too.
+from core.jobs import NEEDS_FALLBACK_CODE as NEEDS_FALLBACK
+from core.jobs import PASSED as PASSED
+from core.jobs import TIMED_OUT, TRAPPED, WRONG_ANSWER, TestSpec
+from core.jobs import VERDICT_NAMES as VERDICT_NAMES
 from vm.container import Program
 from vm.isa import TRAP_BY_NAME, TRAPS
 from vm.limits import Limits
 from vm.values import FLOAT, Type, marshal, unmarshal, value_alternative
 
-PASSED, WRONG_ANSWER, TRAPPED, TIMED_OUT, NEEDS_FALLBACK = range(5)
-VERDICT_NAMES = ("passed", "wrong answer", "trapped", "timed out", "needs fallback")
 EXACT, CLOSE, NEVER = range(3)
 
 
@@ -145,19 +148,6 @@ class VerifyBatch:
             )
             if ((self.items[:, 1] < starts) | (self.items[:, 1] >= ends)).any():
                 raise ValueError("an item names a test outside its candidate's range")
-
-
-@dataclass(frozen=True)
-class TestSpec:
-    """One test as a user gives it: arguments, the expected value, how to compare."""
-
-    __test__ = False  # not a pytest class
-
-    args: tuple[Any, ...]
-    expected: Any
-    rel_tol: float | None = None
-    abs_tol: float | None = None
-    fuel: int | None = None  # instructions this test may execute; None: the run's limits
 
 
 def marshal_expected(expected: Any, ty: Type) -> list[int] | None:

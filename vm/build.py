@@ -1,11 +1,11 @@
 """Preparing the C interpreter's inputs: shared libraries built and cached, programs flattened.
 
 `shared_library(name, sources, flags)` compiles C sources from `vm/kernels/` with the system C
-compiler (`$CC`, else `cc`, `gcc` or `clang`) into a shared library cached under the settings'
-cache directory (`KILN_CACHE_DIR` overrides it), named by a SHA-256 of the compiler, the flags
-and every kernel source, so an edit to any of them rebuilds it. The library is written to a
-temporary file and renamed into place, so parallel processes (pytest workers) never load a
-half-written one.
+compiler (`$CC`, else `cc`, `gcc` or `clang`) into a shared library cached under `cache_dir()`
+(the settings' `cache_dir`, passed down by kiln's edges, else `KILN_CACHE_DIR`), named by a
+SHA-256 of the compiler, the flags and every kernel source, so an edit to any of them rebuilds
+it. The library is written to a temporary file and renamed into place, so parallel processes
+(pytest workers) never load a half-written one.
 
 `flatten(program)` lays a `Program` out as the flat arrays `kiln_program` points at
 (`vm/kernels/interp.h`): code (each function followed by a guard word), constants, image, type
@@ -53,14 +53,28 @@ class BuildError(RuntimeError):
 # ---- shared libraries --------------------------------------------------------------------------
 
 
+CACHE_DIR_VARIABLE = "KILN_CACHE_DIR"
+DEFAULT_CACHE_DIR = "~/.cache/kiln"
+_cache_dir: Path | None = None  # set by kiln's edges (use_cache_dir)
+
+
+def use_cache_dir(path: Path | str | None) -> Path | None:
+    """Cache compiled libraries under `path` from now on (None: the default again); returns the
+    folder set before. kiln's edges call it with the settings' `cache_dir`
+    (`configs.settings.applied`): this layer does not read the settings itself."""
+    global _cache_dir
+    previous = _cache_dir
+    _cache_dir = Path(path).expanduser() if path is not None else None
+    return previous
+
+
 def cache_dir() -> Path:
-    """Where compiled libraries are cached: the settings' cache_dir (KILN_CACHE_DIR wins)."""
-    try:
-        from configs.settings import load_settings
-    except ImportError:
-        raw = os.environ.get("KILN_CACHE_DIR", "")
-        return Path(raw).expanduser() if raw else Path("~/.cache/kiln").expanduser()
-    return load_settings().cache_dir
+    """Where compiled libraries are cached: the folder an edge set (`use_cache_dir`: the settings'
+    cache_dir), else $KILN_CACHE_DIR, else ~/.cache/kiln."""
+    if _cache_dir is not None:
+        return _cache_dir
+    raw = os.environ.get(CACHE_DIR_VARIABLE, "")
+    return Path(raw or DEFAULT_CACHE_DIR).expanduser()
 
 
 def c_compiler() -> str:

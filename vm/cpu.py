@@ -13,6 +13,7 @@ batch uses every core it is given.
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -128,10 +129,27 @@ def _c_program(flat: FlatProgram) -> _CProgram:
     )  # fmt: skip
 
 
-def default_threads() -> int:
-    from configs.settings import load_settings
+_default_threads: int | None = None  # set by kiln's edges (use_default_threads)
 
-    return load_settings().cpu_threads
+
+def use_default_threads(threads: int | None) -> int | None:
+    """Run on `threads` threads when a call names none, from now on (None: every core again);
+    returns the count set before. kiln's edges call it with the settings' `cpu_threads`
+    (`configs.settings.applied`): this layer does not read the settings itself."""
+    global _default_threads
+    if threads is not None and (
+        not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
+    ):
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    previous = _default_threads
+    _default_threads = threads
+    return previous
+
+
+def default_threads() -> int:
+    """The threads of a call that names none: the count an edge set (the settings'
+    `cpu_threads`), else every core."""
+    return _default_threads or os.cpu_count() or 1
 
 
 def _threads(threads: int | None) -> int:
@@ -324,7 +342,8 @@ def run_batch(
     VM does; `verify=False` skips that and leaves a malformed program to the C side's own checks,
     which trap MemoryFault (the fuzz tests of the interpreter's memory safety use it). ValueError
     when an item's arguments do not match its function's parameter types. `threads` defaults to
-    the settings' `cpu_threads`. `computed_goto=False` runs the switch-dispatch build (tests).
+    `default_threads()` (the settings' `cpu_threads` where an edge passed them down).
+    `computed_goto=False` runs the switch-dispatch build (tests).
     """
     threads = _threads(threads)
     prepared = prepare_items(items, verify=verify)

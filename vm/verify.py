@@ -46,7 +46,7 @@ from vm.values import INT64_MAX, INT64_MIN, Type, type_from_descriptor
 MAX_TUPLE_ARITY = 255  # the largest arity a type descriptor can hold (vm.values)
 
 # The kinds of type operand each typed instruction works on (EQ, LT and LE take any type).
-_TYPE_OPERAND_KINDS: dict[str, tuple[str, ...]] = {
+TYPE_OPERAND_KINDS: dict[str, tuple[str, ...]] = {
     "CONTAINS": ("str", "list", "tuple"),
     "SORTED": ("list",),
     "SORTED_DESC": ("list",),
@@ -326,7 +326,7 @@ def _check_operand(
     if kind == "type":
         if operand >= len(program.types):
             raise fail("type index out of range", f"the type table has {len(program.types)} types")
-        allowed = _TYPE_OPERAND_KINDS.get(op.name)
+        allowed = TYPE_OPERAND_KINDS.get(op.name)
         ty = program.types[operand]
         if allowed is not None and ty.kind not in allowed:
             raise fail("wrong type operand", f"{op.name} works on {' or '.join(allowed)}, not {ty}")
