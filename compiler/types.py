@@ -1409,6 +1409,8 @@ class FunctionChecker:
                 )
             if node.id in ("True", "False", "None"):
                 raise AssertionError(node.id)  # pragma: no cover - they are Constants
+            if node.id not in self.assigned:
+                return self.name_error(node, node.id)
             raise self.report.unsupported(
                 node, f"name {node.id!r} is not defined", "it is never assigned in this function"
             )
@@ -1830,11 +1832,7 @@ class FunctionChecker:
             and not self.is_local("math")
         ):
             if not (self.local_math or self.module.math_module):
-                raise self.report.unsupported(
-                    func.value,
-                    "name 'math' is not defined",
-                    "CPython raises NameError: nothing imports math",
-                )
+                return self.name_error(node, "math")  # before any argument is evaluated
             return self.math_call(node, func.attr)
         if (
             isinstance(func, ast.Name)
@@ -1872,6 +1870,23 @@ class FunctionChecker:
             f"call of {func.id}",
             f"{func.id} is neither a function of this module nor a kiln builtin",
         )
+
+    def name_error(self, node: ast.expr, name: str) -> KType:
+        """A read of `name`, which nothing binds (no local, module name, nor builtin): CPython's
+        NameError when it runs (lower.py raises it), so the expression has no value and takes
+        the type its context wants. Anything else about the name stays unsupported."""
+        if (
+            name in self.module.module_names
+            or name in self.local_math_names
+            or (name == "math" and self.local_math)  # the function's own imports bind these
+            or hasattr(builtins, name)
+            or (name.startswith("__") and name.endswith("__"))  # __builtins__ is exec's global
+        ):
+            raise self.report.unsupported(
+                node, f"name {name!r} is not defined", "it is never assigned in this function"
+            )
+        node.kname_error = name  # type: ignore[attr-defined]
+        return NeverVar(f"{name}, which is not defined")
 
     def user_call(self, node: ast.Call, callee: FunctionInfo) -> KType:
         if node.keywords:  # the front end lets `isclose(..., rel_tol=...)` through for math's
@@ -2071,11 +2086,7 @@ class FunctionChecker:
                 node, f"attribute .{node.attr}", "a variable named math has no attributes"
             )
         if not (self.local_math or self.module.math_module):
-            raise self.report.unsupported(
-                node.value,
-                "name 'math' is not defined",
-                "CPython raises NameError: nothing imports math",
-            )
+            return self.name_error(node, "math")
         return self.math_constant(node, node.attr)
 
     def dict_key(self, key: ast.expr, d: Type) -> None:
