@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.surface import METHOD_NAMES, pure_import_binds
+from compiler.surface import METHOD_NAMES, PURE_MODULES, pure_import_binds
 from compiler.walk import walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
@@ -224,6 +224,8 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
         elif isinstance(stmt, (ast.Expr, ast.Assert)):
             effects.append((i, stmt))
         else:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                raise _import_rejected(stmt, report)
             what, why = _REJECTED.get(
                 type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
             )
@@ -531,6 +533,28 @@ def _pure_import(stmt: ast.stmt, report: Reporter) -> list[str] | None:
     return names
 
 
+def _import_rejected(node: ast.Import | ast.ImportFrom, report: Reporter) -> CompileError:
+    """Why kiln does not take an import (not typing's or math's supported names, nor a pure one
+    nothing reads)."""
+    modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+    if pure_import_binds(node) is not None:
+        names = ", ".join(a.asname or a.name for a in node.names)
+        return report.unsupported(
+            node, f"use of {names}, bound by an import", "kiln has none of that module's functions"
+        )
+    if all(m in PURE_MODULES for m in modules) or (
+        isinstance(node, ast.ImportFrom) and node.module in ("math", "typing")
+    ):
+        return report.unsupported(
+            node, "import form", "no star imports, dotted names, or names the module lacks"
+        )
+    return report.unsupported(
+        node,
+        "import of a module other than a pure standard one",
+        f"{', '.join(str(m) for m in modules)}: whether it imports depends on the environment",
+    )
+
+
 def _drop_pure_imports(fn: ast.FunctionDef, report: Reporter) -> None:
     """A function's imports of PURE_MODULES whose names the function never mentions become
     `pass`: they bind a local nothing reads (any mention keeps the import, which is rejected)."""
@@ -657,8 +681,15 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             continue
         if isinstance(node, ast.FunctionDef):
             raise report.unsupported(node, "nested function", "define functions at module level")
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and _is_math_import(node):
-            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if _is_math_import(node) or (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "typing"
+                and not node.level
+                and all(hasattr(typing, a.name) for a in node.names)
+            ):
+                continue  # typing's names: annotations only (a local's is never evaluated)
+            raise _import_rejected(node, report)  # not even `from os import getpid`: a local
         if type(node) in _REJECTED:
             construct, why = _REJECTED[type(node)]
             if isinstance(node, ast.GeneratorExp) and getattr(node, "kallowed", False):

@@ -355,7 +355,7 @@ def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list
             values = [_literal(random_value(rng, t)) for t in param_types]
             if any(v is None for v in values):
                 break
-            for name, value in zip(names, values):
+            for name, value in zip(names, values, strict=True):
                 body.append(ast.Assign(targets=[_name(name, store=True)], value=value))
             body.append(ast.Expr(value=_call("print", _call(entry.name, *map(_name, names)))))
             used.add("module_variable")

@@ -144,3 +144,12 @@ def test_names_the_module_binds_are_never_name_errors(source: str) -> None:
 def test_the_batched_compiler_leaves_these_to_the_reference(source: str) -> None:
     [got] = compile_batch([source], ["m.py"], [{"main": []}], passes=False)
     assert isinstance(got, Unsupported), got
+
+
+def test_a_function_s_own_import_of_a_used_name_is_never_a_name_error() -> None:
+    source = "def main() -> int:\n    from collections import Counter\n    return Counter()[1]\n"
+    got = outcome(source)
+    assert got[0] == "error" and "use of Counter" in got[1], got
+    source = "def main() -> int:\n    from typing import List\n    xs: List[int] = []\n"
+    source += "    return len(xs)\n"
+    assert outcome(source) == cpython(source) == ("value", "0")
