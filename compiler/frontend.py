@@ -734,7 +734,9 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
 _METHODS = METHOD_NAMES  # compiler/surface.py
 
 
-MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose"})
+MATH_FUNCTIONS = frozenset(
+    {"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose", "fabs"}
+)
 # math's float constants, read as CPython's values (math.nan is left out: a NaN's identity
 # matters to CPython's container comparisons)
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
@@ -778,6 +780,12 @@ def pow(x: float, y: float) -> float:
         if x < 0.0 and y % 1.0 != 0.0:
             raise ValueError
     return x ** y
+""",
+    # math.fabs: the float's absolute value (an int argument made a float first, as CPython's
+    # math does: fabs(-0.0) is 0.0, a NaN stays a NaN)
+    "fabs": """
+def fabs(x: float) -> float:
+    return abs(x)
 """,
     # math.isclose, as CPython's math_isclose_impl
     "isclose": """

@@ -2040,7 +2040,7 @@ class FunctionChecker:
         math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`);
         math.pow(x, y) -> float, math.isclose(a, b[, rel_tol=, abs_tol=]) -> bool (calls of
         `$pow`, `$isclose`, their int arguments made floats as CPython's math does)."""
-        if name in ("pow", "isclose"):
+        if name in ("pow", "isclose", "fabs"):
             return self.float_math_call(node, name)
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
@@ -2057,8 +2057,9 @@ class FunctionChecker:
         return FLOAT if name == "sqrt" else INT
 
     def float_math_call(self, node: ast.Call, name: str) -> KType:
-        if len(node.args) != 2:
-            raise self.err(node, f"math.{name}() takes 2 positional arguments")
+        arity = 1 if name == "fabs" else 2  # math.fabs(x); math.pow(x, y), math.isclose(a, b)
+        if len(node.args) != arity:
+            raise self.err(node, f"math.{name}() takes {arity} positional arguments")
         allowed = MATH_KEYWORDS.get(name, ())
         names = [kw.arg for kw in node.keywords]
         if any(n not in allowed for n in names) or len(set(names)) != len(names):
