@@ -177,7 +177,9 @@ def test_generated_modules_are_byte_identical_or_unsupported():
     sources = [p.source for p in programs]
     accepted = _check_identical(sources, [f"m{p.seed}.py" for p in programs], [None] * 300)
     print(f"generated modules: {accepted}/300 accepted")
-    assert accepted >= 115  # measured 119 (19 before blanking; the rest have prints or asserts)
+    # measured 119 before the unused pure imports and module variables joined the forms (in
+    # about a third of the programs; kc leaves both to the reference): 67
+    assert accepted >= 60
 
 
 def test_a_restated_stub_and_a_main_guard_compile_blanked_to_the_same_bytes():
