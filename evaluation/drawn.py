@@ -88,7 +88,7 @@ def draw_tests(problem: Problem) -> NativeTests:
         return NativeTests(
             reason=f"the canonical program does not parse: {e.msg} (line {e.lineno})"
         )
-    why = _shape_reason(check)
+    why = _shape_reason(check) or _recorded_conditions_reason(check, program)
     if why:
         return NativeTests(reason=f"drawn tests: {why}")
     try:
@@ -209,6 +209,10 @@ def _result_asserts(check: ast.FunctionDef, name: str) -> list[ast.Assert] | Non
             if id(n) not in inside:
                 return None
     for a in readers:
+        if any(
+            isinstance(x, ast.Name) and not isinstance(x.ctx, ast.Load) for x in ast.walk(a.test)
+        ):
+            return None  # a comprehension's own variable: not the check's
         if a.msg is not None and any(
             isinstance(x, ast.Name) and x.id == name for x in ast.walk(a.msg)
         ):
@@ -219,6 +223,72 @@ def _result_asserts(check: ast.FunctionDef, name: str) -> list[ast.Assert] | Non
 
 
 _RECORD = "__kiln_drawn_record__"
+
+# what a recorded condition may call: functions that change none of their arguments
+_PURE_BUILTINS = frozenset(
+    "abs len sum min max round sorted all any int float str bool isinstance list tuple set"
+    " range enumerate zip reversed ord chr divmod pow".split()
+)
+_MUTATING = frozenset(
+    "append extend insert pop remove sort clear update add discard setdefault popitem reverse"
+    " __setitem__ __delitem__".split()
+)
+
+
+def _recorded_conditions_reason(check: ast.FunctionDef, program: ast.Module) -> str | None:
+    """Why a recorded assert's condition might change what the check reads later (it does not
+    run on the probe; in kiln it runs on copies): every call in it must be of the candidate, of
+    math, of a builtin that changes no argument, or of a program function that changes none of
+    its own (transitively); None when they all are."""
+    _, recorded = _recording(check)
+    functions = {n.name: n for n in program.body if isinstance(n, ast.FunctionDef)}
+    pure: dict[str, bool] = {}
+
+    def function_is_pure(name: str) -> bool:
+        if name not in pure:
+            pure[name] = False  # recursion: assumed impure until shown otherwise
+            pure[name] = _calls_are_pure(functions[name], functions, function_is_pure)
+        return pure[name]
+
+    for line, a in sorted(recorded.items()):
+        if not _calls_are_pure(a.test, functions, function_is_pure):
+            return f"line {line}: the assert reading the candidate's result may change a value"
+    return None
+
+
+def _calls_are_pure(
+    node: ast.AST, functions: dict[str, ast.FunctionDef], function_is_pure: Any
+) -> bool:
+    """Whether nothing under `node` (a condition, or a program function's def) can change a
+    value it did not make: its calls are of the candidate, math, a builtin of _PURE_BUILTINS or
+    a pure program function, its methods none of _MUTATING (a condition calls no method), and a
+    function stores into no subscript or attribute, deletes nothing and augments no parameter."""
+    own = isinstance(node, ast.FunctionDef)
+    params = {a.arg for a in node.args.args} if isinstance(node, ast.FunctionDef) else set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Delete, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and not isinstance(n.ctx, ast.Load):
+            return False
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            if n.target.id in params:
+                return False  # xs += ys changes the caller's list
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        if isinstance(f, ast.Attribute):
+            if isinstance(f.value, ast.Name) and f.value.id == "math":
+                continue
+            if not own or f.attr in _MUTATING or f.attr.endswith("_update"):
+                return False
+        elif not isinstance(f, ast.Name):
+            return False
+        elif f.id in functions:
+            if not function_is_pure(f.id):
+                return False
+        elif f.id not in _PURE_BUILTINS and not (f.id == "candidate" and not own):
+            return False
+    return True
 
 
 def _recording(check: ast.FunctionDef) -> tuple[ast.FunctionDef, dict[int, ast.Assert]]:

@@ -87,7 +87,11 @@ def test_verdicts_on_drawn_tests_equal_human_evals(
 
 
 def _problem(test: str, solution: str = "    return x + 1\n") -> Problem:
-    return Problem("t/0", "def f(x):\n", "f", test, solution)
+    helpers = (  # g changes its list argument, h does not
+        "def g(xs, v):\n    xs.append(v)\n    return True\n\n\n"
+        "def h(xs, v):\n    ys = list(xs)\n    ys += [v]\n    return len(ys) == 2\n\n\n"
+    )
+    return Problem("t/0", helpers + "def f(x):\n", "f", test, solution)
 
 
 @pytest.mark.parametrize(
@@ -98,6 +102,10 @@ def _problem(test: str, solution: str = "    return x + 1\n") -> Problem:
         ("    r = candidate(1)\n    r = 3\n    assert r == 2\n", "candidate used other than"),
         ("    r = candidate(1)\n    assert r == candidate(1)\n", "candidate used other than"),
         ("    r = candidate(1)\n    assert r == 2, r\n", "candidate used other than"),
+        ("    r = candidate(1)\n    assert [r for r in [r]] == [2]\n", "candidate used other"),
+        ("    xs = [1]\n    r = candidate(2)\n    assert xs.pop() == r\n", "may change a value"),
+        ("    xs = [1]\n    r = candidate(2)\n    assert g(xs, r)\n", "may change a value"),
+        ("    r = candidate(2)\n    assert h([1], r)\n", ""),  # h changes nothing
         ("    assert abs(candidate(1) - 2) < 1e-9\n", "candidate used other than"),
         ("    assert candidate(1) != 3\n", "candidate used other than"),
         ("    assert candidate(1) == 2 == 2\n", "candidate used other than"),
