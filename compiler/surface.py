@@ -95,6 +95,40 @@ METHOD_NAMES: Final[frozenset[str]] = frozenset(
 
 # ---- generated files ----------------------------------------------------------------------------
 
+# Standard-library modules that every CPython build has and whose import runs no code that
+# could fail, print, or change anything a program can observe (no `this`, `antigravity`,
+# `turtle`, `tkinter`, `idlelib`, `readline`, nor modules a build may lack: `sqlite3`, `ssl`,
+# `lzma`, `curses`). Importing one is a no-op but for the name it binds: kiln takes such an
+# import (compiler/frontend.py) where nothing reads that name, and evaluation/unbound.py reads
+# past it. Anything else (numpy, requests, a star import) depends on the environment: fallback.
+PURE_MODULES: Final[frozenset[str]] = frozenset(
+    "math cmath re collections heapq itertools functools string bisect operator typing copy"
+    " random statistics fractions decimal array numbers abc enum dataclasses sys os json"
+    " argparse unittest doctest datetime time calendar textwrap hashlib pathlib io types"
+    " warnings pprint contextlib keyword unicodedata struct base64 binascii queue inspect"
+    " logging".split()
+)
+
+
+def pure_import_binds(node: object) -> list[str] | None:
+    """The names an `import m` / `from m import a, b` of PURE_MODULES binds (each existing there,
+    else CPython's ImportError; never `*`, whose names are not written; `import a.b` only where
+    a.b is pure too), or None when it is not such an import."""
+    import ast
+    import importlib
+
+    if isinstance(node, ast.Import):
+        if not all(a.name in PURE_MODULES and "." not in a.name for a in node.names):
+            return None
+        return [a.asname or a.name for a in node.names]
+    if not isinstance(node, ast.ImportFrom) or node.level or node.module not in PURE_MODULES:
+        return None
+    module = importlib.import_module(node.module)
+    if any(a.name == "*" or not hasattr(module, a.name) for a in node.names):
+        return None
+    return [a.asname or a.name for a in node.names]
+
+
 ROOT: Final = Path(__file__).resolve().parent
 HEADER_PATH: Final = ROOT / "kernels" / "kc_surface.h"
 LANGUAGE_DOC: Final = ROOT.parent / "docs" / "LANGUAGE.md"

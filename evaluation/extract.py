@@ -57,6 +57,9 @@ class NativeTests:
     preamble: str = ""  # module-level imports the conditions need, placed before the function
     # tests drawn by running check() (evaluation.drawn): the names their values depend on
     drawn_with: tuple[str, ...] = ()
+    # imports the conditions read as check() binds them, locals of its function (`import math`
+    # in check(): a module-level one would let the sample's own code read math too)
+    local_imports: tuple[str, ...] = ()
 
     @property
     def plain(self) -> bool:
@@ -69,6 +72,7 @@ class NativeTests:
         del entry  # the conditions already call it by name
         lines = [self.preamble] if self.preamble else []
         lines.append(f"def {CHECK_FUNCTION}(i: int) -> bool:")
+        lines += [f"    {statement}" for statement in self.local_imports]
         for i, a in enumerate(self.asserts):
             lines += [
                 f"    if i == {i}:",

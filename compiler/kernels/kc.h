@@ -2989,38 +2989,12 @@ KC_FN int kc_frontend_ok(const kc_ctx *c) {
     return 1;
 }
 
-/* A read of a name nothing binds: types.py's "name 'x' is not defined (it is never assigned in
-   this function)", where kc is sure: the name is no function's (the module has no nested ones)
-   or builtin's, no assignment, loop or comprehension target anywhere in the module, and its
-   line holds only ASCII before it (CPython counts columns in characters). */
+/* A read of a name no local binds: types.py's name_error, a NameError where the module binds
+   the name nowhere and it is no builtin (the read raises it when it runs), else its diagnostic;
+   kc leaves both to the reference. */
 KC_FN void kc_undefined_name(kc_ctx *c, int32_t tok, int32_t line) {
-    const char *what = "a name used before any assignment, or a function used as a value";
-    if (c->err || kc_find_func(c, tok) >= 0 || kc_is_builtin(c, tok) || !kc_frontend_ok(c)) { kc_fail(c, what, line); return; }
-    for (int32_t i = 0; i < c->n_funcs; i++)
-        if (c->funcs[i].outer_tok >= 0) { kc_fail(c, what, line); return; }
-    for (int32_t i = 0; i < c->n_nodes; i++) {
-        const kc_node *n = &c->nodes[i];
-        int32_t first = -1, single = 0;
-        if (n->kind == S_ASSIGN) first = n->a;
-        else if (n->kind == S_ANNASSIGN || n->kind == S_AUGASSIGN || n->kind == S_FOR || n->kind == E_COMPFOR) { first = n->a; single = 1; }
-        for (int32_t t = first; t >= 0; t = single ? -1 : c->nodes[t].next) {
-            const kc_node *tn = &c->nodes[t];
-            if (tn->kind == E_NAME && kc_same_name(c, tn->tok, tok)) { kc_fail(c, what, line); return; }
-            if (tn->kind != E_TUPLE && tn->kind != E_LIST) continue;
-            for (int32_t e = tn->a; e >= 0; e = c->nodes[e].next)
-                if (c->nodes[e].kind != E_NAME || kc_same_name(c, c->nodes[e].tok, tok)) { kc_fail(c, what, line); return; }
-        }
-    }
-    const kc_tok *t = &c->toks[tok];
-    for (int64_t i = t->start - 1; i >= 0 && c->src[i] != '\n'; i--)
-        if ((unsigned char)c->src[i] >= 0x80) { kc_fail(c, what, line); return; }
-    char msg[160];
-    int at = kc_copy(msg, 0, 160, "name '");
-    for (int32_t j = 0; j < t->len && at < 120; j++) msg[at++] = c->src[t->start + j];
-    msg[at] = 0;
-    at = kc_copy(msg, at, 160, "' is not defined (it is never assigned in this function)");
-    if (at >= 150) { kc_fail(c, what, line); return; }
-    kc_diag(c, t->line, t->col + 1, "unsupported", msg);
+    (void)tok;
+    kc_fail(c, "a name no local binds (NameError, or a function used as a value)", line);
 }
 
 /* The diagnostic of a call types.py rejects, where kc is sure of it (as kc_undefined_name): the

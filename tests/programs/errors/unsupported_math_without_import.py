@@ -1,4 +1,0 @@
-# expect error: unsupported
-# Nothing imports math: CPython raises NameError when the call runs (no implicit imports).
-def main() -> float:
-    return math.sqrt(16.0)
