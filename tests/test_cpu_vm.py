@@ -649,10 +649,31 @@ def test_for_list_and_for_str_steps():
     assert value(FOR_LIST, []) == []
     assert value(FOR_STR, "abc😀") == "😀cba😀"
     assert value(FOR_STR, "") == "?"
-    # every character is a new 2-word string: the arguments (1 + 3) and 3 concatenations pass
-    # with room, one word less fails at a step
+    # three distinct characters are three 2-word strings: the arguments (1 + 3), the characters
+    # and 4 concatenations pass with room, one word less fails at a step
     assert trap(FOR_STR, "abc", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 5)) is None
     assert trap(FOR_STR, "abc", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
+
+
+def test_one_character_strings_below_128_are_made_once_per_run():
+    # "aaa": 'a' costs 2 words the first time, nothing after (README.md's 1-character strings)
+    assert trap(FOR_STR, "aaa", limits=Limits(heap_words=4 + 2 + (2 + 3 + 4) + 5)) is None
+    assert trap(FOR_STR, "aaa", limits=Limits(heap_words=4 + 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
+    # at or above code point 128 every character is a new string
+    assert trap(FOR_STR, "ééé", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 5)) is None
+    assert trap(FOR_STR, "ééé", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
+    assert trap(FOR_STR, "\x7f\x80", limits=Limits(heap_words=3 + 2 * 2 + (2 + 3) + 4)) is None
+    assert trap(FOR_STR, "\x7f\x80", limits=Limits(heap_words=3 + 2 * 2 + (2 + 3) + 3)) == "HeapExhausted"
+    # list(s): the list (3 + n), then 'a' once and 'b' once
+    assert value(LIST_OF_STR, "aab", limits=Limits(heap_words=4 + 6 + 4)) == ["a", "a", "b"]
+    assert trap(LIST_OF_STR, "aab", limits=Limits(heap_words=4 + 6 + 3)) == "HeapExhausted"
+    assert trap(LIST_OF_STR, "aé", limits=Limits(heap_words=3 + 5 + 3)) == "HeapExhausted"
+    # one cache per run: each run of a batch pays for its first 'a' again
+    program = FOR_STR
+    limits = Limits(heap_words=4 + 2 + (2 + 3 + 4) + 5)
+    results = cpu.run_batch([(program, "f", ["aaa"])] * 3, limits, threads=1)
+    assert [r.trap for r in results] == [None, None, None]
+    assert [r.value for r in results] == ["aaaa"] * 3
 
 
 def test_calls():

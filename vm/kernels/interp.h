@@ -150,6 +150,10 @@ KILN_FN void kiln_copy(int64_t *d, const int64_t *s, int64_t n) {
 
 /* ---- memory --------------------------------------------------------------------------------- */
 
+/* 1-character strings of code points below KILN_CHARS are made once per run and shared
+   (README.md: "1-character strings"); the cache is a local array of kiln_run. */
+#define KILN_CHARS 128
+
 typedef struct {
     const kiln_program *p;
     const int64_t *image;
@@ -159,6 +163,8 @@ typedef struct {
     int64_t used;
     kiln_walk *walk;
     int64_t walk_cap;
+    int64_t *chars;     /* the run's 1-character strings: KILN_CHARS addresses (kiln_char) */
+    uint64_t chars_made[KILN_CHARS / 64]; /* bit c: chars[c] holds the string of code point c */
 } kiln_vm;
 
 /* The n words at address a, when they lie in one region (image, or the allocated heap). */
@@ -590,9 +596,22 @@ KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
     return i >= 0 && i < n ? i : -1;
 }
 
-/* A new 1-character string. */
-KILN_COLD int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
+/* The 1-character string of code point c: below KILN_CHARS made (2 words) the first time the run
+   asks for it, then shared; above, a new string every time. */
+KILN_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
     int64_t *cp;
+    if (c >= 0 && c < KILN_CHARS && vm->chars) {
+        uint64_t bit = (uint64_t)1 << (c & 63);
+        if (vm->chars_made[c >> 6] & bit) {
+            *addr = vm->chars[c];
+            return TRAP_OK;
+        }
+        if (kiln_new_str(vm, 1, addr, &cp)) return TRAP_HeapExhausted;
+        cp[0] = c;
+        vm->chars[c] = *addr;
+        vm->chars_made[c >> 6] |= bit;
+        return TRAP_OK;
+    }
     if (kiln_new_str(vm, 1, addr, &cp)) return TRAP_HeapExhausted;
     cp[0] = c;
     return TRAP_OK;
@@ -892,6 +911,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                      const kiln_limits *lim, const kiln_scratch *mem, kiln_vm *vm_out, int64_t *result_out,
                      int64_t *steps_out) {
     kiln_vm vm;
+    int64_t chars[KILN_CHARS]; /* vm.chars: read only where vm.chars_made says */
     int64_t *const stack = mem->stack;
     kiln_frame *const frames = mem->frames;
     const int64_t fuel = lim->fuel, stack_words = lim->stack_words;
@@ -909,6 +929,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
     vm.used = 0;
     vm.walk = mem->walk;
     vm.walk_cap = mem->walk_cap;
+    vm.chars = chars;
+    for (i = 0; i < KILN_CHARS / 64; i++) vm.chars_made[i] = 0;
 
     if (func < 0 || func >= prog->n_funcs) { trap = TRAP_MemoryFault; goto done; }
     fr = prog->funcs + (int64_t)func * KILN_FUNC_WORDS;
@@ -1901,6 +1923,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 
 done:
     *steps_out = fuel - left;
+    vm.chars = 0; /* the cache dies with this frame */
     *vm_out = vm;
     *result_out = result;
     return trap;
