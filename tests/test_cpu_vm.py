@@ -1442,3 +1442,17 @@ def test_set_order_is_cpythons() -> None:
     for xs in cases:
         assert value(SET_ORDER, xs) == list(set(xs)), xs
     assert semantics.set_order(list(range(5000, 0, -3))) == list(set(range(5000, 0, -3)))
+
+
+def test_scratch_kept_between_batches_gives_the_same_results():
+    # cpu.c keeps a finished batch's scratch for the next batch with the same limits: a reused
+    # heap holds the last run's words, which no run may read before writing
+    small, big = Limits(heap_words=64), Limits(heap_words=4096)
+    for limits in (small, big, small, big):
+        for _ in range(2):
+            assert [r.trap for r in cpu.run_batch([(FOR_STR, "f", ["abc" * 5])] * 4, limits)] == (
+                ["HeapExhausted"] * 4 if limits is small else [None] * 4
+            )
+            assert value(LIST_OF_STR, "xyz", limits=big) == ["x", "y", "z"]
+    cpu.drain_scratch()
+    assert value(FOR_STR, "ab", limits=big) == "bab"
