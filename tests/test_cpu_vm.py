@@ -1002,6 +1002,11 @@ def test_contains_of_strings_and_tuples():
         ("abcd", "abc"),
         ("ca", "abc"),
         ("😀", "a😀"),
+        ("a", ""),  # 1-character needles take their own loop in interp.h
+        ("a", "a"),
+        ("e", "aeiou"),
+        ("u", "aeiou"),
+        ("x", "aeiou"),
     ):
         assert value(CONTAINS[S], needle, hay) is (needle in hay)
     assert (

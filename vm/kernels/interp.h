@@ -1258,6 +1258,11 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             case TY_STR: {
                 const int64_t *cx;
                 if (kiln_str(&vm, x, &m, &cx) || kiln_str(&vm, sp[-1], &n, &ci)) TRAP(TRAP_MemoryFault);
+                if (m == 1) { /* a character (`c in "aeiou"`): one comparison per position */
+                    for (i = 0; i < n && ci[i] != cx[0]; i++) {}
+                    found = i < n;
+                    break;
+                }
                 for (i = 0; !found && i + m <= n; i++) {
                     for (j = 0; j < m && ci[i + j] == cx[j]; j++) {}
                     found = j == m;
