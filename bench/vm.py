@@ -69,7 +69,7 @@ def main(quick: bool = False) -> int:
     from compiler import compile_source, parse_call
     from vm import execute_batch
 
-    repeat = 1 if quick else 3
+    repeat = 1 if quick else 5
     rows = []
     for file, call, quick_call in CASES:
         source = (PROGRAMS / file).read_text()
