@@ -626,7 +626,7 @@ KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
 
 /* The 1-character string of code point c: below KILN_CHARS made (2 words) the first time the run
    asks for it, then shared; above, a new string every time. */
-KILN_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
+KILN_HOT_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
     int64_t *cp;
     if (c >= 0 && c < KILN_CHARS && vm->chars) {
         uint64_t bit = (uint64_t)1 << (c & 63);
