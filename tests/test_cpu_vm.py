@@ -700,10 +700,31 @@ def test_for_list_and_for_str_steps():
     assert value(FOR_LIST, []) == []
     assert value(FOR_STR, "abc😀") == "😀cba😀"
     assert value(FOR_STR, "") == "?"
-    # every character is a new 2-word string: the arguments (1 + 3) and 3 concatenations pass
-    # with room, one word less fails at a step
+    # three distinct characters are three 2-word strings: the arguments (1 + 3), the characters
+    # and 4 concatenations pass with room, one word less fails at a step
     assert trap(FOR_STR, "abc", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 5)) is None
     assert trap(FOR_STR, "abc", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
+
+
+def test_one_character_strings_below_128_are_made_once_per_run():
+    # "aaa": 'a' costs 2 words the first time, nothing after (README.md's 1-character strings)
+    assert trap(FOR_STR, "aaa", limits=Limits(heap_words=4 + 2 + (2 + 3 + 4) + 5)) is None
+    assert trap(FOR_STR, "aaa", limits=Limits(heap_words=4 + 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
+    # at or above code point 128 every character is a new string
+    assert trap(FOR_STR, "ééé", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 5)) is None
+    assert trap(FOR_STR, "ééé", limits=Limits(heap_words=4 + 3 * 2 + (2 + 3 + 4) + 4)) == "HeapExhausted"
+    assert trap(FOR_STR, "\x7f\x80", limits=Limits(heap_words=3 + 2 * 2 + (2 + 3) + 4)) is None
+    assert trap(FOR_STR, "\x7f\x80", limits=Limits(heap_words=3 + 2 * 2 + (2 + 3) + 3)) == "HeapExhausted"
+    # list(s): the list (3 + n), then 'a' once and 'b' once
+    assert value(LIST_OF_STR, "aab", limits=Limits(heap_words=4 + 6 + 4)) == ["a", "a", "b"]
+    assert trap(LIST_OF_STR, "aab", limits=Limits(heap_words=4 + 6 + 3)) == "HeapExhausted"
+    assert trap(LIST_OF_STR, "aé", limits=Limits(heap_words=3 + 5 + 3)) == "HeapExhausted"
+    # one cache per run: each run of a batch pays for its first 'a' again
+    program = FOR_STR
+    limits = Limits(heap_words=4 + 2 + (2 + 3 + 4) + 5)
+    results = cpu.run_batch([(program, "f", ["aaa"])] * 3, limits, threads=1)
+    assert [r.trap for r in results] == [None, None, None]
+    assert [r.value for r in results] == ["aaaa"] * 3
 
 
 def test_calls():
@@ -1032,6 +1053,11 @@ def test_contains_of_strings_and_tuples():
         ("abcd", "abc"),
         ("ca", "abc"),
         ("😀", "a😀"),
+        ("a", ""),  # 1-character needles take their own loop in interp.h
+        ("a", "a"),
+        ("e", "aeiou"),
+        ("u", "aeiou"),
+        ("x", "aeiou"),
     ):
         assert value(CONTAINS[S], needle, hay) is (needle in hay)
     assert (
@@ -1472,3 +1498,17 @@ def test_set_order_is_cpythons() -> None:
     for xs in cases:
         assert value(SET_ORDER, xs) == list(set(xs)), xs
     assert semantics.set_order(list(range(5000, 0, -3))) == list(set(range(5000, 0, -3)))
+
+
+def test_scratch_kept_between_batches_gives_the_same_results():
+    # cpu.c keeps a finished batch's scratch for the next batch with the same limits: a reused
+    # heap holds the last run's words, which no run may read before writing
+    small, big = Limits(heap_words=64), Limits(heap_words=4096)
+    for limits in (small, big, small, big):
+        for _ in range(2):
+            assert [r.trap for r in cpu.run_batch([(FOR_STR, "f", ["abc" * 5])] * 4, limits)] == (
+                ["HeapExhausted"] * 4 if limits is small else [None] * 4
+            )
+            assert value(LIST_OF_STR, "xyz", limits=big) == ["x", "y", "z"]
+    cpu.drain_scratch()
+    assert value(FOR_STR, "ab", limits=big) == "bab"

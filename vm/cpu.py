@@ -97,6 +97,8 @@ def library(computed_goto: bool = True) -> ctypes.CDLL:
             lib.kiln_run_batch.restype = ctypes.c_int
             lib.kiln_free.argtypes = [p]
             lib.kiln_free.restype = None
+            lib.kiln_pool_drain.argtypes = []
+            lib.kiln_pool_drain.restype = None
             lib.kiln_verify_batch.argtypes = [
                 ctypes.POINTER(_CProgram), i64,  # programs
                 p, p, p, i64,  # candidates: program, function, test range
@@ -111,6 +113,16 @@ def library(computed_goto: bool = True) -> ctypes.CDLL:
             lib.kiln_verify_batch.restype = ctypes.c_int
             _libs[computed_goto] = lib
         return _libs[computed_goto]
+
+
+def drain_scratch() -> None:
+    """Frees the scratch memory (value stacks, heaps) the C side keeps between batches for
+    batches with the same limits (at most 512 MiB; cpu.c's kiln_scratch_get), in every build
+    loaded so far."""
+    with _lib_lock:
+        libs = list(_libs.values())
+    for lib in libs:
+        lib.kiln_pool_drain()
 
 
 def _ptr(array: np.ndarray) -> int:

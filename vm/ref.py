@@ -47,6 +47,11 @@ from vm.values import INT64_MAX, INT64_MIN, Type, bits_float, float_bits, marsha
 from vm.verify import image_strings, verify
 
 
+CHARS = 128
+"""1-character strings of code points below this are made once per run, then shared
+(README.md, KILN_CHARS in interp.h)."""
+
+
 class KList:
     """A kiln list: its items and the capacity of its data block (README.md's accounting)."""
 
@@ -356,6 +361,7 @@ class _Machine:
         self.stack: list[Any] = []
         self.frames: list[_Frame] = []
         self.heap_used = 0
+        self.chars: set[str] = set()  # the 1-character strings made so far (new_char)
         self.steps = 0
         self.trace = os.environ.get("KILN_TRACE") == "1"
 
@@ -374,6 +380,16 @@ class _Machine:
     def new_str(self, s: str) -> str:
         self.alloc(1 + len(s))
         return s
+
+    def new_char(self, ch: str) -> str:
+        """A 1-character string made by indexing, iteration, `chr`, `list(s)` or `min`/`max`:
+        below code point CHARS, 2 words the first time the run makes it, then shared (free)."""
+        if ord(ch) < CHARS:
+            if ch not in self.chars:
+                self.alloc(2)
+                self.chars.add(ch)
+            return ch
+        return self.new_str(ch)
 
     def grow(self, lst: KList, size: int) -> None:
         """Room for `size` items: past the capacity, a new block of max(size, 2 * cap, 4) slots
@@ -503,7 +519,7 @@ class _Machine:
                 push(len(_items(pop())))
             case "STR_INDEX":
                 i, s = pop(), pop()
-                push(self.new_str(s[_index(i, len(s))]))
+                push(self.new_char(s[_index(i, len(s))]))
             case "STR_SLICE":
                 where = self.pop_slice(n)
                 push(self.new_str(pop()[where]))
@@ -531,7 +547,7 @@ class _Machine:
                     raise Trap("OverflowError")
                 if not 0 <= a < 0x110000:
                     raise Trap("ValueError")
-                push(self.new_str(chr(a)))
+                push(self.new_char(chr(a)))
             # -- list
             case "LIST_NEW":
                 push(self.new_list(self.pop_n(n)))
@@ -581,7 +597,7 @@ class _Machine:
                 s = pop()
                 result = self.new_list(list(s))
                 for ch in s:
-                    self.new_str(ch)
+                    self.new_char(ch)
                 push(result)
             case "LIST_RANGE":
                 start, stop, step = self.pop_n(3)
@@ -614,7 +630,7 @@ class _Machine:
             case "MIN" | "MAX":
                 seq = pop()
                 best = extreme(_items(seq), types[n], want_max=name == "MAX")
-                push(self.new_str(best) if isinstance(seq, str) else best)
+                push(self.new_char(best) if isinstance(seq, str) else best)
             case "SUM_I":
                 total = 0
                 for item in pop().items:
@@ -738,7 +754,7 @@ class _Machine:
             items = seq.items if name == "FOR_LIST" else _as_str(seq)
             more = 0 <= i < len(items)
             if more:
-                value = items[i] if name == "FOR_LIST" else self.new_str(items[i])
+                value = items[i] if name == "FOR_LIST" else self.new_char(items[i])
                 stack[at + 1] = i + 1
         if more:
             stack[frame.base + target] = value

@@ -23,7 +23,9 @@
  *
  * Dispatch is a switch; built with -DKILN_COMPUTED_GOTO on GCC or clang, each handler ends with
  * its own fetch and indirect jump instead (labels as values), about a third faster on the CPU.
- * Both are the same cases, and the tests run both.
+ * Both are the same cases, and the tests run both. The loop fetches through an instruction
+ * pointer (ip), and on x86-64 GCC keeps ip, the operand stack pointer, the fuel and the locals
+ * pointer in registers (KILN_REG); the container accessors are inlined on the host (KILN_HOT).
  *
  * Entry points:
  *   kiln_program_check(prog)   TRAP_OK, or TRAP_MemoryFault when the tables of a program are
@@ -53,6 +55,32 @@ typedef unsigned long long uint64_t;
 /* scalar.h: KILN_FN, KILN_COLD, the int64 and float helpers, the scalar semantics */
 #include "kiln_isa.h"
 #include "scalar.h"
+
+/* KILN_HOT: the accessors every container instruction goes through (kiln_ro, kiln_rw,
+   kiln_str, kiln_list): a call on the device like KILN_COLD, always inlined on the host, where a call
+   costs the loop its registers (GCC otherwise keeps them out of line in the big loop).
+   KILN_HOT_FN is the same for a KILN_FN (inlined on the device too). */
+#if defined(__CUDACC__)
+#define KILN_HOT KILN_COLD
+#define KILN_HOT_FN KILN_FN
+#elif defined(__GNUC__)
+#define KILN_HOT static inline __attribute__((always_inline))
+#define KILN_HOT_FN KILN_HOT
+#else
+#define KILN_HOT static inline
+#define KILN_HOT_FN KILN_HOT
+#endif
+
+/* KILN_REG(type, name, reg): a local of kiln_run's loop that GCC on x86-64 keeps in a
+   callee-saved register (a local register variable: a placement hint, the meaning is a plain
+   local's). Left alone, GCC keeps the instruction pointer, the fuel and the locals pointer in
+   the stack frame (the loop's many helper calls leave it too few registers), and every
+   dispatch loads and stores them. Elsewhere (clang, CUDA, other CPUs) a plain local. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__CUDACC__)
+#define KILN_REG(type, name, reg) register type name __asm__(reg)
+#else
+#define KILN_REG(type, name, reg) type name
+#endif
 
 #ifdef __CUDACC__
 /* kiln_run, the big loop, is compiled once and called by each kernel that runs items (inlining
@@ -150,6 +178,10 @@ KILN_FN void kiln_copy(int64_t *d, const int64_t *s, int64_t n) {
 
 /* ---- memory --------------------------------------------------------------------------------- */
 
+/* 1-character strings of code points below KILN_CHARS are made once per run and shared
+   (README.md: "1-character strings"); the cache is a local array of kiln_run. */
+#define KILN_CHARS 128
+
 typedef struct {
     const kiln_program *p;
     const int64_t *image;
@@ -159,10 +191,12 @@ typedef struct {
     int64_t used;
     kiln_walk *walk;
     int64_t walk_cap;
+    int64_t *chars;     /* the run's 1-character strings: KILN_CHARS addresses (kiln_char) */
+    uint64_t chars_made[KILN_CHARS / 64]; /* bit c: chars[c] holds the string of code point c */
 } kiln_vm;
 
 /* The n words at address a, when they lie in one region (image, or the allocated heap). */
-KILN_COLD const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
+KILN_HOT const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
     if (a < 0 || n < 0) return 0;
     if (a < vm->image_len) return n <= vm->image_len - a ? vm->image + a : 0;
     a -= vm->image_len;
@@ -170,7 +204,7 @@ KILN_COLD const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
 }
 
 /* The same, writable: the heap only (the image is read-only). */
-KILN_FN int64_t *kiln_rw(const kiln_vm *vm, int64_t a, int64_t n) {
+KILN_HOT_FN int64_t *kiln_rw(const kiln_vm *vm, int64_t a, int64_t n) {
     if (n < 0 || a < vm->image_len) return 0;
     a -= vm->image_len;
     return a <= vm->used && n <= vm->used - a ? vm->heap + a : 0;
@@ -205,7 +239,7 @@ KILN_COLD int kiln_list_grow(kiln_vm *vm, int64_t *h, int64_t size, int64_t **it
 }
 
 /* A string: its length and code points. */
-KILN_COLD int kiln_str(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **cp) {
+KILN_HOT int kiln_str(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **cp) {
     const int64_t *h = kiln_ro(vm, a, 1);
     if (!h || h[0] < 0) return TRAP_MemoryFault;
     *cp = kiln_ro(vm, a + 1, h[0]);
@@ -229,7 +263,7 @@ KILN_COLD int kiln_unbox(const kiln_vm *vm, int64_t u, int64_t *tag, int64_t *v)
 }
 
 /* A list: its header (len, cap, data), length and items; writable when rw. */
-KILN_COLD int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
+KILN_HOT int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
     const int64_t *h = rw ? kiln_rw(vm, a, 3) : kiln_ro(vm, a, 3);
     int64_t len, cap;
     if (!h) return TRAP_MemoryFault;
@@ -720,9 +754,22 @@ KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
     return i >= 0 && i < n ? i : -1;
 }
 
-/* A new 1-character string. */
-KILN_COLD int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
+/* The 1-character string of code point c: below KILN_CHARS made (2 words) the first time the run
+   asks for it, then shared; above, a new string every time. */
+KILN_HOT_FN int kiln_char(kiln_vm *vm, int64_t c, int64_t *addr) {
     int64_t *cp;
+    if (c >= 0 && c < KILN_CHARS && vm->chars) {
+        uint64_t bit = (uint64_t)1 << (c & 63);
+        if (vm->chars_made[c >> 6] & bit) {
+            *addr = vm->chars[c];
+            return TRAP_OK;
+        }
+        if (kiln_new_str(vm, 1, addr, &cp)) return TRAP_HeapExhausted;
+        cp[0] = c;
+        vm->chars[c] = *addr;
+        vm->chars_made[c >> 6] |= bit;
+        return TRAP_OK;
+    }
     if (kiln_new_str(vm, 1, addr, &cp)) return TRAP_HeapExhausted;
     cp[0] = c;
     return TRAP_OK;
@@ -1022,15 +1069,21 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                      const kiln_limits *lim, const kiln_scratch *mem, kiln_vm *vm_out, int64_t *result_out,
                      int64_t *steps_out) {
     kiln_vm vm;
+    int64_t chars[KILN_CHARS]; /* vm.chars: read only where vm.chars_made says */
     int64_t *const stack = mem->stack;
     kiln_frame *const frames = mem->frames;
     const int64_t fuel = lim->fuel, stack_words = lim->stack_words;
-    int64_t left = fuel, depth, pc, clen, nloc, at, i, result = 0; /* left: fuel not yet spent */
-    int64_t *sp, *lo, *hi, *loc;
+    KILN_REG(int64_t, left, "r13"); /* fuel not yet spent */
+    int64_t depth, clen, nloc, at, i, result = 0;
+    KILN_REG(int64_t *, sp, "r15");
+    KILN_REG(int64_t *, loc, "r12");
+    int64_t *lo, *hi;
     const uint32_t *code;
+    KILN_REG(const uint32_t *, ip, "r14"); /* the next instruction: code + the pc */
     const int64_t *fr;
     int trap = TRAP_OK;
 
+    left = fuel;
     vm.p = prog;
     vm.image = prog->image;
     vm.image_len = prog->image_len;
@@ -1039,6 +1092,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
     vm.used = 0;
     vm.walk = mem->walk;
     vm.walk_cap = mem->walk_cap;
+    vm.chars = chars;
+    for (i = 0; i < KILN_CHARS / 64; i++) vm.chars_made[i] = 0;
 
     if (func < 0 || func >= prog->n_funcs) { trap = TRAP_MemoryFault; goto done; }
     fr = prog->funcs + (int64_t)func * KILN_FUNC_WORDS;
@@ -1065,7 +1120,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
     hi = lo + fr[KILN_F_MAXSTACK];
     code = prog->code + fr[KILN_F_START];
     clen = fr[KILN_F_LEN];
-    pc = 0;
+    ip = code;
 
 #define TRAP(t) do { trap = (t); goto done; } while (0)
 #define NEED(k) do { if (sp - lo < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
@@ -1077,18 +1132,21 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
 #define FLTOP(expr) FLT2(kiln_w(expr))
 #define IMM(x) ((x) >= (1 << 23) ? (x) - (1 << 24) : (x))
-#define JUMP2(cond) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp -= 2; if (cond) pc = arg < clen ? arg : clen; } } while (0)
+/* the opcode of the instruction running (read back from the code: not a variable of the loop) */
+#define OPCODE ((int)(ip[-1] & 0xff))
+#define GOTO(target) (ip = code + ((target) < clen ? (target) : clen))
+#define JUMP2(cond) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp -= 2; if (cond) GOTO(arg); } } while (0)
 /* A loop step (FOR_*): local a = arg & 0xfff gets the next value, the state starts at local
    b = arg >> 12 and takes k slots; the word after it must be a JUMP (at worst it is the guard) */
-#define LOOP_STEP(k) do { if ((arg & 0xfff) >= nloc || (arg >> 12) + (k) > nloc || (code[pc] & 0xff) != OP_JUMP) \
+#define LOOP_STEP(k) do { if ((arg & 0xfff) >= nloc || (arg >> 12) + (k) > nloc || (*ip & 0xff) != OP_JUMP) \
                               TRAP(TRAP_MemoryFault); } while (0)
-#define LOOP_TAKE(value) do { loc[arg & 0xfff] = (value); pc = (int64_t)(code[pc] >> 8) < clen ? (int64_t)(code[pc] >> 8) : clen; } while (0)
+#define LOOP_TAKE(value) do { int64_t t_ = (int64_t)(*ip >> 8); loc[arg & 0xfff] = (value); GOTO(t_); } while (0)
 #if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
     /* GCC's labels as values: every handler ends with its own fetch and indirect jump (the switch
        below is only entered for the first instruction) */
 #define CASE(op) case op: L_##op
 #define KILN_LABEL(name) name:
-#define NEXT do { if (--left < 0) { left = 0; TRAP(TRAP_FuelExhausted); } word = code[pc++]; arg = (int64_t)(word >> 8); \
+#define NEXT do { if (--left < 0) { left = 0; TRAP(TRAP_FuelExhausted); } word = *ip++; arg = (int64_t)(word >> 8); \
                   goto *kiln_labels[word & 0xff]; } while (0)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -1108,7 +1166,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         uint32_t word;
         int64_t arg;
         if (--left < 0) { left = 0; TRAP(TRAP_FuelExhausted); }
-        word = code[pc++]; /* pc <= clen: code[clen] is KILN_GUARD */
+        word = *ip++; /* ip <= code + clen: code[clen] is KILN_GUARD */
         arg = (int64_t)(word >> 8);
         switch (word & 0xff) {
         /* -- stack and constants */
@@ -1139,9 +1197,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 
         /* -- control */
         /* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
-        CASE(OP_JUMP): pc = arg < clen ? arg : clen; NEXT;
-        CASE(OP_JUMP_IF_FALSE): NEED(1); if (!*--sp) pc = arg < clen ? arg : clen; NEXT;
-        CASE(OP_JUMP_IF_TRUE): NEED(1); if (*--sp) pc = arg < clen ? arg : clen; NEXT;
+        CASE(OP_JUMP): GOTO(arg); NEXT;
+        CASE(OP_JUMP_IF_FALSE): NEED(1); if (!*--sp) GOTO(arg); NEXT;
+        CASE(OP_JUMP_IF_TRUE): NEED(1); if (*--sp) GOTO(arg); NEXT;
         CASE(OP_JUMP_LT_I): JUMP2(a < b); NEXT;
         CASE(OP_JUMP_LE_I): JUMP2(a <= b); NEXT;
         CASE(OP_JUMP_GT_I): JUMP2(a > b); NEXT;
@@ -1158,7 +1216,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                 st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
                 LOOP_TAKE(cur);
             } else {
-                pc++;
+                ip++;
             }
             NEXT;
         }
@@ -1172,7 +1230,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                 st[1]++;
                 LOOP_TAKE(v);
             } else {
-                pc++;
+                ip++;
             }
             NEXT;
         }
@@ -1187,7 +1245,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                 st[1]++;
                 LOOP_TAKE(addr);
             } else {
-                pc++;
+                ip++;
             }
             NEXT;
         }
@@ -1201,7 +1259,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
             base = (sp - np) - stack;
             if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
-            frames[depth - 1].ret_pc = (int32_t)pc;
+            frames[depth - 1].ret_pc = (int32_t)(ip - code);
             frames[depth].func = (int32_t)arg;
             frames[depth].base = base;
             depth++;
@@ -1212,7 +1270,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             hi = lo + cf[KILN_F_MAXSTACK];
             code = prog->code + cf[KILN_F_START];
             clen = cf[KILN_F_LEN];
-            pc = 0;
+            ip = code;
             NEXT;
         }
         CASE(OP_RET): {
@@ -1230,7 +1288,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             hi = lo + cf[KILN_F_MAXSTACK];
             code = prog->code + cf[KILN_F_START];
             clen = cf[KILN_F_LEN];
-            pc = frames[depth - 1].ret_pc;
+            ip = code + frames[depth - 1].ret_pc;
             ROOM(1);
             *sp++ = r;
             NEXT;
@@ -1302,7 +1360,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_LT):
         CASE(OP_LE): {
             int32_t pos = kiln_tpos(prog, arg);
-            int op = (int)(word & 0xff), c = 0;
+            int op = OPCODE, c = 0;
             int64_t a, b;
             NEED(2);
             if (pos < 0) TRAP(TRAP_MemoryFault);
@@ -1330,6 +1388,11 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             case TY_STR: {
                 const int64_t *cx;
                 if (kiln_str(&vm, x, &m, &cx) || kiln_str(&vm, sp[-1], &n, &ci)) TRAP(TRAP_MemoryFault);
+                if (m == 1) { /* a character (`c in "aeiou"`): one comparison per position */
+                    for (i = 0; i < n && ci[i] != cx[0]; i++) {}
+                    found = i < n;
+                    break;
+                }
                 for (i = 0; !found && i + m <= n; i++) {
                     for (j = 0; j < m && ci[i + j] == cx[j]; j++) {}
                     found = j == m;
@@ -1390,7 +1453,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             int64_t k = 1 + (arg & 1) + ((arg >> 1) & 1) + ((arg >> 2) & 1);
             int64_t n, start, step, count, addr, *h, *src, *dst;
             const int64_t *cp;
-            int is_str = (word & 0xff) == OP_STR_SLICE;
+            int is_str = OPCODE == OP_STR_SLICE;
             if (arg > 7) TRAP(TRAP_MemoryFault);
             NEED(k);
             if (is_str) {
@@ -1479,7 +1542,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_TUPLE_NEW): {
             int64_t addr, *d;
             NEED(arg);
-            if ((word & 0xff) == OP_LIST_NEW) CHECK(kiln_new_list(&vm, arg, &addr, &d));
+            if (OPCODE == OP_LIST_NEW) CHECK(kiln_new_list(&vm, arg, &addr, &d));
             else CHECK(kiln_new_str(&vm, arg, &addr, &d));
             sp -= arg;
             kiln_copy(d, sp, arg);
@@ -1555,7 +1618,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         }
         CASE(OP_LIST_POP):
         CASE(OP_LIST_POP_AT): {
-            int64_t n, k, v, *h, *items, nargs = (word & 0xff) == OP_LIST_POP ? 1 : 2;
+            int64_t n, k, v, *h, *items, nargs = OPCODE == OP_LIST_POP ? 1 : 2;
             NEED(nargs);
             if (kiln_list(&vm, sp[-nargs], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
             k = nargs == 1 ? n - 1 : kiln_index(sp[-1], n);
@@ -1636,7 +1699,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (kiln_sz_add(3, kiln_sz_mul(2, n)) > vm.heap_words - vm.used) TRAP(TRAP_HeapExhausted);
             CHECK(kiln_new_list(&vm, n, &addr, &d));
             kiln_copy(d, items, n);
-            CHECK(kiln_sort(&vm, pos + 1, d, vm.heap + vm.used, n, (word & 0xff) == OP_SORTED_DESC));
+            CHECK(kiln_sort(&vm, pos + 1, d, vm.heap + vm.used, n, OPCODE == OP_SORTED_DESC));
             sp[-1] = addr;
             NEXT;
         }
@@ -1682,7 +1745,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_MIN):
         CASE(OP_MAX): {
             int32_t pos = kiln_tpos(prog, arg), et;
-            int is_max = (word & 0xff) == OP_MAX;
+            int is_max = OPCODE == OP_MAX;
             int64_t n, best, *h, *items;
             NEED(1);
             if (pos < 0) TRAP(TRAP_MemoryFault);
@@ -1743,7 +1806,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_STR_LOWER):
         CASE(OP_STR_UPPER):
         CASE(OP_STR_SWAPCASE): {
-            int op = (int)(word & 0xff);
+            int op = OPCODE;
             int64_t n, addr, *d;
             const int64_t *cp;
             NEED(1);
@@ -1765,7 +1828,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_STR_ISSPACE):
         CASE(OP_STR_ISUPPER):
         CASE(OP_STR_ISLOWER): {
-            int op = (int)(word & 0xff);
+            int op = OPCODE;
             int64_t n, r, cased = 0;
             const int64_t *cp;
             NEED(1);
@@ -1791,7 +1854,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_STR_STRIP):
         CASE(OP_STR_LSTRIP):
         CASE(OP_STR_RSTRIP): {
-            int op = (int)(word & 0xff);
+            int op = OPCODE;
             int64_t n, a = 0, b, addr;
             const int64_t *cp;
             NEED(1);
@@ -1808,7 +1871,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_STR_COUNT):
         CASE(OP_STR_STARTSWITH):
         CASE(OP_STR_ENDSWITH): {
-            int op = (int)(word & 0xff);
+            int op = OPCODE;
             int64_t n, m, k, r = 0;
             const int64_t *cs, *cp;
             NEED(2);
@@ -2015,7 +2078,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             int64_t n, *h, *items;
             const int64_t *ci;
             NEED(1);
-            if ((word & 0xff) == OP_UNPACK_TUPLE) {
+            if (OPCODE == OP_UNPACK_TUPLE) {
                 if (kiln_tup(&vm, sp[-1], &n, &ci) || n != arg) TRAP(TRAP_MemoryFault);
             } else {
                 if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
@@ -2034,6 +2097,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 
 done:
     *steps_out = fuel - left;
+    vm.chars = 0; /* the cache dies with this frame */
     *vm_out = vm;
     *result_out = result;
     return trap;
@@ -2045,7 +2109,9 @@ done:
 #undef FLT2
 #undef FLTOP
 #undef IMM
+#undef OPCODE
 #undef JUMP2
+#undef GOTO
 #undef LOOP_STEP
 #undef LOOP_TAKE
 #undef CASE
