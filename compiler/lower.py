@@ -307,8 +307,12 @@ class FunctionLowerer:
             self.store_target(s.target)
 
     def store_target(self, target: ast.expr) -> None:
-        """Stores the value on top of the stack into `target`."""
+        """Stores the value on top of the stack into `target` (a loop's item boxed where the
+        target is a union variable: types.py's assign_loop_target)."""
         if isinstance(target, ast.Name):
+            wrap = getattr(target, "kwrap", None)
+            if isinstance(wrap, tuple):
+                self.emit("BOX", wrap[1])
             self.store_var(target.kvar)  # type: ignore[attr-defined]
         elif isinstance(target, (ast.Tuple, ast.List)):
             t = _ty(target)
@@ -722,7 +726,13 @@ class FunctionLowerer:
         """The slot a loop step writes each value to, and what the body does first to assign
         it: nothing for a plain local, else a store from a hidden slot."""
         var = getattr(target, "kvar", None)
-        if isinstance(target, ast.Name) and var not in self.flags and self.slots[var] <= LOCAL2_MAX:  # type: ignore[index]
+        wrap = getattr(target, "kwrap", None)  # a union variable: each item boxed
+        if (
+            isinstance(target, ast.Name)
+            and var not in self.flags
+            and wrap is None
+            and self.slots[var] <= LOCAL2_MAX  # type: ignore[index]
+        ):
             return self.slots[var], lambda: None  # type: ignore[index]
         hidden = self.temp()
 
@@ -891,8 +901,9 @@ class FunctionLowerer:
             self.emit("JUMP_IF_TRUE" if when else "JUMP_IF_FALSE", label)
 
     def truth(self, node: ast.expr) -> None:
-        """Pushes a value whose nonzero-ness is the truth of `node`."""
-        self.expr(node)
+        """Pushes a value whose nonzero-ness is the truth of `node` (as its own type: not boxed
+        into the union a value of it would be made, types.py's kwrap)."""
+        self.expr(node, box=False)
         self.truth_of_top(_ty(node))
 
     def truth_of_top(self, t: Type) -> None:
@@ -947,8 +958,10 @@ class FunctionLowerer:
             self.emit("NE_I")
 
     # -- expressions ----------------------------------------------------------------------------------
-    def expr(self, node: ast.expr) -> None:
+    def expr(self, node: ast.expr, box: bool = True) -> None:
         wrap = getattr(node, "kwrap", None)  # made an Optional: None (-1) or a 1-item tuple
+        if not box and isinstance(wrap, tuple):
+            wrap = None
         if wrap == "none" and isinstance(node, ast.Constant):
             self.emit("LOADI", -1)
             return
@@ -1697,6 +1710,31 @@ class FunctionLowerer:
 
     def b_sum(self, node: ast.Call, args: list[ast.expr]) -> None:
         self.expr(args[0])
+        if hasattr(node, "ksum"):  # of ints and floats: a loop of the split + (types.py)
+            acc, item, add = node.ksum  # type: ignore[attr-defined]
+            lst, i = self.temp(), self.temp()
+            top, end = Label(), Label()
+            self.emit("STORE", lst)
+            self.emit("LOADI", 0)
+            self.emit("BOX", TYPE_CODES["int"])
+            self.emit("STORE", self.slots[acc])
+            self.emit("LOADI", 0)
+            self.emit("STORE", i)
+            self.place(top)
+            self.while_index_below_len(i, lst, end)
+            self.emit("LOAD", lst)
+            self.emit("LOAD", i)
+            self.emit("LIST_INDEX")
+            self.emit("STORE", self.slots[item])
+            self.expr(add)
+            self.emit("STORE", self.slots[acc])
+            self.emit("LOAD", i)
+            self.emit("ADDI", 1)
+            self.emit("STORE", i)
+            self.emit("JUMP", top)
+            self.place(end)
+            self.emit("LOAD", self.slots[acc])
+            return
         self.emit("SUM_F" if _ty(node).kind == "float" else "SUM_I")
 
     def b_int(self, node: ast.Call, args: list[ast.expr]) -> None:

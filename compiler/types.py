@@ -747,8 +747,13 @@ class FunctionChecker:
         if var is None:
             var = Var(target.id, t)
             self.info.variables[target.id] = var
-        elif _is_union(var.type) and value is not None and self.fits(value, t, var.type):
-            pass  # boxed (value.kwrap)
+        elif (
+            value is not None
+            and (_is_union(var.type) or isinstance(value, (ast.Tuple, ast.List)))
+            and "|" in show(var.type)
+            and self.fits(value, t, var.type)
+        ):
+            pass  # boxed (value.kwrap), or a literal's items boxed
         elif not unify(var.type, t):
             error = self.err(
                 target,
@@ -1591,6 +1596,12 @@ class FunctionChecker:
                 raise self.err(arg, f"range() arguments must be ints, not {show(arg.kty)}")  # type: ignore[attr-defined]
 
     def assign_loop_target(self, target: ast.expr, t: KType) -> None:
+        if isinstance(target, ast.Name) and not self.scopes:
+            var = self.lookup(target.id)
+            hinted = self.module.hints.get(("var", self.info.name, target.id))
+            if (var is not None and _is_union(var.type)) or hinted is not None:
+                self.bind(target, t, target)  # each item boxed (target.kwrap: lowering)
+                return
         self.assign_target(target, t, target)
 
     # -- expressions -------------------------------------------------------------------------------
@@ -1962,12 +1973,19 @@ class FunctionChecker:
         for var in kinds:
             self.kinds[var].pop()
         first = types[0]
+        key = ("boolop", self.info.name, node.lineno, node.col_offset)
+        hinted = self.module.hints.get(key)
+        if hinted is not None:  # `xs and flag`: the value of either kind, a union
+            if all(self.fits(v, t, hinted) for v, t in zip(node.values, types, strict=True)):
+                return hinted
         for v, t in zip(node.values[1:], types[1:]):
             if not unify(first, t):
-                raise self.err(
+                error = self.err(
                     v,
                     f"'{'and' if isinstance(node.op, ast.And) else 'or'}' operands have different types ({show(first)} and {show(t)}): kiln needs one type for its value",
                 )
+                self.widen(error, key, None, types)
+                raise error
         return first
 
     def e_Compare(self, node: ast.Compare) -> KType:
@@ -2773,6 +2791,27 @@ class FunctionChecker:
         if name == "sum":
             t = self.tuple_items(args[0], t)
             k = t.kind
+            elem = resolve(t.args[0]) if k == "list" else None
+            if (
+                isinstance(elem, Type)
+                and elem.kind == "union"
+                and all(a.kind in ("int", "bool", "float") for a in elem.args)
+            ):  # of ints and floats: 0 + x0 + x1 ..., each + by the kinds met (CPython's sum)
+                acc_t = union_of(INT, *elem.args)
+                assert acc_t is not None
+                acc, item = self.hidden(acc_t, "sum"), self.hidden(elem, "item")
+                given = []
+                for var in (acc, item):
+                    g = Given(id=var.name, ctx=ast.Load())
+                    g.kvar, g.ktag, g.kgiven = var, None, var.type  # type: ignore[attr-defined]
+                    given.append(ast.copy_location(g, node))
+                add = ast.copy_location(ast.BinOp(left=given[0], op=ast.Add(), right=given[1]), node)
+                result = self.expr(add)
+                self.synthetic.append(add)
+                if not self.fits(add, result, acc_t):
+                    raise self.err(node, f"sum() of {show(t)} gives {show(result)}")
+                node.ksum = (acc, item, add)  # type: ignore[attr-defined]
+                return acc_t
             if k != "list" or _kind(t.args[0]) not in ("int", "bool", "float"):
                 raise self.err(node, f"sum() of {show(t)}: kiln sums lists of numbers")
             return FLOAT if _kind(t.args[0]) == "float" else INT
