@@ -148,7 +148,7 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     from evaluation.coverage_samples import measure_samples
 
     rows = [
-        {"task_id": "HumanEval/95", "completion": "    return False\n"},  # its check: CPython only
+        {"task_id": "HumanEval/95", "completion": "    return False\n"},  # a dict parameter
         {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - float(str(number))\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - int(number\n"},
@@ -161,11 +161,14 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     report = measure_samples(samples, reference=reference)
     assert (report.total, report.native, report.syntax_errors) == (4, 2, 1)
     assert report.compared == 4 and not report.differences
-    ranked = [(b.category, b.construct, b.count) for b in report.ranked()]
-    assert ranked[0] == ("compile error", "str(float)", 1)
-    assert ranked[1][0::2] == ("problem", 1) and "the tests are outside" in ranked[1][1]
-    assert len(ranked) == 2
-    assert report.ranked()[0].example["line"] == 3
+    ranked = {(b.category, b.construct, b.count): b.example for b in report.ranked()}
+    # every HumanEval check runs natively since unions: HumanEval/95's sample stops at its own
+    # dict parameter
+    assert set(ranked) == {
+        ("compile error", "str(float)", 1),
+        ("compile error", "dict as a parameter or result of check_dict_case", 1),
+    }
+    assert ranked["compile error", "str(float)", 1]["line"] == 3
     table = report.table()
     assert "2/4 samples (50.0%)" in table and "str(float)" in table
     assert report.as_dict()["blockers"][0]["count"] == 1
