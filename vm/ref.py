@@ -169,15 +169,11 @@ def _number(word: int, kind: str) -> float | int:
 
 
 def _compare_numbers(op: str, x: int | float, y: int | float) -> bool:
-    """`x op y` of an int (or bool) and a float met in a union, decided by floats where the int
-    is one exactly (CPython compares them exactly, past 2**53 too: Unsupported there); a NaN is
-    Unsupported (a union's items are met inside containers)."""
-    for v in (x, y):
-        if isinstance(v, int) and float(v) != v:
-            raise Trap("Unsupported")
-        if isinstance(v, float) and math.isnan(v):
-            raise Trap("Unsupported")
-    return _COMPARE[op](float(x), float(y))
+    """`x op y` of an int (or bool) and a float met in a union: exactly, as CPython compares
+    them (past 2**53 too); a NaN is Unsupported (a union's items are met inside containers)."""
+    if any(isinstance(v, float) and math.isnan(v) for v in (x, y)):
+        raise Trap("Unsupported")
+    return _COMPARE[op](x, y)
 
 
 def is_none(o: Any) -> bool:

@@ -381,15 +381,37 @@ KILN_COLD int32_t kiln_alt(const kiln_vm *vm, int32_t pos, int64_t tag) {
     return -1;
 }
 
-/* The int, bool or float word w (of kind code) as a double, exactly: Unsupported for an int that
-   no double equals, or a NaN (numbers of two kinds meet inside a union, inside a container). */
-KILN_COLD int kiln_exact_double(int code, int64_t w, double *d) {
-    if (code == TY_FLOAT) {
-        *d = kiln_f(w);
-        return kiln_isnan(*d) ? TRAP_Unsupported : TRAP_OK;
+/* Python's three-way comparison of numbers of kinds ca and cb (int, bool or float words) into
+   *res, exactly (an int and a float too, past 2**53: CPython compares them exactly); a NaN is
+   Unsupported (numbers of two kinds meet inside a union, inside a container). */
+KILN_COLD int kiln_cmp_numbers(int ca, int64_t a, int cb, int64_t b, int *res) {
+    int64_t i, fi;
+    double f, frac;
+    int c, flip;
+    if (ca != TY_FLOAT && cb != TY_FLOAT) {
+        *res = a < b ? -1 : a > b ? 1 : 0;
+        return TRAP_OK;
     }
-    *d = (double)w;
-    if (!(*d >= -9223372036854775808.0 && *d < 9223372036854775808.0) || (int64_t)*d != w) return TRAP_Unsupported;
+    if (ca == TY_FLOAT && cb == TY_FLOAT) {
+        double x = kiln_f(a), y = kiln_f(b);
+        if (kiln_isnan(x) || kiln_isnan(y)) return TRAP_Unsupported;
+        *res = x < y ? -1 : x > y ? 1 : 0;
+        return TRAP_OK;
+    }
+    flip = ca == TY_FLOAT; /* i against f, negated back when the float came first */
+    i = flip ? b : a;
+    f = kiln_f(flip ? a : b);
+    if (kiln_isnan(f)) return TRAP_Unsupported;
+    if (f >= 9223372036854775808.0) {
+        c = -1;
+    } else if (f < -9223372036854775808.0) {
+        c = 1;
+    } else {
+        fi = (int64_t)f; /* f's integer part, toward zero: a double exactly */
+        frac = f - (double)fi;
+        c = i < fi ? -1 : i > fi ? 1 : frac > 0 ? -1 : frac < 0 ? 1 : 0;
+    }
+    *res = flip ? -c : c;
     return TRAP_OK;
 }
 
@@ -440,15 +462,13 @@ KILN_COLD int kiln_cmp_str(const kiln_vm *vm, int64_t a, int64_t b, int eq, int 
 
 /* kiln_cmp_enter of union values (boxes) a and b of the type at pos: of the same kind, a walk
    level of their values, as that alternative (*res = KILN_PENDING); numbers of two kinds are
-   compared by value (exactly: Unsupported where an int is no double); else unequal (ordering
-   them is a TypeError). */
+   compared by value, exactly (a NaN is Unsupported); else unequal (ordering them is a
+   TypeError). */
 KILN_COLD int kiln_cmp_union(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, int64_t b, int eq, int *res) {
     int64_t na, nb;
     const int64_t *ia, *ib;
     int32_t alt_a, alt_b;
     kiln_walk *w;
-    double x, y;
-    int t;
     if (kiln_tup(vm, a, &na, &ia) || kiln_tup(vm, b, &nb, &ib) || na != 2 || nb != 2) return TRAP_MemoryFault;
     alt_a = kiln_alt(vm, pos, ia[0]);
     alt_b = kiln_alt(vm, pos, ib[0]);
@@ -467,11 +487,7 @@ KILN_COLD int kiln_cmp_union(kiln_vm *vm, int64_t *top, int32_t pos, int64_t a, 
         *res = 1;
         return TRAP_OK;
     }
-    t = kiln_exact_double((int)ia[0], ia[1], &x);
-    if (!t) t = kiln_exact_double((int)ib[0], ib[1], &y);
-    if (t) return t;
-    *res = x < y ? -1 : x > y ? 1 : 0;
-    return TRAP_OK;
+    return kiln_cmp_numbers((int)ia[0], ia[1], (int)ib[0], ib[1], res);
 }
 
 /* Start comparing a and b of the type at pos: a decided result (-1, 0, 1), or KILN_PENDING
