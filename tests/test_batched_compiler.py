@@ -95,6 +95,32 @@ def test_corpus_programs_it_accepts_are_byte_identical():
     assert accepted >= 329
 
 
+def _tabbed(source: str) -> str:
+    """Each line's indentation in tabs, one per 4 spaces."""
+    lines = []
+    for line in source.split("\n"):
+        body = line.lstrip(" ")
+        lines.append("\t" * ((len(line) - len(body)) // 4) + " " * ((len(line) - len(body)) % 4) + body)
+    return "\n".join(lines)
+
+
+def test_crlf_and_tab_indented_corpus_is_byte_identical():
+    """MBPP's sources have \\r\\n line ends and tab indentation: the corpus written so (\\r\\n;
+    tabs; both) is accepted exactly as written with \\n and spaces, and byte-identical."""
+    paths = sorted(CORPUS.rglob("*.py"))
+    sources = [p.read_text() for p in paths]
+    names = [str(p.relative_to(CORPUS)) for p in paths]
+    types = [call_types(s) for s in sources]
+    plain = _check_identical(sources, names, types)
+    for form in (
+        lambda s: s.replace("\n", "\r\n"),
+        _tabbed,
+        lambda s: _tabbed(s).replace("\n", "\r\n"),
+    ):
+        accepted = _check_identical([form(s) for s in sources], names, types)
+        assert accepted == plain  # measured 332 of each
+
+
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_generated_programs_are_byte_identical(level):
     programs = [generate(seed, complexity=level) for seed in range(400)]
@@ -977,6 +1003,12 @@ LAMBDA_REFUSED = [
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=lambda x: x, reverse=1)\n",
     "def f(xs: list[int]) -> list[int]:\n    return list(map(lambda v: v, xs, xs))\n",
     "def f(d: list[str]) -> list[str]:\n    return sorted(d, key=str.lower)\n",
+    # _rewrite_generators first: sorted(list(x)) is sorted(x), and the filter is left unrewritten
+    "def f(xs: list[int]) -> list[int]:\n    return sorted(list(filter(lambda x: x > 1, xs)))\n",
+    (
+        "def f(xs: list[int]) -> list[int]:\n"
+        "    return sorted(list(map(lambda x: x + 1, xs)), key=lambda x: -x)\n"
+    ),
 ]
 DICT_ACCEPTED = [
     (
@@ -1015,6 +1047,9 @@ DICT_REFUSED = [
     "def f(xs: list[int]) -> int:\n    d: list[set[int]] = []\n    return len(d)\n",
     "def f(xs: list[int]) -> int:\n    d: dict[float, int] = {}\n    return len(d)\n",
     "def f(xs: list[int]) -> int:\n    d: dict[int] = {}\n    return len(d)\n",
+    # the parallel assignment's tuple holds a dict or a set: a set inside a container
+    "def f(xs: list[int]) -> int:\n    a, b = [], {'a': 1}\n    return len(a)\n",
+    "def f(xs: list[int]) -> int:\n    a, b = 1, set()\n    return a\n",
 ]
 TUP_ACCEPTED = [
     "def f(xs: list[int]) -> bool:\n    return tuple(xs) == tuple([3, 6, 5, 4])\n",
@@ -1254,7 +1289,29 @@ DC_REFUSED = [
     "def f(xs: list[float]) -> int:\n    d = dict([(x, 1) for x in xs])\n    return len(d)\n",
 ]
 
+# CPython reads \r\n and a lone \r as \n (translate_newlines) and measures indentation with tabs
+# to the next multiple of 8 and, to refuse ambiguous files (TabError), as one column
+LEXER_ACCEPTED = [
+    "def f(xs: list[int]) -> int:\r\n    t = 0\r\n    for x in xs:\r\n        t += x\r\n    return t\r\n",
+    "def f(xs: list[int]) -> int:\r    return len(xs)\r",
+    "def f(xs: list[int]) -> str:\r\n    return \"\"\"a\r\nb\rc\"\"\"\r\n",
+    "def f(xs: list[int]) -> int:\r\n    # a comment\r\n\r\n    return 1 + \\\r\n        2\r\n",
+    "def f(xs: list[int]) -> int:\n\tt = 0\n\tfor x in xs:\n\t\tt += x\n\treturn t\n",
+    "def f(xs: list[int]) -> int:\n\tt = 0\n\tfor x in xs:\n\t    t += x\n\treturn\tt\n",
+    "def f(xs: list[int]) -> int:\n    t = 0\n    if xs:\n\t    t = 1\n    return t\n",
+    "def f(xs: list[int]) -> str:\n\treturn 'a\tb'\n",
+    "def f(xs: list[int]) -> int:\n\t\n\t# tab\n\treturn (1 +\n\t\t2)\n",
+]
+LEXER_REFUSED = [
+    "def f(xs: list[int]) -> int:\n        t = 0\n        if xs:\n\t    t = 1\n        return t\n",
+    "def f(xs: list[int]) -> int:\n\tt = 0\n        return t\n",
+    "def f(xs: list[int]) -> int:\n        if xs:\n\t\treturn 1\n\treturn 2\n",
+    "def f(xs: list[int]) -> int:\n    if xs:\n\treturn 1\n    return 2\n",
+    "def f(xs: list[int]) -> int:\n\f    return 1\n",
+]
+
 FRONT_END_GROUPS = {
+    "line ends \\r\\n and \\r, tabs": (LEXER_ACCEPTED, LEXER_REFUSED),
     "nested functions (frontend.py's _hoist_nested: outer.inner)": (
         NESTED_ACCEPTED,
         NESTED_REFUSED,

@@ -216,6 +216,7 @@ typedef struct {
     int32_t math_module;   /* a module-level `import math` (math.sqrt(x) needs one: NameError) */
     kc_func *parsing;      /* the def being parsed */
     char synth[KC_SYNTH_BYTES]; int32_t n_synth, n_rewrites;  /* names no source token spells */
+    int32_t filter_map_node;  /* the comprehension the last list(filter/map(...)) became */
     int32_t n_mconst, mconst_tok[KC_MAX_MCONST], mconst_node[KC_MAX_MCONST];  /* NAME = <literal> */  /* `from math import ...` anywhere: bit 0 sqrt, 1 floor, 2 ceil */
     int32_t in_def, n_nested;  /* parsing a module-level def's body (1) or a nested def's (2) */
     int32_t nested_at[KC_MAX_NESTED];  /* the `def` tokens of the nested defs in that body */
@@ -381,15 +382,21 @@ KC_FN void kc_lex(kc_ctx *c) {
     const char *s = c->src;
     int64_t i = 0, line_start = 0;
     int line = 1, parens = 0, at_line_start = 1, emitted_on_line = 0;
-    int indents[KC_MAX_INDENT + 1], n_indents = 1;
-    indents[0] = 0;
+    int indents[KC_MAX_INDENT + 1], alts[KC_MAX_INDENT + 1], n_indents = 1;
+    indents[0] = alts[0] = 0;
     while (i < c->len && !c->err) {
         char ch = s[i];
         if (at_line_start && parens == 0) {
-            int width = 0;
+            /* the indentation as CPython's tokenizer measures it: width with tabs to the next
+               multiple of 8, alt with tabs as one column; the two must order the lines alike
+               (else TabError: the reference's diagnostic) */
+            int width = 0, alt = 0;
             int64_t j = i;
-            while (j < c->len && s[j] == ' ') { width++; j++; }
-            if (j < c->len && (s[j] == '\t' || s[j] == '\f')) { kc_fail(c, "tab or form feed indentation", line); return; }
+            while (j < c->len && (s[j] == ' ' || s[j] == '\t')) {
+                if (s[j] == '\t') width = (width / 8 + 1) * 8; else width++;
+                alt++; j++;
+            }
+            if (j < c->len && s[j] == '\f') { kc_fail(c, "form feed indentation", line); return; }
             if (j >= c->len) { i = j; break; }
             if (s[j] == '#' || s[j] == '\n' || s[j] == '\r' || (s[j] == '\\' && j + 1 < c->len && s[j + 1] == '\n')) {
                 if (s[j] == '\\') { kc_fail(c, "line continuation on a blank line", line); return; }
@@ -400,6 +407,8 @@ KC_FN void kc_lex(kc_ctx *c) {
             }
             if (width > indents[n_indents - 1]) {
                 if (n_indents > KC_MAX_INDENT) { kc_fail(c, "indentation deeper than 100 levels", line); return; }
+                if (alt <= alts[n_indents - 1]) { kc_fail(c, "inconsistent use of tabs and spaces", line); return; }
+                alts[n_indents] = alt;
                 indents[n_indents++] = width;
                 kc_push_tok(c, TK_INDENT, (int)j, 0, line, line, width, 0);
             } else {
@@ -408,13 +417,14 @@ KC_FN void kc_lex(kc_ctx *c) {
                     kc_push_tok(c, TK_DEDENT, (int)j, 0, line, line, width, 0);
                 }
                 if (width != indents[n_indents - 1]) { kc_fail(c, "inconsistent dedent", line); return; }
+                if (alt != alts[n_indents - 1]) { kc_fail(c, "inconsistent use of tabs and spaces", line); return; }
             }
             i = j; at_line_start = 0; emitted_on_line = 0;
             continue;
         }
-        if (ch == ' ') { i++; continue; }
-        if (ch == '\t' || ch == '\f' || ch == '\r' || ch == 0 || (unsigned char)ch >= 0x80) {
-            kc_fail(c, "tab, form feed, carriage return, NUL or non-ASCII character outside a comment", line);
+        if (ch == ' ' || ch == '\t') { i++; continue; }
+        if (ch == '\f' || ch == '\r' || ch == 0 || (unsigned char)ch >= 0x80) {
+            kc_fail(c, "form feed, carriage return, NUL or non-ASCII character outside a comment", line);
             return;
         }
         int col = (int)(i - line_start);
@@ -840,7 +850,8 @@ KC_FN int32_t kc_filter_map(kc_ctx *c, int32_t call) {
     c->nodes[body].next = -1;
     int32_t target = kc_name_node(c, var, line);
     int32_t elt = is_filter ? kc_name_node(c, var, line) : body;
-    return kc_comp_node(c, elt, target, xs, is_filter ? body : -1, line);
+    c->filter_map_node = kc_comp_node(c, elt, target, xs, is_filter ? body : -1, line);
+    return c->filter_map_node;
 }
 
 /* arguments: expression (',' expression)* [','] -- keywords, starred and generators are refused */
@@ -1145,6 +1156,12 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             int is_fm = (kc_tok_is(c, t, "filter") || kc_tok_is(c, t, "map")) && count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0;
             for (int32_t a = args; a >= 0; a = c->nodes[a].next)
                 if (c->nodes[a].kind == E_LAMBDA && !(is_fm && a == args)) { kc_fail(c, "lambda", c->nodes[a].line); return -1; }
+            if (kc_tok_is(c, t, "sorted") && count == 1 && args == c->filter_map_node) {
+                /* frontend.py's _rewrite_generators runs first: sorted(list(filter(f, xs))) is
+                   sorted(filter(f, xs)), which _Functionals leaves alone (the reference refuses) */
+                kc_fail(c, "sorted(list(filter(...))) or sorted(list(map(...)))", t->line);
+                return -1;
+            }
             if (c->nodes[k].c >= 0) {
                 k = kc_sorted_by_key(c, k);
                 if (c->err) return -1;
@@ -5389,7 +5406,7 @@ KC_FN int64_t kc_rest_bytes(const kc_caps *k) {
 
 KC_FN int64_t kc_arena_bytes(int64_t len, int64_t name_len) {
     kc_caps k = kc_capacities(len, kc_max_tokens(len), name_len);
-    return 64 + kc_max_tokens(len) * (int64_t)sizeof(kc_tok) + kc_rest_bytes(&k);
+    return 64 + (len + 16) /* a source with \r: its translated copy */ + kc_max_tokens(len) * (int64_t)sizeof(kc_tok) + kc_rest_bytes(&k);
 }
 
 /* one type of the argument types, from spec[*i] on (its last letter at *i after): i f b s, L then
@@ -5940,14 +5957,30 @@ KC_FN int64_t kc_compile(const char *src, int64_t len, const char *name, int64_t
     c->arena_used = 0; c->err = 0; c->diag = diag; diag[0] = 0; diag[KC_DIAG_REC] = 0;
     *need = 0;
     *container = 0;
-    int64_t lex_bytes = 64 + kc_max_tokens(len) * (int64_t)sizeof(kc_tok);
+    int64_t lex_bytes = 64 + (len + 8) + kc_max_tokens(len) * (int64_t)sizeof(kc_tok);
     if (lex_bytes > arena_cap) { *need = lex_bytes + 4096; return -2; }
+    int has_cr = 0;
+    for (int64_t i = 0; i < len; i++) {
+        if (src[i] == 0) { kc_diag(c, 1, 1, "syntax error", "source code string cannot contain null bytes"); return -1; }
+        has_cr |= src[i] == '\r';
+    }
+    if (has_cr) {  /* CPython's translate_newlines: \r\n and a lone \r are \n before tokenizing */
+        char *t = (char *)kc_alloc(c, len + 8);
+        int64_t n = 0;
+        for (int64_t i = 0; i < len; i++) {
+            if (src[i] == '\r') {
+                t[n++] = '\n';
+                if (i + 1 < len && src[i + 1] == '\n') i++;
+            } else {
+                t[n++] = src[i];
+            }
+        }
+        c->src = src = t; c->len = len = n;
+    }
     c->toks = (kc_tok *)kc_alloc(c, kc_max_tokens(len) * (int64_t)sizeof(kc_tok));
     c->cap_toks = (int32_t)kc_max_tokens(len);
     c->n_toks = c->pos = 0;
     c->line = 1;
-    for (int64_t i = 0; i < len; i++)
-        if (src[i] == 0) { kc_diag(c, 1, 1, "syntax error", "source code string cannot contain null bytes"); return -1; }
     kc_lex(c);
     int32_t unclosed[4] = {0, 0, 0, 0};  /* what kc_scan_errors found */
     int scan = 0, reparsed = 0;
@@ -5997,6 +6030,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->math_module = 0;
     c->n_mconst = 0;
     c->n_synth = c->n_rewrites = 0;
+    c->filter_map_node = -1;
     c->fn = 0;
     kc_parse_module(c);
     if (c->err && !scan && !reparsed) {
@@ -6092,6 +6126,10 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
        takes or gives one */
     for (int32_t i = 0; i < c->n_nodes && !c->err; i++)
         if (c->nodes[i].ty != T_UNKNOWN && !kc_sets_ok(c, c->nodes[i].ty, 0)) kc_fail(c, "set of these items or in a container", c->nodes[i].line);
+    for (int32_t i = 0; i < c->n_nodes && !c->err; i++)  /* a, b = x, {..}: the reference types the tuple */
+        if (c->nodes[i].kind == S_ASSIGN && c->nodes[i].ival == 1)
+            for (int32_t e = c->nodes[c->nodes[i].b].a; e >= 0 && !c->err; e = c->nodes[e].next)
+                if (!kc_sets_ok(c, c->nodes[e].ty, 1)) kc_fail(c, "set or dict in a tuple (parallel assignment)", c->nodes[i].line);
     for (int32_t i = 0; i < c->n_vars && !c->err; i++)
         if (c->vars[i].type != T_UNKNOWN && !kc_sets_ok(c, c->vars[i].type, 0)) kc_fail(c, "set of these items or in a container", 0);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
