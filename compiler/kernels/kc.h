@@ -151,8 +151,10 @@ enum kc_node_kind {
 enum kc_bin { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_MOD, B_POW, B_LSHIFT, B_RSHIFT, B_BITOR,
               B_BITXOR, B_BITAND, B_MATMUL };
 enum kc_unary { U_NOT, U_NEG, U_POS, U_INVERT };
-enum kc_cmp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_OTHER };
-enum kc_plan { PL_NUM, PL_VALUE, PL_IN };  /* types.py's compare plans kc covers */
+enum kc_cmp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_OTHER, C_IS, C_ISNOT };
+/* types.py's compare plans kc covers: PL_NONE `x == None`, `f() is None` (a None on one side:
+   decided by the other side's type); PL_ISBOOL `x is True` (`==` for a bool) */
+enum kc_plan { PL_NUM, PL_VALUE, PL_IN, PL_NONE, PL_ISBOOL };
 
 typedef struct {
     int16_t kind, op;    /* op: kc_bin / kc_unary / 0 and / 1 or / kc_cmp of a comparator */
@@ -378,6 +380,23 @@ KC_FN int64_t kc_lex_string(kc_ctx *c, int64_t i, int *line) {
     return -1;
 }
 
+/* Python's string prefixes (r u f b, rb br fr rf, any case): a name of another spelling before a
+   quote is a name and a string (`return''.join(xs)`) */
+KC_FN int kc_string_prefix(const char *p, int n) {
+    int r = 0, u = 0, f = 0, b = 0;
+    if (n < 1 || n > 2) return 0;
+    for (int i = 0; i < n; i++) {
+        char ch = p[i];
+        if (ch == 'r' || ch == 'R') r++;
+        else if (ch == 'u' || ch == 'U') u++;
+        else if (ch == 'f' || ch == 'F') f++;
+        else if (ch == 'b' || ch == 'B') b++;
+        else return 0;
+    }
+    if (n == 1) return 1;
+    return r == 1 && (f == 1 || b == 1);
+}
+
 KC_FN void kc_lex(kc_ctx *c) {
     const char *s = c->src;
     int64_t i = 0, line_start = 0;
@@ -449,7 +468,7 @@ KC_FN void kc_lex(kc_ctx *c) {
         if (kc_is_alpha(ch)) {
             int64_t j = i;
             while (j < c->len && (kc_is_alpha(s[j]) || kc_is_digit(s[j]))) j++;
-            if (j < c->len && (s[j] == '\'' || s[j] == '"')) { kc_fail(c, "string prefix", line); return; }
+            if (j < c->len && (s[j] == '\'' || s[j] == '"') && kc_string_prefix(s + i, (int)(j - i))) { kc_fail(c, "string prefix", line); return; }
             kc_push_tok(c, TK_NAME, (int)i, (int)(j - i), line, line, col, 0);
             if (!c->err) {
                 kc_tok *t = &c->toks[c->n_toks - 1];
@@ -1388,7 +1407,7 @@ KC_FN int kc_cmp_at(kc_ctx *c) {
     }
     if (t->kind == TK_NAME && kc_tok_is(c, t, "in")) return C_IN;
     if (t->kind == TK_NAME && kc_tok_is(c, t, "not") && kc_tok_is(c, kc_peek2(c), "in")) return C_NOTIN;
-    if (t->kind == TK_NAME && kc_tok_is(c, t, "is")) return C_OTHER;
+    if (t->kind == TK_NAME && kc_tok_is(c, t, "is")) return kc_tok_is(c, kc_peek2(c), "not") ? C_ISNOT : C_IS;
     return -1;
 }
 
@@ -1432,9 +1451,8 @@ KC_FN int32_t kc_comparison(kc_ctx *c) {
     while (!c->err) {
         int op = kc_cmp_at(c);
         if (op < 0) break;
-        if (op == C_OTHER) { kc_fail(c, "is comparison", kc_peek(c)->line); return -1; }
         kc_next(c);
-        if (op == C_NOTIN) kc_next(c);
+        if (op == C_NOTIN || op == C_ISNOT) kc_next(c);
         int32_t right = kc_binary_level(c, 0);
         if (c->err) return -1;
         /* a list cell holding the comparator and its operator */
@@ -2194,6 +2212,12 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     c->in_def = 0;
     f->node_end = c->n_nodes;
     if (c->err) return;
+    if (f->ret != T_UNKNOWN) {  /* types.py's _returns_a_value: no `return <value>` (a stub): None, whatever the annotation */
+        int value = 0;
+        for (int32_t k = f->node_begin; k < f->node_end && !value; k++)
+            value = c->nodes[k].kind == S_RETURN && c->nodes[k].a >= 0 && c->nodes[c->nodes[k].a].kind != E_NONE;
+        if (!value) f->ret = T_NONE;
+    }
     for (int i = 0; i < c->n_funcs && !slot; i++)
         if (c->funcs[i].outer_tok < 0 && kc_same_name(c, c->funcs[i].name_tok, f->name_tok)) { kc_fail(c, "redefinition of a function", t->line); return; }
 }
@@ -2585,8 +2609,9 @@ KC_FN int kc_intlike(int t) { return t == T_INT || t == T_BOOL; }
 
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow);
 
+/* types.py's truth: None (a result that is always None, a stub's) is false, as in CPython */
 KC_FN int kc_truth_type(kc_ctx *c, int32_t k) {
-    int t = kc_type_expr(c, k, 0);
+    int t = kc_type_expr(c, k, KC_ALLOW_NONE);
     return t;
 }
 
@@ -3112,14 +3137,26 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
-        int lt = kc_type_expr(c, n->a, 0);
-        for (int32_t link = n->b; link >= 0 && !c->err; link = c->nodes[link].next) {
+        int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
+        int32_t left = n->a;
+        for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
             kc_node *l = &c->nodes[link];
-            int rt = kc_type_expr(c, l->a, 0);
+            int rt = kc_type_expr(c, l->a, KC_ALLOW_NONE);
             if (c->err) return T_UNKNOWN;
             lt = kc_resolve(c, lt);
             rt = kc_resolve(c, rt);
-            if (l->op == C_IN || l->op == C_NOTIN) {
+            int is_op = l->op == C_IS || l->op == C_ISNOT;
+            if (lt == T_NONE || rt == T_NONE) {  /* types.py: a None on one side, the other's type decides */
+                if (!(is_op || l->op == C_EQ || l->op == C_NE)) { kc_fail(c, "ordering or in of None (a type error)", n->line); return T_UNKNOWN; }
+                l->ival = PL_NONE;
+                l->ty = lt == T_NONE ? rt : lt;
+            } else if (is_op && (c->nodes[left].kind == E_BOOL || c->nodes[l->a].kind == E_BOOL)) {
+                l->ival = PL_ISBOOL;  /* `x is True`: True and False are the only bools */
+                l->ty = c->nodes[l->a].kind == E_BOOL ? lt : rt;
+            } else if (is_op) {
+                kc_fail(c, "is comparison", n->line);
+                return T_UNKNOWN;
+            } else if (l->op == C_IN || l->op == C_NOTIN) {
                 int items = kc_is_tuple(rt);
                 for (int32_t i = 0; items && i < kc_tuple_n(c, rt); i++) items = kc_unify(c, kc_tuple_arg(c, rt, i), lt);
                 if (items) rt = kc_resolve(c, rt);
@@ -4180,6 +4217,10 @@ KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
         kc_emit(c, K_POP, 0);
         kc_emit(c, K_LOADI, 1);
     }
+    else if (t == T_NONE) {  /* a result that is always None: false */
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_LOADI, 0);
+    }
 }
 
 KC_FN void kc_truth(kc_ctx *c, int32_t k) {
@@ -4260,6 +4301,25 @@ KC_FN int32_t kc_type_index(kc_ctx *c, int t);
 /* one link of a comparison: its operands are on the stack (lowering.py's compare) */
 KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     int op = link->op, plan = link->ty;
+    if (link->ival == PL_NONE) {  /* lower.py's "none" plan: drop the None, test the other */
+        if (lt == T_NONE) kc_emit(c, K_SWAP, 0);
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_LOADI, plan == T_NONE);  /* None is None; a value of another type is not */
+        if (op == C_ISNOT || op == C_NE) kc_emit(c, K_NOT, 0);
+        return;
+    }
+    if (link->ival == PL_ISBOOL) {  /* lower.py's "isbool" */
+        if (plan == T_BOOL) {
+            kc_emit(c, K_EQ_I, 0);
+        } else {
+            kc_emit(c, K_POP, 0);
+            kc_emit(c, K_POP, 0);
+            kc_emit(c, K_LOADI, 0);
+        }
+        if (op == C_ISNOT) kc_emit(c, K_NOT, 0);
+        return;
+    }
     if (link->ival == PL_IN) {
         if (kc_is_dict(plan)) {  /* a key of the dict: in its keys list */
             kc_emit(c, K_TUPLE_GET, 0);
