@@ -112,6 +112,7 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_DICT0 0xC00000   /* a dict type's base: KC_DICT0 + the entry of its (key, value) tuple */
 #define KC_MAX_TUPLE 64
 #define KC_MAX_NESTED 16   /* nested defs in one function body */
+#define KC_MAX_EFFECTS 64  /* module-level statements that do something (frontend.py's effects) */
 #define KC_MAX_MCONST 64   /* module constants */
 #define KC_SYNTH_BYTES 512 /* the text of the names kc's rewrites make ($key_i1, enumerate, ...) */
 #define KC_BARE_LIST (-2)
@@ -222,6 +223,8 @@ typedef struct {
     int32_t n_mconst, mconst_tok[KC_MAX_MCONST], mconst_node[KC_MAX_MCONST];  /* NAME = <literal> */  /* `from math import ...` anywhere: bit 0 sqrt, 1 floor, 2 ceil */
     int32_t in_def, n_nested;  /* parsing a module-level def's body (1) or a nested def's (2) */
     int32_t nested_at[KC_MAX_NESTED];  /* the `def` tokens of the nested defs in that body */
+    int32_t n_effects, effect_at[KC_MAX_EFFECTS];  /* module-level expression and assert statements */
+    int32_t late_from;  /* the functions defined after the first of them: funcs[late_from...] */
     /* lowering state of the function being lowered */
     kc_func *fn;
     int32_t line;
@@ -2283,10 +2286,103 @@ KC_FN void kc_module_names_once(kc_ctx *c) {
     }
 }
 
+/* frontend.py's _module_function: the module-level expression and assert statements, in order,
+   as the body of a function `<module>` (vm.MODULE_FUNCTION: the VM runs it once before the
+   tests), placed after every def, its line the first statement's */
+KC_FN void kc_module_function(kc_ctx *c) {
+    int32_t resume = c->pos;
+    if (c->n_funcs >= c->cap_funcs) { kc_fail(c, "too many functions for the arena", 0); return; }
+    kc_func *f = &c->funcs[c->n_funcs];
+    int line = c->toks[c->effect_at[0]].line;
+    f->outer_tok = -1;
+    f->def_tok = c->effect_at[0];
+    f->name_tok = kc_synth_name(c, "<module>", 0, line);
+    f->line = line;
+    f->n_params = 0;
+    f->state = f->returns_value = 0;
+    f->local_math = f->local_math_names = 0;
+    f->ret = T_UNKNOWN;
+    f->node_begin = c->n_nodes;
+    c->in_def = 1;
+    c->parsing = f;
+    c->depth = 1;
+    int32_t head = -1, tail = -1;
+    for (int32_t e = 0; e < c->n_effects && !c->err; e++) {
+        c->pos = c->effect_at[e];
+        int32_t last = -1;
+        int32_t first = kc_simple_stmts(c, &last);
+        if (c->err) break;
+        for (int32_t k = first; k >= 0; k = c->nodes[k].next)
+            if (c->nodes[k].kind != S_EXPR && c->nodes[k].kind != S_ASSERT) { kc_fail(c, "module-level statement other than def", c->nodes[k].line); break; }
+        if (tail < 0) head = first; else c->nodes[tail].next = first;
+        tail = last;
+    }
+    c->in_def = 0;
+    c->depth = 0;
+    f->node_end = c->n_nodes;
+    c->pos = resume;
+    if (c->err) return;
+    int depth = 1;
+    for (int32_t k = head; k >= 0; k = c->nodes[k].next)
+        if (c->nodes[k].depth > depth) depth = c->nodes[k].depth;
+    c->nodes[head].depth = depth;
+    c->nodes[head].end_line = c->nodes[tail].end_line;
+    f->body = head;
+    c->n_funcs++;
+}
+
+/* frontend.py's _check_effects_see_final_names, over-approximated: no name read by `<module>` (the
+   last function), or by a module function it may reach (every name in their nodes, their
+   nested defs' included), is a def that comes after the first module-level statement */
+KC_FN void kc_effects_see_final_names(kc_ctx *c) {
+    int32_t mod = c->n_funcs - 1;
+    int32_t *todo = (int32_t *)kc_alloc(c, (int64_t)(c->n_funcs + 1) * 4);
+    uint8_t *seen = (uint8_t *)kc_alloc(c, c->n_funcs + 8);
+    if (c->err) return;
+    for (int32_t k = 0; k < c->n_funcs; k++) seen[k] = 0;
+    int32_t top = 0;
+    todo[top++] = mod;
+    seen[mod] = 1;
+    while (top && !c->err) {
+        const kc_func *f = &c->funcs[todo[--top]];
+        for (int32_t g = 0; g < c->n_funcs && !c->err; g++) {
+            const kc_func *part = &c->funcs[g];
+            if (part != f && !(f->outer_tok < 0 && part->outer_tok >= 0 && kc_same_name(c, part->outer_tok, f->name_tok))) continue;
+            for (int32_t i = part->node_begin; i < part->node_end && !c->err; i++) {
+                const kc_node *n = &c->nodes[i];
+                if ((n->kind != E_NAME && n->kind != E_CALL) || n->tok < 0) continue;
+                for (int32_t k = 0; k < mod; k++) {
+                    if (c->funcs[k].outer_tok >= 0 || !kc_same_name(c, c->funcs[k].name_tok, n->tok)) continue;
+                    if (k >= c->late_from) { kc_fail(c, "module-level statement using a name defined after it", n->line); break; }
+                    if (!seen[k]) { seen[k] = 1; todo[top++] = k; }
+                }
+            }
+        }
+    }
+}
+
+/* a keyword that may begin an expression statement */
+KC_FN int kc_expression_keyword(const kc_ctx *c, const kc_tok *t) {
+    return kc_tok_is(c, t, "not") || kc_tok_is(c, t, "None") || kc_tok_is(c, t, "True") ||
+           kc_tok_is(c, t, "False") || kc_tok_is(c, t, "lambda");
+}
+
 KC_FN void kc_parse_module(kc_ctx *c) {
     while (!c->err) {
         kc_tok *t = kc_peek(c);
-        if (t->kind == TK_END) { kc_module_names_once(c); return; }
+        if (t->kind == TK_END) {
+            if (c->n_effects) kc_module_function(c);
+            if (c->n_effects && !c->err) kc_effects_see_final_names(c);
+            if (!c->err) kc_module_names_once(c);
+            return;
+        }
+        if (c->n_effects && t->kind == TK_NAME && (kc_tok_is(c, t, "import") || kc_tok_is(c, t, "from") ||
+                                                   (!kc_is_keyword(c, t) && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_EQUAL))) {
+            /* an import or a constant after a module-level statement (a def after one is
+               checked at the end: kc_effects_see_final_names) */
+            kc_fail(c, "module-level statement before an import or constant", t->line);
+            return;
+        }
         if (t->kind == TK_STRING && kc_peek2(c)->kind == TK_NEWLINE) {  /* docstring, stray string */
             kc_next(c);
             kc_next(c);
@@ -2321,8 +2417,19 @@ KC_FN void kc_parse_module(kc_ctx *c) {
             continue;
         }
         if (!(t->kind == TK_NAME && kc_tok_is(c, t, "def"))) {
-            kc_fail(c, "module-level statement other than def", t->line);
-            return;
+            int effect = t->kind != TK_INDENT && t->kind != TK_DEDENT && t->kind != TK_NEWLINE &&
+                         (!(t->kind == TK_NAME && kc_is_keyword(c, t)) || kc_tok_is(c, t, "assert") || kc_expression_keyword(c, t));
+            if (!effect || c->n_effects >= KC_MAX_EFFECTS) {
+                kc_fail(c, "module-level statement other than def", t->line);
+                return;
+            }
+            /* an expression or assert statement (frontend.py's effects): parsed into `<module>`
+               once every def is, skipped to the end of its line now */
+            if (!c->n_effects) c->late_from = c->n_funcs;
+            c->effect_at[c->n_effects++] = c->pos;
+            while (kc_peek(c)->kind != TK_NEWLINE && kc_peek(c)->kind != TK_END) kc_next(c);
+            if (kc_peek(c)->kind == TK_NEWLINE) kc_next(c);
+            continue;
         }
         c->n_nested = 0;
         kc_parse_def(c, 0);
@@ -2760,6 +2867,10 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
         if (c->err) return T_UNKNOWN;
         n->op = 8;
         return kc_set_of(c, kc_elem(seq));
+    }
+    if (kc_tok_is(c, name, "print")) {  /* types.py's print_call: the arguments, then None */
+        for (int32_t a = a0; a >= 0 && !c->err; a = c->nodes[a].next) kc_type_expr(c, a, KC_ALLOW_NONE);
+        return T_NONE;
     }
     if (kc_tok_is(c, name, "list")) {  /* types.py's list_call; the call's op says how */
         if (count == 0) {
@@ -4449,6 +4560,14 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         kc_emit(c, c->nodes[a0].ty == T_STR ? K_LIST_OF_STR : K_LIST_SLICE, 0);
         return;
     }
+    if (kc_tok_is(c, name, "print")) {  /* lower.py's b_print: evaluated, dropped; None */
+        for (int32_t a = a0; a >= 0; a = c->nodes[a].next) {
+            kc_lower_expr(c, a);
+            kc_emit(c, K_POP, 0);
+        }
+        kc_emit(c, K_LOADI, 0);
+        return;
+    }
     if (kc_tok_is(c, name, "sorted")) {
         kc_lower_expr(c, a0);
         if (c->nodes[a0].ty == T_STR) kc_emit(c, K_LIST_OF_STR, 0);
@@ -5401,7 +5520,10 @@ KC_FN void kc_emit_container(kc_ctx *c, const char *name, int64_t name_len, kc_o
         } else {
             kc_put_u32(o, (uint32_t)t->len);
         }
-        kc_put(o, c->src + t->start, t->len);
+        for (int32_t j = 0; j < t->len; j++) {  /* a source name, or `<module>` (kc_tch) */
+            char ch = kc_tch(c, t, j);
+            kc_put(o, &ch, 1);
+        }
         kc_put_u32(o, (uint32_t)f->code_begin);
         kc_put_u32(o, (uint32_t)(f->code_end - f->code_begin));
         kc_put_u32(o, (uint32_t)f->n_params);
@@ -5577,7 +5699,7 @@ KC_FN void kc_no_function(kc_ctx *c, const char *name, int64_t name_len) {
             int32_t t = p < f->n_params ? f->param_type[p] : f->ret;
             if (t < 0 || t % KC_LIST >= KC_TUPLE0) plain = 0;
         }
-        if (!plain || !kc_frontend_ok(c)) { kc_fail(c, "argument types for a function the module does not define", 0); return; }
+        if (!plain || !kc_frontend_ok(c) || c->n_effects) { kc_fail(c, "argument types for a function the module does not define", 0); return; }
         if (i) at = kc_copy(msg, at, 160, ", ");
         const kc_tok *t = &c->toks[f->name_tok];
         for (int32_t j = 0; j < t->len && at < 158; j++) msg[at++] = c->src[t->start + j];
@@ -5602,7 +5724,7 @@ KC_FN void kc_apply_spec(kc_ctx *c, const char *spec, int64_t spec_len) {
             const kc_tok *t = &c->toks[c->funcs[k].name_tok];
             if (t->len != name_len || c->funcs[k].outer_tok >= 0) continue;
             int same = 1;
-            for (int64_t j = 0; j < name_len && same; j++) same = c->src[t->start + j] == spec[name + j];
+            for (int64_t j = 0; j < name_len && same; j++) same = kc_tch(c, t, (int)j) == spec[name + j];
             if (same) f = k;
         }
         if (f < 0) { kc_no_function(c, spec + name, name_len); return; }
@@ -6091,6 +6213,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->n_mconst = 0;
     c->n_synth = c->n_rewrites = 0;
     c->filter_map_node = -1;
+    c->n_effects = 0;
     c->fn = 0;
     kc_parse_module(c);
     if (c->err && !scan && !reparsed) {
