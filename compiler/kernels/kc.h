@@ -78,7 +78,8 @@ typedef unsigned long long uint64_t;
 #define KC_POPS_COUNT (-2)  /* pops as many items as its operand says (LIST_NEW) */
 #define KC_POPS_SLICE (-3)  /* pops the sequence and one item per flag bit (STR_SLICE, LIST_SLICE) */
 
-enum kc_trap_name { KT_UNSUPPORTED, KT_UNBOUND, KT_VALUE, KT_ASSERTION, KT_KEY, KT_RUNTIME, KC_N_TRAPS };
+enum kc_trap_name { KT_UNSUPPORTED, KT_UNBOUND, KT_VALUE, KT_ASSERTION, KT_KEY, KT_RUNTIME, KT_NAME, KC_N_TRAPS };
+#define KC_PY_BUILTINS 4096  /* CPython's builtin names, space-separated (compiler/batched.py) */
 
 typedef struct {
     uint32_t format_version, isa_hash;
@@ -90,6 +91,7 @@ typedef struct {
     char raisable_name[KC_MAX_RAISABLE][32];  /* NUL-terminated */
     int32_t imm_min, imm_max, operand_max;
     int32_t passes;  /* KC_PASS_* bits: compile_source's `passes` */
+    char py_builtins[KC_PY_BUILTINS];  /* dir(builtins) of the Python that compiles: types.py's hasattr(builtins, ...) */
 } kc_config;
 
 /* the optimisation passes (compiler/optimize.py's PASSES, in its order), kc_opt.h */
@@ -117,7 +119,8 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_SYNTH_BYTES 512 /* the text of the names kc's rewrites make ($key_i1, enumerate, ...) */
 #define KC_BARE_LIST (-2)
 #define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin */
-#define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */  /* a parameter annotated `list`: list[?], the ? made at check time */
+#define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
+#define KC_NAME_ERROR_OP 60  /* an E_CALL's op: a call of a name bound nowhere (NameError) */  /* a parameter annotated `list`: list[?], the ? made at check time */
 #define KC_MAX_TYPE_NESTING 16
 #define KC_MAX_TYPE_WORDS 64  /* the longest type descriptor kc writes */
 
@@ -2716,8 +2719,48 @@ KC_FN int kc_intlike(int t) { return t == T_INT || t == T_BOOL; }
 
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow);
 
+/* whether tok is one of CPython's builtin names (kc_config.py_builtins) */
+KC_FN int kc_python_builtin(const kc_ctx *c, const kc_tok *t) {
+    const char *b = c->cfg->py_builtins;
+    for (int i = 0; i < KC_PY_BUILTINS && b[i];) {
+        int j = 0;
+        while (i + j < KC_PY_BUILTINS && b[i + j] && b[i + j] != ' ') j++;
+        if (j == t->len) {
+            int same = 1;
+            for (int k = 0; k < j && same; k++) same = b[i + k] == kc_tch(c, t, k);
+            if (same) return 1;
+        }
+        i += j;
+        if (i < KC_PY_BUILTINS && b[i] == ' ') i++;
+    }
+    return 0;
+}
+
+/* types.py's e_Call for a name bound nowhere (no function, variable, module name or builtin):
+   CPython's NameError when the call runs, before its arguments; kc takes it where a truth test
+   gives its NeverVar a type (bool), types.py's truth */
+KC_FN int kc_name_error_call(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    if (n->kind != E_CALL || n->op || n->tok < 0 || c->toks[n->tok].start < 0) return 0;
+    const kc_tok *t = &c->toks[n->tok];
+    kc_func *f = c->fn;
+    if (kc_find_func(c, n->tok) >= 0 || kc_is_builtin(c, n->tok) || kc_python_builtin(c, t) ||
+        kc_mconst_of(c, n->tok) >= 0 || kc_math_fn(c, t) >= 0 || kc_tok_is(c, t, "math") ||
+        kc_typing_name(c, t) >= 0 || kc_lookup(c, n->tok) >= 0)
+        return 0;
+    /* a variable of the function (types.py's is_local: a parameter, or a Store anywhere in it) */
+    if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) { kc_mark_stores(c, f->node_begin, f->node_end, 0); return 0; }
+    int bound = kc_binds(c, f, f->node_begin, f->node_end, n->tok);
+    kc_mark_stores(c, f->node_begin, f->node_end, 0);
+    if (bound) return 0;
+    n->op = KC_NAME_ERROR_OP;
+    n->ty = T_BOOL;
+    return 1;
+}
+
 /* types.py's truth: None (a result that is always None, a stub's) is false, as in CPython */
 KC_FN int kc_truth_type(kc_ctx *c, int32_t k) {
+    if (c->nodes[k].op == KC_NAME_ERROR_OP || kc_name_error_call(c, k)) return T_BOOL;
     int t = kc_type_expr(c, k, KC_ALLOW_NONE);
     return t;
 }
@@ -3784,6 +3827,7 @@ KC_FN void kc_reads(kc_ctx *c, int32_t k, const kc_set *da) {
         for (int32_t l = n->b; l >= 0; l = c->nodes[l].next) kc_reads(c, c->nodes[l].a, da);
         return;
     case E_BOOLOP: case E_CALL: case E_TUPLE: case E_LIST: case E_SET:
+        if (n->kind == E_CALL && n->op == KC_NAME_ERROR_OP) return;  /* its arguments are never typed nor run */
         for (int32_t a = n->a; a >= 0; a = c->nodes[a].next) kc_reads(c, a, da);
         return;
     case E_INDEX: case E_SLICE:
@@ -4469,6 +4513,7 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
 
 KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
+    if (n->op == KC_NAME_ERROR_OP) { kc_raise(c, KT_NAME); return; }  /* lower.py: before any argument */
     if (n->op == KC_DICT_OP || n->op == KC_DICT_OP + 1) {  /* dict(), dict(pairs): lower.py's b_dict */
         kc_dict_new(c);
         if (n->op == KC_DICT_OP) return;
