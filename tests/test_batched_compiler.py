@@ -1384,7 +1384,26 @@ NAME_ERROR_REFUSED = [
     "def f(n: int) -> int:\n    return is_p(n) + 1\n",
 ]
 
+# frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of names or number literals
+# is (a // b, a % b); a variable named like a builtin the front end rewrites is refused
+SPELLED_ACCEPTED = [
+    "def f(n: int) -> int:\n    return pow(2, n)\n",
+    "def f(n: int) -> float:\n    return pow(n, 0.5) + pow(n, -1)\n",
+    "def f(n: int) -> int:\n    x, r = divmod(n, 10)\n    return x + r\n",
+    "def f(n: int) -> int:\n    x, r = divmod(-7, n)\n    return x + r\n",
+    "def f(n: float) -> float:\n    x, r = divmod(n, -2.5)\n    return x + r\n",
+    "def f(n: int) -> tuple[int, int]:\n    return divmod(n, 10)\n",
+    "def f(n: int) -> int:\n    return pow(\n        2,\n        n)\n",
+]
+SPELLED_REFUSED = [
+    "def f(n: int) -> int:\n    x, r = divmod(n + 1, 10)\n    return x + r\n",
+    "def f(n: int) -> int:\n    return pow(2, n, 7)\n",
+    "def f(n: int) -> int:\n    pow = 3\n    return pow\n",
+    "def f(n: int) -> int:\n    next = 3\n    return next\n",
+]
+
 FRONT_END_GROUPS = {
+    "pow(x, y), divmod(a, b)": (SPELLED_ACCEPTED, SPELLED_REFUSED),
     "a call of a name bound nowhere, tested (NameError)": (NAME_ERROR_ACCEPTED, NAME_ERROR_REFUSED),
     "module-level statements (frontend.py's <module>), print": (EFFECTS_ACCEPTED, EFFECTS_REFUSED),
     "None results compared and tested, x is True, a keyword before a string": (NONE_ACCEPTED, NONE_REFUSED),

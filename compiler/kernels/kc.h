@@ -863,6 +863,54 @@ KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
     return kc_comp_node(c, sub, dt, ordered, -1, line);
 }
 
+KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right);
+
+/* frontend.py's _plain_operand: a name or a number literal (possibly negated or with +) */
+KC_FN int kc_plain_operand(const kc_ctx *c, int32_t k) {
+    const kc_node *n = &c->nodes[k];
+    if (n->kind == E_UNARY && (n->op == U_NEG || n->op == U_POS)) n = &c->nodes[n->a];
+    return n->kind == E_INT || n->kind == E_FLOAT || n->kind == E_BOOL || n->kind == E_NAME;
+}
+
+/* a copy of a plain operand (kc_plain_operand), for divmod's second reading */
+KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
+    int32_t copy = kc_node_new(c, c->nodes[k].kind, c->nodes[k].line);
+    if (copy < 0) return -1;
+    c->nodes[copy] = c->nodes[k];
+    c->nodes[copy].next = -1;
+    if (c->nodes[k].kind == E_UNARY) {
+        int32_t inner = kc_copy_plain(c, c->nodes[k].a);
+        if (inner < 0) return -1;
+        c->nodes[copy].a = inner;
+    }
+    return copy;
+}
+
+/* frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of plain operands is (a // b,
+   a % b), both at the call's line */
+KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
+    int line = c->nodes[call].line;
+    int32_t a = c->nodes[call].a, b = c->nodes[a].next;
+    c->nodes[a].next = -1;
+    c->n_rewrites++;
+    if (kc_tok_is(c, &c->toks[c->nodes[call].tok], "pow")) {
+        int32_t k = kc_binary(c, E_BINOP, B_POW, a, b);
+        if (k >= 0) c->nodes[k].line = line;
+        return k;
+    }
+    int32_t a2 = kc_copy_plain(c, a), b2 = kc_copy_plain(c, b);
+    if (c->err) return -1;
+    int32_t q = kc_binary(c, E_BINOP, B_FLOORDIV, a, b), r = kc_binary(c, E_BINOP, B_MOD, a2, b2);
+    int32_t pair = kc_node_new(c, E_TUPLE, line);
+    if (c->err || pair < 0) return -1;
+    c->nodes[q].line = c->nodes[r].line = line;
+    c->nodes[q].next = r;
+    c->nodes[pair].a = q;
+    kc_child_depth(c, pair, q);
+    kc_child_depth(c, pair, r);
+    return pair;
+}
+
 /* list(filter(f, xs)) -> [v for v in xs if f(v)]; list(map(f, xs)) -> [f(v) for v in xs] */
 KC_FN int32_t kc_filter_map(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
@@ -1172,6 +1220,12 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             if (c->err) return -1;
             c->nodes[k].a = args;
             c->nodes[k].ival = count;
+            if (count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0 &&
+                (kc_tok_is(c, t, "pow") || (kc_tok_is(c, t, "divmod") && kc_plain_operand(c, args) && kc_plain_operand(c, c->nodes[args].next)))) {
+                k = kc_spelled_pow_divmod(c, k);
+                if (c->err) return -1;
+                return kc_postfix(c, k);
+            }
             if (kc_tok_is(c, t, "list") || kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
                 kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "len") || kc_tok_is(c, t, "set")) {
                 c->nodes[k].a = args = kc_view_lists(c, args);
@@ -2240,6 +2294,8 @@ KC_FN int32_t kc_find_func(const kc_ctx *c, int32_t tok);
    (types.py's is_local), and the front end's rewrites stand back from a function with such a
    variable (frontend.py's _REWRITTEN, with filter, map and tuple): kc leaves those functions to
    the reference. */
+KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
+
 KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
@@ -2248,8 +2304,7 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
             const kc_node *n = &c->nodes[k];
             if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
             const kc_tok *t = &c->toks[n->tok];
-            if (kc_is_builtin(c, n->tok) || kc_find_func(c, n->tok) >= 0 || kc_tok_is(c, t, "filter") ||
-                kc_tok_is(c, t, "map") || kc_tok_is(c, t, "tuple"))
+            if (kc_is_builtin(c, n->tok) || kc_find_func(c, n->tok) >= 0 || kc_is_rewritten(c, t))
                 kc_fail(c, "a variable named like a function", n->line);
         }
         kc_mark_stores(c, f->node_begin, f->node_end, 0);
@@ -2259,7 +2314,7 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
 /* frontend.py's _REWRITTEN: a module name among these makes the front end leave every rewrite */
 KC_TABLE char *const KC_REWRITTEN[] = {
     "sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed",
-    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", 0
+    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod", "next", 0
 };
 
 KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
