@@ -1402,7 +1402,28 @@ SPELLED_REFUSED = [
     "def f(n: int) -> int:\n    next = 3\n    return next\n",
 ]
 
+# frontend.py's _SpelledForms.map_items: map(f, xs) / filter(f, xs) given to sum, min, max,
+# sorted, set or sep.join is a list comprehension (to all and any a generator); a, b = map(int, xs)
+MAP_ACCEPTED = [
+    "def f(n: int) -> str:\n    return ''.join(map(str, range(n + 1)))\n",
+    "def f(n: int) -> str:\n    return ' '.join(map(lambda x: str(x * 2), range(n)))\n",
+    "def f(xs: list[str]) -> int:\n    return sum(map(int, xs))\n",
+    "def f(xs: list[int]) -> int:\n    return max(filter(lambda x: x % 2 == 0, xs))\n",
+    "def f(xs: list[int]) -> list[int]:\n    return sorted(map(lambda x: -x, xs), reverse=True)\n",
+    "def f(xs: list[int]) -> bool:\n    return all(map(lambda x: x > 0, xs))\n",
+    "def f(xs: list[int]) -> bool:\n    return any(filter(lambda x: x > 0, xs))\n",
+    "def f(s: str) -> int:\n    a, b = map(int, s.split('/'))\n    return a * b\n",
+    "def f(xs: list[int]) -> int:\n    return len(set(map(lambda x: x % 3, xs)))\n",
+    "def f(xs: list[str]) -> int:\n    return sum(map(int, ''.join(map(str, xs[:2]))[::-1]))\n",
+]
+MAP_REFUSED = [
+    "def f(xs: list[int]) -> list[int]:\n    return sorted(map(lambda x: -x, xs), key=lambda y: y)\n",
+    "def f(xs: list[int]) -> int:\n    return sum(map(lambda x, y: x + y, xs, xs))\n",
+    "def f(s: str) -> int:\n    a, b = map(len, s.split('/'))\n    return a * b\n",
+]
+
 FRONT_END_GROUPS = {
+    "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
     "pow(x, y), divmod(a, b)": (SPELLED_ACCEPTED, SPELLED_REFUSED),
     "a call of a name bound nowhere, tested (NameError)": (NAME_ERROR_ACCEPTED, NAME_ERROR_REFUSED),
     "module-level statements (frontend.py's <module>), print": (EFFECTS_ACCEPTED, EFFECTS_REFUSED),

@@ -911,6 +911,34 @@ KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
     return pair;
 }
 
+/* whether k is map(f, xs) or filter(f, xs) with f a lambda or a name, no keywords */
+KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k) {
+    const kc_node *n = &c->nodes[k];
+    return n->kind == E_CALL && !n->op && n->tok >= 0 && (kc_tok_is(c, &c->toks[n->tok], "filter") || kc_tok_is(c, &c->toks[n->tok], "map")) &&
+           n->ival == 2 && !n->spare && n->c < 0 && (c->nodes[n->a].kind == E_LAMBDA || c->nodes[n->a].kind == E_NAME);
+}
+
+/* frontend.py's _SpelledForms.map_items: map(f, xs) -> [f(v) for v in xs], filter(f, xs) -> [v
+   for v in xs if f(v)] (a generator expression with `generator`: all, any), inner a
+   kc_is_map_filter call; its `next` kept */
+KC_FN int32_t kc_map_items(kc_ctx *c, int32_t inner, int generator) {
+    int32_t line = c->nodes[inner].line, var = -1, next = c->nodes[inner].next;
+    int is_filter = kc_tok_is(c, &c->toks[c->nodes[inner].tok], "filter");
+    int32_t f = c->nodes[inner].a, xs = c->nodes[f].next;
+    c->n_rewrites++;
+    int32_t body = kc_unary_function(c, f, &var);
+    if (c->err || body < 0) { kc_fail(c, "map or filter of something other than a one-parameter lambda or a name", line); return -1; }
+    c->nodes[body].next = -1;
+    c->nodes[xs].next = -1;
+    int32_t target = kc_name_node(c, var, line);
+    int32_t elt = is_filter ? kc_name_node(c, var, line) : body;
+    int32_t comp = kc_comp_node(c, elt, target, xs, is_filter ? body : -1, line);
+    if (c->err || comp < 0) return -1;
+    if (generator) c->nodes[comp].spare = 1;
+    c->nodes[comp].next = next;
+    return comp;
+}
+
 /* list(filter(f, xs)) -> [v for v in xs if f(v)]; list(map(f, xs)) -> [f(v) for v in xs] */
 KC_FN int32_t kc_filter_map(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
@@ -1141,6 +1169,10 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
             int count = 0;
             c->nodes[n].b = kc_call_args(c, n, &count);
             c->nodes[n].ival = count;
+            if (!c->err && count == 1 && !c->nodes[n].spare && c->nodes[n].c < 0 && kc_tok_is(c, name, "join") && kc_is_map_filter(c, c->nodes[n].b)) {
+                c->nodes[n].b = kc_map_items(c, c->nodes[n].b, 0);  /* sep.join(map(f, xs)): _SpelledForms */
+                if (c->err) return -1;
+            }
             k = n;
         } else if (kc_at_op(c, P_LPAR)) {
             kc_fail(c, "call of something other than a name", t->line);
@@ -1225,6 +1257,15 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
                 k = kc_spelled_pow_divmod(c, k);
                 if (c->err) return -1;
                 return kc_postfix(c, k);
+            }
+            int short_circuit = kc_tok_is(c, t, "all") || kc_tok_is(c, t, "any");
+            if (count == 1 && c->nodes[k].c < 0 && (!c->nodes[k].spare || kc_tok_is(c, t, "sorted")) && kc_is_map_filter(c, args) &&
+                (short_circuit || kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
+                 kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "set"))) {
+                /* frontend.py's _SpelledForms: sum(map(f, xs)) is sum([f(v) for v in xs]) (min,
+                   max, sorted, set; all and any a generator) */
+                c->nodes[k].a = args = kc_map_items(c, args, short_circuit);
+                if (c->err) return -1;
             }
             if (kc_tok_is(c, t, "list") || kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
                 kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "len") || kc_tok_is(c, t, "set")) {
@@ -1844,6 +1885,13 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
                 if (c->err) return -1;
                 if (kc_at_op(c, P_EQUAL)) { c->nodes[tail].next = e; tail = e; }
                 else value = e;
+            }
+            if (!c->err && c->nodes[targets].next < 0 && (c->nodes[targets].kind == E_TUPLE || c->nodes[targets].kind == E_LIST) &&
+                kc_is_map_filter(c, value) && kc_tok_is(c, &c->toks[c->nodes[value].tok], "map") && c->nodes[c->nodes[value].a].kind == E_NAME &&
+                (kc_tok_is(c, &c->toks[c->nodes[c->nodes[value].a].tok], "int") || kc_tok_is(c, &c->toks[c->nodes[c->nodes[value].a].tok], "float") ||
+                 kc_tok_is(c, &c->toks[c->nodes[c->nodes[value].a].tok], "str"))) {
+                value = kc_map_items(c, value, 0);  /* a, b = map(int, xs): _SpelledForms.visit_Assign */
+                if (c->err) return -1;
             }
             for (int32_t x = targets; x >= 0; x = c->nodes[x].next) kc_child_depth(c, k, x);
             c->nodes[k].a = targets;
