@@ -1422,7 +1422,23 @@ MAP_REFUSED = [
     "def f(s: str) -> int:\n    a, b = map(len, s.split('/'))\n    return a * b\n",
 ]
 
+# a variable named like a module function its own function never calls (types.py's is_local):
+# a plain variable there
+SHADOW_ACCEPTED = [
+    "def odd_count(xs: list[int]) -> list[int]:\n    odd_count = []\n    for x in xs:\n        odd_count.append(x)\n    return odd_count\n",
+    "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    g = n + 1\n    return g + h(n)\n\ndef h(x: int) -> int:\n    return g(x)\n",
+    "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    if n:\n        g = 1\n    return g\n",
+    "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    for g in range(n):\n        pass\n    return g\n",
+]
+SHADOW_REFUSED = [
+    "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    g = n + 1\n    return g(n)\n",
+    "def g(x: int) -> int:\n    return x\n\ndef f(xs: list[int]) -> list[int]:\n    g = 1\n    return sorted(xs, key=g)\n",
+    "def f(n: int) -> int:\n    f = n + 1\n    if n > 3:\n        return f(n - 1)\n    return f\n",
+    "def f(n: int) -> int:\n    sum = 0\n    return sum\n",
+]
+
 FRONT_END_GROUPS = {
+    "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
     "pow(x, y), divmod(a, b)": (SPELLED_ACCEPTED, SPELLED_REFUSED),
     "a call of a name bound nowhere, tested (NameError)": (NAME_ERROR_ACCEPTED, NAME_ERROR_REFUSED),

@@ -2341,7 +2341,8 @@ KC_FN int32_t kc_find_func(const kc_ctx *c, int32_t tok);
 /* A variable named like a builtin or a module function shadows it in its whole function
    (types.py's is_local), and the front end's rewrites stand back from a function with such a
    variable (frontend.py's _REWRITTEN, with filter, map and tuple): kc leaves those functions to
-   the reference. */
+   the reference; but one named like a module function (no builtin) that its function never
+   calls (a call of it there is the reference's "call of the variable") is a plain variable. */
 KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
 
 KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
@@ -2352,8 +2353,16 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
             const kc_node *n = &c->nodes[k];
             if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
             const kc_tok *t = &c->toks[n->tok];
-            if (kc_is_builtin(c, n->tok) || kc_find_func(c, n->tok) >= 0 || kc_is_rewritten(c, t))
+            if (kc_is_builtin(c, n->tok) || kc_is_rewritten(c, t)) {
                 kc_fail(c, "a variable named like a function", n->line);
+            } else if (kc_find_func(c, n->tok) >= 0) {
+                int called = 0;
+                for (int32_t j = 0; j < c->n_funcs && !called; j++)  /* nested defs: left to the reference */
+                    called = c->funcs[j].outer_tok >= 0 && kc_same_name(c, c->funcs[j].outer_tok, f->name_tok);
+                for (int32_t j = f->node_begin; j < f->node_end && !called; j++)
+                    called = c->nodes[j].kind == E_CALL && c->nodes[j].tok >= 0 && kc_same_name(c, c->nodes[j].tok, n->tok);
+                if (called || f->outer_tok >= 0) kc_fail(c, "a variable named like a function", n->line);
+            }
         }
         kc_mark_stores(c, f->node_begin, f->node_end, 0);
     }
@@ -2803,7 +2812,8 @@ KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     kc_node *n = &c->nodes[target];
     int32_t v = kc_lookup(c, n->tok);
     if (v < 0) {
-        if (kc_find_func(c, n->tok) >= 0 || kc_is_builtin(c, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
+        /* a variable named like a module function its function never calls: kc_no_shadowing_variables */
+        if (kc_is_builtin(c, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
         v = kc_new_var(c, n->tok, type);
         if (v < 0) return;
     } else if (!kc_unify(c, c->vars[v].type, type)) {
