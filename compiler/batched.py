@@ -18,6 +18,7 @@ run time, so the ISA can grow without an edit here.
 
 from __future__ import annotations
 
+import builtins
 import ctypes
 import functools
 import hashlib
@@ -75,8 +76,10 @@ KC_TRAPS = (
     "AssertionError",
     "KeyError",
     "RuntimeError",
+    "NameError",
 )
 MAX_RAISABLE = 32
+PY_BUILTINS = 4096  # kc.h's KC_PY_BUILTINS
 DIAG_BYTES = 512  # kc.h's KC_DIAG_BYTES: a reason text, then a diagnostic's record
 DIAG_RECORD = 256  # KC_DIAG_REC: "\1LINE\37COL\37KIND\37MESSAGE" (docs: "Diagnostics")
 _SPEC_LETTER = {INT: "i", FLOAT: "f", BOOL: "b", STR: "s"}
@@ -106,6 +109,7 @@ class _Config(ctypes.Structure):
         ("imm_max", ctypes.c_int32),
         ("operand_max", ctypes.c_int32),
         ("passes", ctypes.c_int32),
+        ("py_builtins", ctypes.c_char * PY_BUILTINS),
     ]
 
 
@@ -150,6 +154,11 @@ def _isa_config() -> _Config:
         cfg.raisable_code[i] = isa.TRAP_BY_NAME[name].code
         cfg.raisable_name[i].value = name.encode()
     cfg.imm_min, cfg.imm_max, cfg.operand_max = isa.IMM_MIN, isa.IMM_MAX, isa.OPERAND_MAX
+    # types.py calls a name bound nowhere a NameError unless hasattr(builtins, name)
+    names = " ".join(dir(builtins)).encode()
+    if len(names) >= PY_BUILTINS:
+        raise RuntimeError("CPython's builtin names do not fit kc_config.py_builtins")
+    cfg.py_builtins = names
     return cfg
 
 

@@ -135,7 +135,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     })),
     ("functions", frozenset({
         "call", "none_return", "recursion", "mutual_recursion", "forward_call", "tuple",
-        "tuple_return", "unpack", "tuple_index", "tuple_compare",
+        "tuple_return", "unpack", "tuple_index", "tuple_compare", "is_bool",
     })),
     # forms the batched compiler leaves to the reference compiler (its tests stay at levels
     # up to 5, where it covers everything)
@@ -168,7 +168,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "next_default": "list[int]",
     "float_of_str": "float str", "set_algebra": "set_ops list[int]", "type_compare": "compare",
     "filter_consumed": "list[int] compare", "set_order": "set_ops list[int]",
-    "falls_off": "early_return",
+    "falls_off": "early_return", "is_bool": "bool compare",
     "union_values": "ifexp int_float_mix",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
@@ -1022,14 +1022,24 @@ class _Generator:
             (1.5 if self.callees(BOOL) else 0, ("call",), lambda: self.call(BOOL, e)),
         ])
 
+    def is_bool(self, node: ast.Compare) -> ast.Compare:
+        """`x == True` as `x is True` (`!=` as `is not`: the same for a bool, types.py's isbool
+        plan) where the feature is allowed; decided without drawing, so that programs without
+        it stay as they were."""
+        right = node.comparators[0]
+        if isinstance(right, ast.Constant) and isinstance(right.value, bool) and self.ok("is_bool"):
+            self.use("is_bool")
+            node.ops = [ast.Is() if isinstance(node.ops[0], ast.Eq) else ast.IsNot()]
+        return node
+
     def comparison(self, d: int) -> ast.expr:
         rng = self.rng
         kinds: list[tuple[float, tuple[str, ...], Callable[[], ast.expr]]] = [
             (5, (), lambda: self.numeric_pair(d, _cmpop(rng))),
             (1.5, ("str_compare", "str"), lambda: _compare(self.expr(STR, d), [_cmpop(rng)],
                                                            [self.expr(STR, d)])),
-            (0.5, ("bool",), lambda: _compare(self.expr(BOOL, d), [_cmpop(rng, ordering=False)],
-                                              [self.expr(BOOL, d)])),
+            (0.5, ("bool",), lambda: self.is_bool(_compare(
+                self.expr(BOOL, d), [_cmpop(rng, ordering=False)], [self.expr(BOOL, d)]))),
         ]
         if self.list_types:
             kinds.append((1, ("list_compare",), lambda: self.same_type_comparison(

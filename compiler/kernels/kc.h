@@ -78,7 +78,8 @@ typedef unsigned long long uint64_t;
 #define KC_POPS_COUNT (-2)  /* pops as many items as its operand says (LIST_NEW) */
 #define KC_POPS_SLICE (-3)  /* pops the sequence and one item per flag bit (STR_SLICE, LIST_SLICE) */
 
-enum kc_trap_name { KT_UNSUPPORTED, KT_UNBOUND, KT_VALUE, KT_ASSERTION, KT_KEY, KT_RUNTIME, KC_N_TRAPS };
+enum kc_trap_name { KT_UNSUPPORTED, KT_UNBOUND, KT_VALUE, KT_ASSERTION, KT_KEY, KT_RUNTIME, KT_NAME, KC_N_TRAPS };
+#define KC_PY_BUILTINS 4096  /* CPython's builtin names, space-separated (compiler/batched.py) */
 
 typedef struct {
     uint32_t format_version, isa_hash;
@@ -90,6 +91,7 @@ typedef struct {
     char raisable_name[KC_MAX_RAISABLE][32];  /* NUL-terminated */
     int32_t imm_min, imm_max, operand_max;
     int32_t passes;  /* KC_PASS_* bits: compile_source's `passes` */
+    char py_builtins[KC_PY_BUILTINS];  /* dir(builtins) of the Python that compiles: types.py's hasattr(builtins, ...) */
 } kc_config;
 
 /* the optimisation passes (compiler/optimize.py's PASSES, in its order), kc_opt.h */
@@ -112,11 +114,13 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_DICT0 0xC00000   /* a dict type's base: KC_DICT0 + the entry of its (key, value) tuple */
 #define KC_MAX_TUPLE 64
 #define KC_MAX_NESTED 16   /* nested defs in one function body */
+#define KC_MAX_EFFECTS 64  /* module-level statements that do something (frontend.py's effects) */
 #define KC_MAX_MCONST 64   /* module constants */
 #define KC_SYNTH_BYTES 512 /* the text of the names kc's rewrites make ($key_i1, enumerate, ...) */
 #define KC_BARE_LIST (-2)
 #define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin */
-#define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */  /* a parameter annotated `list`: list[?], the ? made at check time */
+#define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
+#define KC_NAME_ERROR_OP 60  /* an E_CALL's op: a call of a name bound nowhere (NameError) */  /* a parameter annotated `list`: list[?], the ? made at check time */
 #define KC_MAX_TYPE_NESTING 16
 #define KC_MAX_TYPE_WORDS 64  /* the longest type descriptor kc writes */
 
@@ -151,8 +155,10 @@ enum kc_node_kind {
 enum kc_bin { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_MOD, B_POW, B_LSHIFT, B_RSHIFT, B_BITOR,
               B_BITXOR, B_BITAND, B_MATMUL };
 enum kc_unary { U_NOT, U_NEG, U_POS, U_INVERT };
-enum kc_cmp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_OTHER };
-enum kc_plan { PL_NUM, PL_VALUE, PL_IN };  /* types.py's compare plans kc covers */
+enum kc_cmp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_OTHER, C_IS, C_ISNOT };
+/* types.py's compare plans kc covers: PL_NONE `x == None`, `f() is None` (a None on one side:
+   decided by the other side's type); PL_ISBOOL `x is True` (`==` for a bool) */
+enum kc_plan { PL_NUM, PL_VALUE, PL_IN, PL_NONE, PL_ISBOOL };
 
 typedef struct {
     int16_t kind, op;    /* op: kc_bin / kc_unary / 0 and / 1 or / kc_cmp of a comparator */
@@ -216,9 +222,12 @@ typedef struct {
     int32_t math_module;   /* a module-level `import math` (math.sqrt(x) needs one: NameError) */
     kc_func *parsing;      /* the def being parsed */
     char synth[KC_SYNTH_BYTES]; int32_t n_synth, n_rewrites;  /* names no source token spells */
+    int32_t filter_map_node;  /* the comprehension the last list(filter/map(...)) became */
     int32_t n_mconst, mconst_tok[KC_MAX_MCONST], mconst_node[KC_MAX_MCONST];  /* NAME = <literal> */  /* `from math import ...` anywhere: bit 0 sqrt, 1 floor, 2 ceil */
     int32_t in_def, n_nested;  /* parsing a module-level def's body (1) or a nested def's (2) */
     int32_t nested_at[KC_MAX_NESTED];  /* the `def` tokens of the nested defs in that body */
+    int32_t n_effects, effect_at[KC_MAX_EFFECTS];  /* module-level expression and assert statements */
+    int32_t late_from;  /* the functions defined after the first of them: funcs[late_from...] */
     /* lowering state of the function being lowered */
     kc_func *fn;
     int32_t line;
@@ -377,19 +386,42 @@ KC_FN int64_t kc_lex_string(kc_ctx *c, int64_t i, int *line) {
     return -1;
 }
 
+/* Python's string prefixes (r u f b, rb br fr rf, any case): a name of another spelling before a
+   quote is a name and a string (`return''.join(xs)`) */
+KC_FN int kc_string_prefix(const char *p, int n) {
+    int r = 0, u = 0, f = 0, b = 0;
+    if (n < 1 || n > 2) return 0;
+    for (int i = 0; i < n; i++) {
+        char ch = p[i];
+        if (ch == 'r' || ch == 'R') r++;
+        else if (ch == 'u' || ch == 'U') u++;
+        else if (ch == 'f' || ch == 'F') f++;
+        else if (ch == 'b' || ch == 'B') b++;
+        else return 0;
+    }
+    if (n == 1) return 1;
+    return r == 1 && (f == 1 || b == 1);
+}
+
 KC_FN void kc_lex(kc_ctx *c) {
     const char *s = c->src;
     int64_t i = 0, line_start = 0;
     int line = 1, parens = 0, at_line_start = 1, emitted_on_line = 0;
-    int indents[KC_MAX_INDENT + 1], n_indents = 1;
-    indents[0] = 0;
+    int indents[KC_MAX_INDENT + 1], alts[KC_MAX_INDENT + 1], n_indents = 1;
+    indents[0] = alts[0] = 0;
     while (i < c->len && !c->err) {
         char ch = s[i];
         if (at_line_start && parens == 0) {
-            int width = 0;
+            /* the indentation as CPython's tokenizer measures it: width with tabs to the next
+               multiple of 8, alt with tabs as one column; the two must order the lines alike
+               (else TabError: the reference's diagnostic) */
+            int width = 0, alt = 0;
             int64_t j = i;
-            while (j < c->len && s[j] == ' ') { width++; j++; }
-            if (j < c->len && (s[j] == '\t' || s[j] == '\f')) { kc_fail(c, "tab or form feed indentation", line); return; }
+            while (j < c->len && (s[j] == ' ' || s[j] == '\t')) {
+                if (s[j] == '\t') width = (width / 8 + 1) * 8; else width++;
+                alt++; j++;
+            }
+            if (j < c->len && s[j] == '\f') { kc_fail(c, "form feed indentation", line); return; }
             if (j >= c->len) { i = j; break; }
             if (s[j] == '#' || s[j] == '\n' || s[j] == '\r' || (s[j] == '\\' && j + 1 < c->len && s[j + 1] == '\n')) {
                 if (s[j] == '\\') { kc_fail(c, "line continuation on a blank line", line); return; }
@@ -400,6 +432,8 @@ KC_FN void kc_lex(kc_ctx *c) {
             }
             if (width > indents[n_indents - 1]) {
                 if (n_indents > KC_MAX_INDENT) { kc_fail(c, "indentation deeper than 100 levels", line); return; }
+                if (alt <= alts[n_indents - 1]) { kc_fail(c, "inconsistent use of tabs and spaces", line); return; }
+                alts[n_indents] = alt;
                 indents[n_indents++] = width;
                 kc_push_tok(c, TK_INDENT, (int)j, 0, line, line, width, 0);
             } else {
@@ -408,13 +442,14 @@ KC_FN void kc_lex(kc_ctx *c) {
                     kc_push_tok(c, TK_DEDENT, (int)j, 0, line, line, width, 0);
                 }
                 if (width != indents[n_indents - 1]) { kc_fail(c, "inconsistent dedent", line); return; }
+                if (alt != alts[n_indents - 1]) { kc_fail(c, "inconsistent use of tabs and spaces", line); return; }
             }
             i = j; at_line_start = 0; emitted_on_line = 0;
             continue;
         }
-        if (ch == ' ') { i++; continue; }
-        if (ch == '\t' || ch == '\f' || ch == '\r' || ch == 0 || (unsigned char)ch >= 0x80) {
-            kc_fail(c, "tab, form feed, carriage return, NUL or non-ASCII character outside a comment", line);
+        if (ch == ' ' || ch == '\t') { i++; continue; }
+        if (ch == '\f' || ch == '\r' || ch == 0 || (unsigned char)ch >= 0x80) {
+            kc_fail(c, "form feed, carriage return, NUL or non-ASCII character outside a comment", line);
             return;
         }
         int col = (int)(i - line_start);
@@ -439,7 +474,7 @@ KC_FN void kc_lex(kc_ctx *c) {
         if (kc_is_alpha(ch)) {
             int64_t j = i;
             while (j < c->len && (kc_is_alpha(s[j]) || kc_is_digit(s[j]))) j++;
-            if (j < c->len && (s[j] == '\'' || s[j] == '"')) { kc_fail(c, "string prefix", line); return; }
+            if (j < c->len && (s[j] == '\'' || s[j] == '"') && kc_string_prefix(s + i, (int)(j - i))) { kc_fail(c, "string prefix", line); return; }
             kc_push_tok(c, TK_NAME, (int)i, (int)(j - i), line, line, col, 0);
             if (!c->err) {
                 kc_tok *t = &c->toks[c->n_toks - 1];
@@ -828,6 +863,82 @@ KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
     return kc_comp_node(c, sub, dt, ordered, -1, line);
 }
 
+KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right);
+
+/* frontend.py's _plain_operand: a name or a number literal (possibly negated or with +) */
+KC_FN int kc_plain_operand(const kc_ctx *c, int32_t k) {
+    const kc_node *n = &c->nodes[k];
+    if (n->kind == E_UNARY && (n->op == U_NEG || n->op == U_POS)) n = &c->nodes[n->a];
+    return n->kind == E_INT || n->kind == E_FLOAT || n->kind == E_BOOL || n->kind == E_NAME;
+}
+
+/* a copy of a plain operand (kc_plain_operand), for divmod's second reading */
+KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
+    int32_t copy = kc_node_new(c, c->nodes[k].kind, c->nodes[k].line);
+    if (copy < 0) return -1;
+    c->nodes[copy] = c->nodes[k];
+    c->nodes[copy].next = -1;
+    if (c->nodes[k].kind == E_UNARY) {
+        int32_t inner = kc_copy_plain(c, c->nodes[k].a);
+        if (inner < 0) return -1;
+        c->nodes[copy].a = inner;
+    }
+    return copy;
+}
+
+/* frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of plain operands is (a // b,
+   a % b), both at the call's line */
+KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
+    int line = c->nodes[call].line;
+    int32_t a = c->nodes[call].a, b = c->nodes[a].next;
+    c->nodes[a].next = -1;
+    c->n_rewrites++;
+    if (kc_tok_is(c, &c->toks[c->nodes[call].tok], "pow")) {
+        int32_t k = kc_binary(c, E_BINOP, B_POW, a, b);
+        if (k >= 0) c->nodes[k].line = line;
+        return k;
+    }
+    int32_t a2 = kc_copy_plain(c, a), b2 = kc_copy_plain(c, b);
+    if (c->err) return -1;
+    int32_t q = kc_binary(c, E_BINOP, B_FLOORDIV, a, b), r = kc_binary(c, E_BINOP, B_MOD, a2, b2);
+    int32_t pair = kc_node_new(c, E_TUPLE, line);
+    if (c->err || pair < 0) return -1;
+    c->nodes[q].line = c->nodes[r].line = line;
+    c->nodes[q].next = r;
+    c->nodes[pair].a = q;
+    kc_child_depth(c, pair, q);
+    kc_child_depth(c, pair, r);
+    return pair;
+}
+
+/* whether k is map(f, xs) or filter(f, xs) with f a lambda or a name, no keywords */
+KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k) {
+    const kc_node *n = &c->nodes[k];
+    return n->kind == E_CALL && !n->op && n->tok >= 0 && (kc_tok_is(c, &c->toks[n->tok], "filter") || kc_tok_is(c, &c->toks[n->tok], "map")) &&
+           n->ival == 2 && !n->spare && n->c < 0 && (c->nodes[n->a].kind == E_LAMBDA || c->nodes[n->a].kind == E_NAME);
+}
+
+/* frontend.py's _SpelledForms.map_items: map(f, xs) -> [f(v) for v in xs], filter(f, xs) -> [v
+   for v in xs if f(v)] (a generator expression with `generator`: all, any), inner a
+   kc_is_map_filter call; its `next` kept */
+KC_FN int32_t kc_map_items(kc_ctx *c, int32_t inner, int generator) {
+    int32_t line = c->nodes[inner].line, var = -1, next = c->nodes[inner].next;
+    int is_filter = kc_tok_is(c, &c->toks[c->nodes[inner].tok], "filter");
+    int32_t f = c->nodes[inner].a, xs = c->nodes[f].next;
+    c->n_rewrites++;
+    int32_t body = kc_unary_function(c, f, &var);
+    if (c->err || body < 0) { kc_fail(c, "map or filter of something other than a one-parameter lambda or a name", line); return -1; }
+    c->nodes[body].next = -1;
+    c->nodes[xs].next = -1;
+    int32_t target = kc_name_node(c, var, line);
+    int32_t elt = is_filter ? kc_name_node(c, var, line) : body;
+    int32_t comp = kc_comp_node(c, elt, target, xs, is_filter ? body : -1, line);
+    if (c->err || comp < 0) return -1;
+    if (generator) c->nodes[comp].spare = 1;
+    c->nodes[comp].next = next;
+    return comp;
+}
+
 /* list(filter(f, xs)) -> [v for v in xs if f(v)]; list(map(f, xs)) -> [f(v) for v in xs] */
 KC_FN int32_t kc_filter_map(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
@@ -840,7 +951,8 @@ KC_FN int32_t kc_filter_map(kc_ctx *c, int32_t call) {
     c->nodes[body].next = -1;
     int32_t target = kc_name_node(c, var, line);
     int32_t elt = is_filter ? kc_name_node(c, var, line) : body;
-    return kc_comp_node(c, elt, target, xs, is_filter ? body : -1, line);
+    c->filter_map_node = kc_comp_node(c, elt, target, xs, is_filter ? body : -1, line);
+    return c->filter_map_node;
 }
 
 /* arguments: expression (',' expression)* [','] -- keywords, starred and generators are refused */
@@ -1057,6 +1169,10 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
             int count = 0;
             c->nodes[n].b = kc_call_args(c, n, &count);
             c->nodes[n].ival = count;
+            if (!c->err && count == 1 && !c->nodes[n].spare && c->nodes[n].c < 0 && kc_tok_is(c, name, "join") && kc_is_map_filter(c, c->nodes[n].b)) {
+                c->nodes[n].b = kc_map_items(c, c->nodes[n].b, 0);  /* sep.join(map(f, xs)): _SpelledForms */
+                if (c->err) return -1;
+            }
             k = n;
         } else if (kc_at_op(c, P_LPAR)) {
             kc_fail(c, "call of something other than a name", t->line);
@@ -1136,6 +1252,21 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             if (c->err) return -1;
             c->nodes[k].a = args;
             c->nodes[k].ival = count;
+            if (count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0 &&
+                (kc_tok_is(c, t, "pow") || (kc_tok_is(c, t, "divmod") && kc_plain_operand(c, args) && kc_plain_operand(c, c->nodes[args].next)))) {
+                k = kc_spelled_pow_divmod(c, k);
+                if (c->err) return -1;
+                return kc_postfix(c, k);
+            }
+            int short_circuit = kc_tok_is(c, t, "all") || kc_tok_is(c, t, "any");
+            if (count == 1 && c->nodes[k].c < 0 && (!c->nodes[k].spare || kc_tok_is(c, t, "sorted")) && kc_is_map_filter(c, args) &&
+                (short_circuit || kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
+                 kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "set"))) {
+                /* frontend.py's _SpelledForms: sum(map(f, xs)) is sum([f(v) for v in xs]) (min,
+                   max, sorted, set; all and any a generator) */
+                c->nodes[k].a = args = kc_map_items(c, args, short_circuit);
+                if (c->err) return -1;
+            }
             if (kc_tok_is(c, t, "list") || kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
                 kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "len") || kc_tok_is(c, t, "set")) {
                 c->nodes[k].a = args = kc_view_lists(c, args);
@@ -1145,6 +1276,12 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             int is_fm = (kc_tok_is(c, t, "filter") || kc_tok_is(c, t, "map")) && count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0;
             for (int32_t a = args; a >= 0; a = c->nodes[a].next)
                 if (c->nodes[a].kind == E_LAMBDA && !(is_fm && a == args)) { kc_fail(c, "lambda", c->nodes[a].line); return -1; }
+            if (kc_tok_is(c, t, "sorted") && count == 1 && args == c->filter_map_node) {
+                /* frontend.py's _rewrite_generators runs first: sorted(list(filter(f, xs))) is
+                   sorted(filter(f, xs)), which _Functionals leaves alone (the reference refuses) */
+                kc_fail(c, "sorted(list(filter(...))) or sorted(list(map(...)))", t->line);
+                return -1;
+            }
             if (c->nodes[k].c >= 0) {
                 k = kc_sorted_by_key(c, k);
                 if (c->err) return -1;
@@ -1371,7 +1508,7 @@ KC_FN int kc_cmp_at(kc_ctx *c) {
     }
     if (t->kind == TK_NAME && kc_tok_is(c, t, "in")) return C_IN;
     if (t->kind == TK_NAME && kc_tok_is(c, t, "not") && kc_tok_is(c, kc_peek2(c), "in")) return C_NOTIN;
-    if (t->kind == TK_NAME && kc_tok_is(c, t, "is")) return C_OTHER;
+    if (t->kind == TK_NAME && kc_tok_is(c, t, "is")) return kc_tok_is(c, kc_peek2(c), "not") ? C_ISNOT : C_IS;
     return -1;
 }
 
@@ -1415,9 +1552,8 @@ KC_FN int32_t kc_comparison(kc_ctx *c) {
     while (!c->err) {
         int op = kc_cmp_at(c);
         if (op < 0) break;
-        if (op == C_OTHER) { kc_fail(c, "is comparison", kc_peek(c)->line); return -1; }
         kc_next(c);
-        if (op == C_NOTIN) kc_next(c);
+        if (op == C_NOTIN || op == C_ISNOT) kc_next(c);
         int32_t right = kc_binary_level(c, 0);
         if (c->err) return -1;
         /* a list cell holding the comparator and its operator */
@@ -1749,6 +1885,13 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
                 if (c->err) return -1;
                 if (kc_at_op(c, P_EQUAL)) { c->nodes[tail].next = e; tail = e; }
                 else value = e;
+            }
+            if (!c->err && c->nodes[targets].next < 0 && (c->nodes[targets].kind == E_TUPLE || c->nodes[targets].kind == E_LIST) &&
+                kc_is_map_filter(c, value) && kc_tok_is(c, &c->toks[c->nodes[value].tok], "map") && c->nodes[c->nodes[value].a].kind == E_NAME &&
+                (kc_tok_is(c, &c->toks[c->nodes[c->nodes[value].a].tok], "int") || kc_tok_is(c, &c->toks[c->nodes[c->nodes[value].a].tok], "float") ||
+                 kc_tok_is(c, &c->toks[c->nodes[c->nodes[value].a].tok], "str"))) {
+                value = kc_map_items(c, value, 0);  /* a, b = map(int, xs): _SpelledForms.visit_Assign */
+                if (c->err) return -1;
             }
             for (int32_t x = targets; x >= 0; x = c->nodes[x].next) kc_child_depth(c, k, x);
             c->nodes[k].a = targets;
@@ -2177,6 +2320,12 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     c->in_def = 0;
     f->node_end = c->n_nodes;
     if (c->err) return;
+    if (f->ret != T_UNKNOWN) {  /* types.py's _returns_a_value: no `return <value>` (a stub): None, whatever the annotation */
+        int value = 0;
+        for (int32_t k = f->node_begin; k < f->node_end && !value; k++)
+            value = c->nodes[k].kind == S_RETURN && c->nodes[k].a >= 0 && c->nodes[c->nodes[k].a].kind != E_NONE;
+        if (!value) f->ret = T_NONE;
+    }
     for (int i = 0; i < c->n_funcs && !slot; i++)
         if (c->funcs[i].outer_tok < 0 && kc_same_name(c, c->funcs[i].name_tok, f->name_tok)) { kc_fail(c, "redefinition of a function", t->line); return; }
 }
@@ -2192,7 +2341,10 @@ KC_FN int32_t kc_find_func(const kc_ctx *c, int32_t tok);
 /* A variable named like a builtin or a module function shadows it in its whole function
    (types.py's is_local), and the front end's rewrites stand back from a function with such a
    variable (frontend.py's _REWRITTEN, with filter, map and tuple): kc leaves those functions to
-   the reference. */
+   the reference; but one named like a module function (no builtin) that its function never
+   calls (a call of it there is the reference's "call of the variable") is a plain variable. */
+KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
+
 KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
@@ -2201,9 +2353,16 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
             const kc_node *n = &c->nodes[k];
             if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
             const kc_tok *t = &c->toks[n->tok];
-            if (kc_is_builtin(c, n->tok) || kc_find_func(c, n->tok) >= 0 || kc_tok_is(c, t, "filter") ||
-                kc_tok_is(c, t, "map") || kc_tok_is(c, t, "tuple"))
+            if (kc_is_builtin(c, n->tok) || kc_is_rewritten(c, t)) {
                 kc_fail(c, "a variable named like a function", n->line);
+            } else if (kc_find_func(c, n->tok) >= 0) {
+                int called = 0;
+                for (int32_t j = 0; j < c->n_funcs && !called; j++)  /* nested defs: left to the reference */
+                    called = c->funcs[j].outer_tok >= 0 && kc_same_name(c, c->funcs[j].outer_tok, f->name_tok);
+                for (int32_t j = f->node_begin; j < f->node_end && !called; j++)
+                    called = c->nodes[j].kind == E_CALL && c->nodes[j].tok >= 0 && kc_same_name(c, c->nodes[j].tok, n->tok);
+                if (called || f->outer_tok >= 0) kc_fail(c, "a variable named like a function", n->line);
+            }
         }
         kc_mark_stores(c, f->node_begin, f->node_end, 0);
     }
@@ -2212,7 +2371,7 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
 /* frontend.py's _REWRITTEN: a module name among these makes the front end leave every rewrite */
 KC_TABLE char *const KC_REWRITTEN[] = {
     "sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed",
-    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", 0
+    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod", "next", 0
 };
 
 KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
@@ -2242,10 +2401,103 @@ KC_FN void kc_module_names_once(kc_ctx *c) {
     }
 }
 
+/* frontend.py's _module_function: the module-level expression and assert statements, in order,
+   as the body of a function `<module>` (vm.MODULE_FUNCTION: the VM runs it once before the
+   tests), placed after every def, its line the first statement's */
+KC_FN void kc_module_function(kc_ctx *c) {
+    int32_t resume = c->pos;
+    if (c->n_funcs >= c->cap_funcs) { kc_fail(c, "too many functions for the arena", 0); return; }
+    kc_func *f = &c->funcs[c->n_funcs];
+    int line = c->toks[c->effect_at[0]].line;
+    f->outer_tok = -1;
+    f->def_tok = c->effect_at[0];
+    f->name_tok = kc_synth_name(c, "<module>", 0, line);
+    f->line = line;
+    f->n_params = 0;
+    f->state = f->returns_value = 0;
+    f->local_math = f->local_math_names = 0;
+    f->ret = T_UNKNOWN;
+    f->node_begin = c->n_nodes;
+    c->in_def = 1;
+    c->parsing = f;
+    c->depth = 1;
+    int32_t head = -1, tail = -1;
+    for (int32_t e = 0; e < c->n_effects && !c->err; e++) {
+        c->pos = c->effect_at[e];
+        int32_t last = -1;
+        int32_t first = kc_simple_stmts(c, &last);
+        if (c->err) break;
+        for (int32_t k = first; k >= 0; k = c->nodes[k].next)
+            if (c->nodes[k].kind != S_EXPR && c->nodes[k].kind != S_ASSERT) { kc_fail(c, "module-level statement other than def", c->nodes[k].line); break; }
+        if (tail < 0) head = first; else c->nodes[tail].next = first;
+        tail = last;
+    }
+    c->in_def = 0;
+    c->depth = 0;
+    f->node_end = c->n_nodes;
+    c->pos = resume;
+    if (c->err) return;
+    int depth = 1;
+    for (int32_t k = head; k >= 0; k = c->nodes[k].next)
+        if (c->nodes[k].depth > depth) depth = c->nodes[k].depth;
+    c->nodes[head].depth = depth;
+    c->nodes[head].end_line = c->nodes[tail].end_line;
+    f->body = head;
+    c->n_funcs++;
+}
+
+/* frontend.py's _check_effects_see_final_names, over-approximated: no name read by `<module>` (the
+   last function), or by a module function it may reach (every name in their nodes, their
+   nested defs' included), is a def that comes after the first module-level statement */
+KC_FN void kc_effects_see_final_names(kc_ctx *c) {
+    int32_t mod = c->n_funcs - 1;
+    int32_t *todo = (int32_t *)kc_alloc(c, (int64_t)(c->n_funcs + 1) * 4);
+    uint8_t *seen = (uint8_t *)kc_alloc(c, c->n_funcs + 8);
+    if (c->err) return;
+    for (int32_t k = 0; k < c->n_funcs; k++) seen[k] = 0;
+    int32_t top = 0;
+    todo[top++] = mod;
+    seen[mod] = 1;
+    while (top && !c->err) {
+        const kc_func *f = &c->funcs[todo[--top]];
+        for (int32_t g = 0; g < c->n_funcs && !c->err; g++) {
+            const kc_func *part = &c->funcs[g];
+            if (part != f && !(f->outer_tok < 0 && part->outer_tok >= 0 && kc_same_name(c, part->outer_tok, f->name_tok))) continue;
+            for (int32_t i = part->node_begin; i < part->node_end && !c->err; i++) {
+                const kc_node *n = &c->nodes[i];
+                if ((n->kind != E_NAME && n->kind != E_CALL) || n->tok < 0) continue;
+                for (int32_t k = 0; k < mod; k++) {
+                    if (c->funcs[k].outer_tok >= 0 || !kc_same_name(c, c->funcs[k].name_tok, n->tok)) continue;
+                    if (k >= c->late_from) { kc_fail(c, "module-level statement using a name defined after it", n->line); break; }
+                    if (!seen[k]) { seen[k] = 1; todo[top++] = k; }
+                }
+            }
+        }
+    }
+}
+
+/* a keyword that may begin an expression statement */
+KC_FN int kc_expression_keyword(const kc_ctx *c, const kc_tok *t) {
+    return kc_tok_is(c, t, "not") || kc_tok_is(c, t, "None") || kc_tok_is(c, t, "True") ||
+           kc_tok_is(c, t, "False") || kc_tok_is(c, t, "lambda");
+}
+
 KC_FN void kc_parse_module(kc_ctx *c) {
     while (!c->err) {
         kc_tok *t = kc_peek(c);
-        if (t->kind == TK_END) { kc_module_names_once(c); return; }
+        if (t->kind == TK_END) {
+            if (c->n_effects) kc_module_function(c);
+            if (c->n_effects && !c->err) kc_effects_see_final_names(c);
+            if (!c->err) kc_module_names_once(c);
+            return;
+        }
+        if (c->n_effects && t->kind == TK_NAME && (kc_tok_is(c, t, "import") || kc_tok_is(c, t, "from") ||
+                                                   (!kc_is_keyword(c, t) && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_EQUAL))) {
+            /* an import or a constant after a module-level statement (a def after one is
+               checked at the end: kc_effects_see_final_names) */
+            kc_fail(c, "module-level statement before an import or constant", t->line);
+            return;
+        }
         if (t->kind == TK_STRING && kc_peek2(c)->kind == TK_NEWLINE) {  /* docstring, stray string */
             kc_next(c);
             kc_next(c);
@@ -2280,8 +2532,19 @@ KC_FN void kc_parse_module(kc_ctx *c) {
             continue;
         }
         if (!(t->kind == TK_NAME && kc_tok_is(c, t, "def"))) {
-            kc_fail(c, "module-level statement other than def", t->line);
-            return;
+            int effect = t->kind != TK_INDENT && t->kind != TK_DEDENT && t->kind != TK_NEWLINE &&
+                         (!(t->kind == TK_NAME && kc_is_keyword(c, t)) || kc_tok_is(c, t, "assert") || kc_expression_keyword(c, t));
+            if (!effect || c->n_effects >= KC_MAX_EFFECTS) {
+                kc_fail(c, "module-level statement other than def", t->line);
+                return;
+            }
+            /* an expression or assert statement (frontend.py's effects): parsed into `<module>`
+               once every def is, skipped to the end of its line now */
+            if (!c->n_effects) c->late_from = c->n_funcs;
+            c->effect_at[c->n_effects++] = c->pos;
+            while (kc_peek(c)->kind != TK_NEWLINE && kc_peek(c)->kind != TK_END) kc_next(c);
+            if (kc_peek(c)->kind == TK_NEWLINE) kc_next(c);
+            continue;
         }
         c->n_nested = 0;
         kc_parse_def(c, 0);
@@ -2549,7 +2812,8 @@ KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     kc_node *n = &c->nodes[target];
     int32_t v = kc_lookup(c, n->tok);
     if (v < 0) {
-        if (kc_find_func(c, n->tok) >= 0 || kc_is_builtin(c, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
+        /* a variable named like a module function its function never calls: kc_no_shadowing_variables */
+        if (kc_is_builtin(c, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
         v = kc_new_var(c, n->tok, type);
         if (v < 0) return;
     } else if (!kc_unify(c, c->vars[v].type, type)) {
@@ -2568,8 +2832,49 @@ KC_FN int kc_intlike(int t) { return t == T_INT || t == T_BOOL; }
 
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow);
 
+/* whether tok is one of CPython's builtin names (kc_config.py_builtins) */
+KC_FN int kc_python_builtin(const kc_ctx *c, const kc_tok *t) {
+    const char *b = c->cfg->py_builtins;
+    for (int i = 0; i < KC_PY_BUILTINS && b[i];) {
+        int j = 0;
+        while (i + j < KC_PY_BUILTINS && b[i + j] && b[i + j] != ' ') j++;
+        if (j == t->len) {
+            int same = 1;
+            for (int k = 0; k < j && same; k++) same = b[i + k] == kc_tch(c, t, k);
+            if (same) return 1;
+        }
+        i += j;
+        if (i < KC_PY_BUILTINS && b[i] == ' ') i++;
+    }
+    return 0;
+}
+
+/* types.py's e_Call for a name bound nowhere (no function, variable, module name or builtin):
+   CPython's NameError when the call runs, before its arguments; kc takes it where a truth test
+   gives its NeverVar a type (bool), types.py's truth */
+KC_FN int kc_name_error_call(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    if (n->kind != E_CALL || n->op || n->tok < 0 || c->toks[n->tok].start < 0) return 0;
+    const kc_tok *t = &c->toks[n->tok];
+    kc_func *f = c->fn;
+    if (kc_find_func(c, n->tok) >= 0 || kc_is_builtin(c, n->tok) || kc_python_builtin(c, t) ||
+        kc_mconst_of(c, n->tok) >= 0 || kc_math_fn(c, t) >= 0 || kc_tok_is(c, t, "math") ||
+        kc_typing_name(c, t) >= 0 || kc_lookup(c, n->tok) >= 0)
+        return 0;
+    /* a variable of the function (types.py's is_local: a parameter, or a Store anywhere in it) */
+    if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) { kc_mark_stores(c, f->node_begin, f->node_end, 0); return 0; }
+    int bound = kc_binds(c, f, f->node_begin, f->node_end, n->tok);
+    kc_mark_stores(c, f->node_begin, f->node_end, 0);
+    if (bound) return 0;
+    n->op = KC_NAME_ERROR_OP;
+    n->ty = T_BOOL;
+    return 1;
+}
+
+/* types.py's truth: None (a result that is always None, a stub's) is false, as in CPython */
 KC_FN int kc_truth_type(kc_ctx *c, int32_t k) {
-    int t = kc_type_expr(c, k, 0);
+    if (c->nodes[k].op == KC_NAME_ERROR_OP || kc_name_error_call(c, k)) return T_BOOL;
+    int t = kc_type_expr(c, k, KC_ALLOW_NONE);
     return t;
 }
 
@@ -2718,6 +3023,10 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
         if (c->err) return T_UNKNOWN;
         n->op = 8;
         return kc_set_of(c, kc_elem(seq));
+    }
+    if (kc_tok_is(c, name, "print")) {  /* types.py's print_call: the arguments, then None */
+        for (int32_t a = a0; a >= 0 && !c->err; a = c->nodes[a].next) kc_type_expr(c, a, KC_ALLOW_NONE);
+        return T_NONE;
     }
     if (kc_tok_is(c, name, "list")) {  /* types.py's list_call; the call's op says how */
         if (count == 0) {
@@ -3069,14 +3378,26 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
-        int lt = kc_type_expr(c, n->a, 0);
-        for (int32_t link = n->b; link >= 0 && !c->err; link = c->nodes[link].next) {
+        int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
+        int32_t left = n->a;
+        for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
             kc_node *l = &c->nodes[link];
-            int rt = kc_type_expr(c, l->a, 0);
+            int rt = kc_type_expr(c, l->a, KC_ALLOW_NONE);
             if (c->err) return T_UNKNOWN;
             lt = kc_resolve(c, lt);
             rt = kc_resolve(c, rt);
-            if (l->op == C_IN || l->op == C_NOTIN) {
+            int is_op = l->op == C_IS || l->op == C_ISNOT;
+            if (lt == T_NONE || rt == T_NONE) {  /* types.py: a None on one side, the other's type decides */
+                if (!(is_op || l->op == C_EQ || l->op == C_NE)) { kc_fail(c, "ordering or in of None (a type error)", n->line); return T_UNKNOWN; }
+                l->ival = PL_NONE;
+                l->ty = lt == T_NONE ? rt : lt;
+            } else if (is_op && (c->nodes[left].kind == E_BOOL || c->nodes[l->a].kind == E_BOOL)) {
+                l->ival = PL_ISBOOL;  /* `x is True`: True and False are the only bools */
+                l->ty = c->nodes[l->a].kind == E_BOOL ? lt : rt;
+            } else if (is_op) {
+                kc_fail(c, "is comparison", n->line);
+                return T_UNKNOWN;
+            } else if (l->op == C_IN || l->op == C_NOTIN) {
                 int items = kc_is_tuple(rt);
                 for (int32_t i = 0; items && i < kc_tuple_n(c, rt); i++) items = kc_unify(c, kc_tuple_arg(c, rt, i), lt);
                 if (items) rt = kc_resolve(c, rt);
@@ -3593,6 +3914,7 @@ KC_FN void kc_reads(kc_ctx *c, int32_t k, const kc_set *da) {
         for (int32_t l = n->b; l >= 0; l = c->nodes[l].next) kc_reads(c, c->nodes[l].a, da);
         return;
     case E_BOOLOP: case E_CALL: case E_TUPLE: case E_LIST: case E_SET:
+        if (n->kind == E_CALL && n->op == KC_NAME_ERROR_OP) return;  /* its arguments are never typed nor run */
         for (int32_t a = n->a; a >= 0; a = c->nodes[a].next) kc_reads(c, a, da);
         return;
     case E_INDEX: case E_SLICE:
@@ -4137,6 +4459,10 @@ KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
         kc_emit(c, K_POP, 0);
         kc_emit(c, K_LOADI, 1);
     }
+    else if (t == T_NONE) {  /* a result that is always None: false */
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_LOADI, 0);
+    }
 }
 
 KC_FN void kc_truth(kc_ctx *c, int32_t k) {
@@ -4217,6 +4543,25 @@ KC_FN int32_t kc_type_index(kc_ctx *c, int t);
 /* one link of a comparison: its operands are on the stack (lowering.py's compare) */
 KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     int op = link->op, plan = link->ty;
+    if (link->ival == PL_NONE) {  /* lower.py's "none" plan: drop the None, test the other */
+        if (lt == T_NONE) kc_emit(c, K_SWAP, 0);
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_LOADI, plan == T_NONE);  /* None is None; a value of another type is not */
+        if (op == C_ISNOT || op == C_NE) kc_emit(c, K_NOT, 0);
+        return;
+    }
+    if (link->ival == PL_ISBOOL) {  /* lower.py's "isbool" */
+        if (plan == T_BOOL) {
+            kc_emit(c, K_EQ_I, 0);
+        } else {
+            kc_emit(c, K_POP, 0);
+            kc_emit(c, K_POP, 0);
+            kc_emit(c, K_LOADI, 0);
+        }
+        if (op == C_ISNOT) kc_emit(c, K_NOT, 0);
+        return;
+    }
     if (link->ival == PL_IN) {
         if (kc_is_dict(plan)) {  /* a key of the dict: in its keys list */
             kc_emit(c, K_TUPLE_GET, 0);
@@ -4255,6 +4600,7 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
 
 KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
+    if (n->op == KC_NAME_ERROR_OP) { kc_raise(c, KT_NAME); return; }  /* lower.py: before any argument */
     if (n->op == KC_DICT_OP || n->op == KC_DICT_OP + 1) {  /* dict(), dict(pairs): lower.py's b_dict */
         kc_dict_new(c);
         if (n->op == KC_DICT_OP) return;
@@ -4344,6 +4690,14 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         }
         kc_lower_expr(c, a0);
         kc_emit(c, c->nodes[a0].ty == T_STR ? K_LIST_OF_STR : K_LIST_SLICE, 0);
+        return;
+    }
+    if (kc_tok_is(c, name, "print")) {  /* lower.py's b_print: evaluated, dropped; None */
+        for (int32_t a = a0; a >= 0; a = c->nodes[a].next) {
+            kc_lower_expr(c, a);
+            kc_emit(c, K_POP, 0);
+        }
+        kc_emit(c, K_LOADI, 0);
         return;
     }
     if (kc_tok_is(c, name, "sorted")) {
@@ -5298,7 +5652,10 @@ KC_FN void kc_emit_container(kc_ctx *c, const char *name, int64_t name_len, kc_o
         } else {
             kc_put_u32(o, (uint32_t)t->len);
         }
-        kc_put(o, c->src + t->start, t->len);
+        for (int32_t j = 0; j < t->len; j++) {  /* a source name, or `<module>` (kc_tch) */
+            char ch = kc_tch(c, t, j);
+            kc_put(o, &ch, 1);
+        }
         kc_put_u32(o, (uint32_t)f->code_begin);
         kc_put_u32(o, (uint32_t)(f->code_end - f->code_begin));
         kc_put_u32(o, (uint32_t)f->n_params);
@@ -5363,7 +5720,7 @@ KC_FN int64_t kc_rest_bytes(const kc_caps *k) {
 
 KC_FN int64_t kc_arena_bytes(int64_t len, int64_t name_len) {
     kc_caps k = kc_capacities(len, kc_max_tokens(len), name_len);
-    return 64 + kc_max_tokens(len) * (int64_t)sizeof(kc_tok) + kc_rest_bytes(&k);
+    return 64 + (len + 16) /* a source with \r: its translated copy */ + kc_max_tokens(len) * (int64_t)sizeof(kc_tok) + kc_rest_bytes(&k);
 }
 
 /* one type of the argument types, from spec[*i] on (its last letter at *i after): i f b s, L then
@@ -5474,7 +5831,7 @@ KC_FN void kc_no_function(kc_ctx *c, const char *name, int64_t name_len) {
             int32_t t = p < f->n_params ? f->param_type[p] : f->ret;
             if (t < 0 || t % KC_LIST >= KC_TUPLE0) plain = 0;
         }
-        if (!plain || !kc_frontend_ok(c)) { kc_fail(c, "argument types for a function the module does not define", 0); return; }
+        if (!plain || !kc_frontend_ok(c) || c->n_effects) { kc_fail(c, "argument types for a function the module does not define", 0); return; }
         if (i) at = kc_copy(msg, at, 160, ", ");
         const kc_tok *t = &c->toks[f->name_tok];
         for (int32_t j = 0; j < t->len && at < 158; j++) msg[at++] = c->src[t->start + j];
@@ -5499,7 +5856,7 @@ KC_FN void kc_apply_spec(kc_ctx *c, const char *spec, int64_t spec_len) {
             const kc_tok *t = &c->toks[c->funcs[k].name_tok];
             if (t->len != name_len || c->funcs[k].outer_tok >= 0) continue;
             int same = 1;
-            for (int64_t j = 0; j < name_len && same; j++) same = c->src[t->start + j] == spec[name + j];
+            for (int64_t j = 0; j < name_len && same; j++) same = kc_tch(c, t, (int)j) == spec[name + j];
             if (same) f = k;
         }
         if (f < 0) { kc_no_function(c, spec + name, name_len); return; }
@@ -5914,14 +6271,30 @@ KC_FN int64_t kc_compile(const char *src, int64_t len, const char *name, int64_t
     c->arena_used = 0; c->err = 0; c->diag = diag; diag[0] = 0; diag[KC_DIAG_REC] = 0;
     *need = 0;
     *container = 0;
-    int64_t lex_bytes = 64 + kc_max_tokens(len) * (int64_t)sizeof(kc_tok);
+    int64_t lex_bytes = 64 + (len + 8) + kc_max_tokens(len) * (int64_t)sizeof(kc_tok);
     if (lex_bytes > arena_cap) { *need = lex_bytes + 4096; return -2; }
+    int has_cr = 0;
+    for (int64_t i = 0; i < len; i++) {
+        if (src[i] == 0) { kc_diag(c, 1, 1, "syntax error", "source code string cannot contain null bytes"); return -1; }
+        has_cr |= src[i] == '\r';
+    }
+    if (has_cr) {  /* CPython's translate_newlines: \r\n and a lone \r are \n before tokenizing */
+        char *t = (char *)kc_alloc(c, len + 8);
+        int64_t n = 0;
+        for (int64_t i = 0; i < len; i++) {
+            if (src[i] == '\r') {
+                t[n++] = '\n';
+                if (i + 1 < len && src[i + 1] == '\n') i++;
+            } else {
+                t[n++] = src[i];
+            }
+        }
+        c->src = src = t; c->len = len = n;
+    }
     c->toks = (kc_tok *)kc_alloc(c, kc_max_tokens(len) * (int64_t)sizeof(kc_tok));
     c->cap_toks = (int32_t)kc_max_tokens(len);
     c->n_toks = c->pos = 0;
     c->line = 1;
-    for (int64_t i = 0; i < len; i++)
-        if (src[i] == 0) { kc_diag(c, 1, 1, "syntax error", "source code string cannot contain null bytes"); return -1; }
     kc_lex(c);
     int32_t unclosed[4] = {0, 0, 0, 0};  /* what kc_scan_errors found */
     int scan = 0, reparsed = 0;
@@ -5971,6 +6344,8 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->math_module = 0;
     c->n_mconst = 0;
     c->n_synth = c->n_rewrites = 0;
+    c->filter_map_node = -1;
+    c->n_effects = 0;
     c->fn = 0;
     kc_parse_module(c);
     if (c->err && !scan && !reparsed) {
@@ -6066,6 +6441,10 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
        takes or gives one */
     for (int32_t i = 0; i < c->n_nodes && !c->err; i++)
         if (c->nodes[i].ty != T_UNKNOWN && !kc_sets_ok(c, c->nodes[i].ty, 0)) kc_fail(c, "set of these items or in a container", c->nodes[i].line);
+    for (int32_t i = 0; i < c->n_nodes && !c->err; i++)  /* a, b = x, {..}: the reference types the tuple */
+        if (c->nodes[i].kind == S_ASSIGN && c->nodes[i].ival == 1)
+            for (int32_t e = c->nodes[c->nodes[i].b].a; e >= 0 && !c->err; e = c->nodes[e].next)
+                if (!kc_sets_ok(c, c->nodes[e].ty, 1)) kc_fail(c, "set or dict in a tuple (parallel assignment)", c->nodes[i].line);
     for (int32_t i = 0; i < c->n_vars && !c->err; i++)
         if (c->vars[i].type != T_UNKNOWN && !kc_sets_ok(c, c->vars[i].type, 0)) kc_fail(c, "set of these items or in a container", 0);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
