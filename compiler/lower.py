@@ -1417,7 +1417,13 @@ class FunctionLowerer:
         elif hasattr(node, "kcallee"):
             for arg in node.args:
                 self.expr(arg)
-            self.emit("CALL", self.pool.function_index[node.kcallee])  # type: ignore[attr-defined]
+            index = self.pool.function_index.get(node.kcallee)  # type: ignore[attr-defined]
+            if index is None:  # never typed: its only calls read a name bound nowhere (the
+                for _ in node.args:  # NameError above comes first); anything else: CPython's
+                    self.emit("POP")
+                self.raise_("Unsupported")
+            else:
+                self.emit("CALL", index)
         elif hasattr(node, "kmethod"):
             method: str = node.kmethod  # type: ignore[attr-defined]
             assert isinstance(node.func, ast.Attribute)
@@ -1729,7 +1735,8 @@ class FunctionLowerer:
             self.expr(add)
             self.emit("STORE", self.slots[acc])
             self.emit("LOAD", i)
-            self.emit("ADDI", 1)
+            self.emit("LOADI", 1)
+            self.emit("ADD_I")
             self.emit("STORE", i)
             self.emit("JUMP", top)
             self.place(end)
