@@ -452,7 +452,7 @@ class Pipeline:
         are annotated, else the candidate's own or its tests' (or the verdict why not)."""
         assert isinstance(cand.code, str)
         if (cand.code, cand.entry) not in memo.annotated:
-            memo.annotated[cand.code, cand.entry] = _entry_annotated(cand.code, cand.entry)
+            memo.annotated[cand.code, cand.entry] = entry_annotated(cand.code, cand.entry)
         if memo.annotated[cand.code, cand.entry]:
             return None
         if cand.arg_types is not None:
@@ -528,7 +528,7 @@ class _Memo:
 _BARE_CONTAINERS = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "set", "Set"})
 
 
-def _entry_annotated(source: str, entry: str) -> bool:
+def entry_annotated(source: str, entry: str) -> bool:
     """Whether every parameter of `entry` is fully annotated (True when the source does not
     parse or has no such function: the compiler then says why)."""
     try:

@@ -54,7 +54,7 @@ def reason_key(reason: str) -> str:
 def programs(samples: Any, problems: Any) -> list[tuple[str, str, Any]]:
     """The distinct (source, entry, argument types or None) the native path compiles for
     `samples`, as the Pipeline types them (module docstring)."""
-    from actors.pipeline import _entry_annotated, entry_arg_types
+    from actors.pipeline import entry_annotated, entry_arg_types
     from evaluation.run import _entry_types, cpython_compile_error, local_runner, prepare_problems
 
     used = {s.task_id: problems[s.task_id] for s in samples}
@@ -71,7 +71,7 @@ def programs(samples: Any, problems: Any) -> list[tuple[str, str, Any]]:
         except (RecursionError, MemoryError):
             continue
         code, entry = pp.program(s.completion), pp.entry
-        if _entry_annotated(code, entry):
+        if entry_annotated(code, entry):
             types = None
         elif pp.plain:
             types = _entry_types(pp.problem, pp.tests)
@@ -100,14 +100,14 @@ def measure(keys: list[tuple[str, str, Any]]) -> dict[str, Any]:
     kc_s = time.perf_counter() - t0
     # a restated stub or a __main__ guard kc refuses went again blanked (compile_batch): the
     # view's refusal is what stops the program
-    from compiler.batched import _DROPPED_FORMS
+    from compiler.batched import DROPPED_FORMS
     from compiler.frontend import without_dropped
 
     views = {
         i: view
         for i, got in enumerate(kc)
         if isinstance(got, Unsupported)
-        and any(w in got.reason for w in _DROPPED_FORMS)
+        and any(w in got.reason for w in DROPPED_FORMS)
         and (view := without_dropped(keys[i][0])) is not None
     }
     if views:

@@ -125,7 +125,7 @@ def humaneval_calls() -> Iterator[tuple[str, Any, str, list[Any]]]:
     import ast
 
     from compiler import compile_source
-    from evaluation.coverage import _fits, _param_types, record_calls
+    from evaluation.coverage import param_types, record_calls, value_fits
 
     for task_id, problem in read_problems().items():
         source = problem["prompt"] + problem["canonical_solution"]
@@ -137,7 +137,7 @@ def humaneval_calls() -> Iterator[tuple[str, Any, str, list[Any]]]:
                 for node in ast.parse(source).body
                 if isinstance(node, ast.FunctionDef) and node.name == entry
             )
-            types = _param_types(fn, calls)
+            types = param_types(fn, calls)
             if isinstance(types, str):
                 continue
             program = compile_source(source, task_id, arg_types={entry: types}, require=[entry])
@@ -145,7 +145,7 @@ def humaneval_calls() -> Iterator[tuple[str, Any, str, list[Any]]]:
             continue
         for call in calls:
             if len(call.args) == len(types) and all(
-                _fits(v, t) for v, t in zip(call.args, types, strict=True)
+                value_fits(v, t) for v, t in zip(call.args, types, strict=True)
             ):
                 yield task_id, program, entry, list(call.args)
 

@@ -346,7 +346,7 @@ def blanked_again(
 
     views: dict[int, str] = {}
     for i, result in enumerate(results):
-        if not isinstance(result, bytes) and any(w in str(result) for w in _DROPPED_FORMS):
+        if not isinstance(result, bytes) and any(w in str(result) for w in DROPPED_FORMS):
             view = without_dropped(sources[i])
             if view is not None:
                 views[i] = view
@@ -359,7 +359,7 @@ def blanked_again(
 
 
 # kc's reasons for the forms frontend.without_dropped blanks out
-_DROPPED_FORMS = ("redefinition of a function", "module-level statement")
+DROPPED_FORMS = ("redefinition of a function", "module-level statement")
 
 
 def _compile_batch(

@@ -151,7 +151,7 @@ def record_calls(problem: Mapping[str, Any]) -> list[Call]:
 # ---- typing the entry point --------------------------------------------------------------------
 
 
-def _fits(value: Any, ty: Type) -> bool:
+def value_fits(value: Any, ty: Type) -> bool:
     """`value` is exactly of kiln type `ty` (no int-as-float widening: that changes results)."""
     kind = ty.kind
     if kind == "bool":
@@ -165,19 +165,19 @@ def _fits(value: Any, ty: Type) -> bool:
     if kind == "none":
         return value is None
     if kind == "optional":
-        return value is None or _fits(value, ty.args[0])
+        return value is None or value_fits(value, ty.args[0])
     if kind == "list":
-        return type(value) is list and all(_fits(v, ty.args[0]) for v in value)
+        return type(value) is list and all(value_fits(v, ty.args[0]) for v in value)
     if kind == "tuple":
         return (
             type(value) is tuple
             and len(value) == len(ty.args)
-            and all(_fits(v, t) for v, t in zip(value, ty.args, strict=True))
+            and all(value_fits(v, t) for v, t in zip(value, ty.args, strict=True))
         )
     return False
 
 
-def _param_types(fn: ast.FunctionDef, calls: Sequence[Call]) -> list[Type] | str:
+def param_types(fn: ast.FunctionDef, calls: Sequence[Call]) -> list[Type] | str:
     """Per parameter: the type of its first recorded argument that has one, else its annotation.
     A string says why there is none."""
     report = Reporter("<annotations>")
@@ -242,7 +242,7 @@ def _measure_one(problem: Mapping[str, Any], limits: Limits) -> ProblemCoverage:
     except (StopIteration, SyntaxError):
         out.status, out.blocker = "syntax error", "entry point not found"
         return out
-    types = _param_types(fn, calls)
+    types = param_types(fn, calls)
     if isinstance(types, str):
         out.blocker = types
         # still compile, to see the construct that would block it next
@@ -267,7 +267,7 @@ def _measure_one(problem: Mapping[str, Any], limits: Limits) -> ProblemCoverage:
         c
         for c in calls
         if len(c.args) == len(types)
-        and all(_fits(v, t) for v, t in zip(c.args, types, strict=True))
+        and all(value_fits(v, t) for v, t in zip(c.args, types, strict=True))
     ]
     results = execute_batch(
         [(program, entry, list(c.args)) for c in runnable], backend="cpu", limits=limits

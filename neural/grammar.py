@@ -154,6 +154,11 @@ def _big_digits(allowed: Callable[[int], bool], hi: int) -> Grammar:
         value, digits = value * 10 + _DIGIT[t], digits + 1
 
 
+# the kinds a generated type may have: a union's alternatives must be distinct kinds in order,
+# which this grammar does not track, so the model spells no union (it boxes no value either)
+_GRAMMAR_KINDS = tuple(k for k in TYPE_CODES if k != "union")
+
+
 def _kind_in(kinds: tuple[str, ...], word: int) -> bool:
     return word in _KIND_CODE and _KIND_CODE[word] in kinds
 
@@ -163,7 +168,7 @@ def _type(first_kinds: tuple[str, ...] | None = None) -> Grammar:
     words: list[int] = []
     pending = 1
     while pending:
-        kinds = first_kinds if not words and first_kinds else tuple(TYPE_CODES)
+        kinds = first_kinds if not words and first_kinds else _GRAMMAR_KINDS
         w = yield from _number(functools.partial(_kind_in, kinds), NMAX - 1)
         words.append(w)
         pending -= 1

@@ -51,7 +51,7 @@ SAMPLES = {
         "    return 2 * x\nreturn 0\n",
         NATIVE,
     ),
-    "math without an import (NameError)": ("    return int(math.sqrt(4 * x * x))\n", FALLBACK),
+    "math without an import (NameError)": ("    return int(math.sqrt(4 * x * x))\n", NATIVE),
     "a call of an earlier definition at top level": (
         "    return 0\n\n\nprint(double(1))\n\n\ndef double(x: int) -> int:\n    return 2 * x\n",
         FALLBACK,

