@@ -5,7 +5,7 @@ compiler.
 The programs are the ones `kiln eval` compiles, built as the Pipeline builds them: each sample
 of a problem with native tests becomes `PreparedProblem.program(completion)` with its entry
 (the entry point, or the generated check function), typed as `Pipeline._arg_types` types it
-(none when the entry's parameters are annotated, else `_entry_types` of the plain tests, else
+(none when the entry's parameters are annotated, else `entry_types` of the plain tests, else
 `entry_arg_types` of the native tests); each distinct (source, entry, types) counts once. Two
 sets:
 
@@ -55,7 +55,7 @@ def programs(samples: Any, problems: Any) -> list[tuple[str, str, Any]]:
     """The distinct (source, entry, argument types or None) the native path compiles for
     `samples`, as the Pipeline types them (module docstring)."""
     from actors.pipeline import entry_annotated, entry_arg_types
-    from evaluation.run import _entry_types, cpython_compile_error, local_runner, prepare_problems
+    from evaluation.run import entry_types, cpython_compile_error, local_runner, prepare_problems
 
     used = {s.task_id: problems[s.task_id] for s in samples}
     with local_runner() as runner:
@@ -74,7 +74,7 @@ def programs(samples: Any, problems: Any) -> list[tuple[str, str, Any]]:
         if entry_annotated(code, entry):
             types = None
         elif pp.plain:
-            types = _entry_types(pp.problem, pp.tests)
+            types = entry_types(pp.problem, pp.tests)
         else:
             specs = pp.specs or []
             inferred = entry_arg_types(entry, specs) if specs else None

@@ -293,7 +293,7 @@ def _one_signature(problem: Problem, tests: NativeTests) -> bool:
             return False
         if all(a.annotation is not None for a in fn.args.args):
             return True
-    types = _entry_types(problem, tests)
+    types = entry_types(problem, tests)
     if types is None:
         return False
     return all(
@@ -303,7 +303,7 @@ def _one_signature(problem: Problem, tests: NativeTests) -> bool:
     )
 
 
-def _entry_types(problem: Problem, tests: NativeTests) -> tuple[Type, ...] | None:
+def entry_types(problem: Problem, tests: NativeTests) -> tuple[Type, ...] | None:
     """The entry point's parameter types as the Pipeline takes them from all the plain tests
     (None when they do not type it)."""
     if not tests.asserts:
@@ -376,7 +376,7 @@ def prepare_problems(
         code = pp.program(solution)
         # one candidate per test (steps per test), its entry typed from the whole test list as
         # a sample's is (a test of `[]` alone does not type it)
-        types = _entry_types(pp.problem, pp.tests) if pp.plain else None
+        types = entry_types(pp.problem, pp.tests) if pp.plain else None
         for i, spec in enumerate(unmeasured):
             candidates.append(Candidate(code, pp.entry, problem=tid, arg_types=types))
             tests.append([spec])
