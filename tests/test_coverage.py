@@ -148,7 +148,7 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     from evaluation.coverage_samples import measure_samples
 
     rows = [
-        {"task_id": "HumanEval/95", "completion": "    return False\n"},  # a dict parameter
+        {"task_id": "HumanEval/95", "completion": "    return False\n"},  # a dict parameter: native
         {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - float(str(number))\n"},
         {"task_id": "HumanEval/2", "completion": "    return number - int(number\n"},
@@ -159,16 +159,12 @@ def test_samples_coverage_ranks_blockers_and_compares_verdicts(tmp_path: Any) ->
     verdicts = [False, True, False, False]
     reference.write_text("".join(json.dumps({"passed": v, "result": "?"}) + "\n" for v in verdicts))
     report = measure_samples(samples, reference=reference)
-    assert (report.total, report.native, report.syntax_errors) == (4, 2, 1)
+    assert (report.total, report.native, report.syntax_errors) == (4, 3, 1)
     assert report.compared == 4 and not report.differences
     ranked = {(b.category, b.construct, b.count): b.example for b in report.ranked()}
-    # every HumanEval check runs natively since unions: HumanEval/95's sample stops at its own
-    # dict parameter
-    assert set(ranked) == {
-        ("compile error", "str(float)", 1),
-        ("compile error", "dict as a parameter or result of check_dict_case", 1),
-    }
+    # every HumanEval check runs natively since unions, and HumanEval/95's dict parameter too
+    assert set(ranked) == {("compile error", "str(float)", 1)}
     assert ranked["compile error", "str(float)", 1]["line"] == 3
     table = report.table()
-    assert "2/4 samples (50.0%)" in table and "str(float)" in table
+    assert "3/4 samples (75.0%)" in table and "str(float)" in table
     assert report.as_dict()["blockers"][0]["count"] == 1
