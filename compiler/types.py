@@ -1743,9 +1743,7 @@ class FunctionChecker:
                 if var is None:
                     given.append(op)
                     continue
-                g = Given(id=var.name, ctx=ast.Load())
-                g.kvar, g.ktag, g.kgiven = var, tag, alt  # type: ignore[attr-defined]
-                given.append(ast.copy_location(g, node))
+                given.append(self.given(var, tag, alt, node))
             copy_ = self.rebuild(node, given)
             tags = tuple(tag for var, (_, tag) in zip(temps, combo, strict=True) if var is not None)
             try:
@@ -1786,11 +1784,7 @@ class FunctionChecker:
         temps = [self.hidden(resolve(t), "chain") for t in typed]
         links = []
         for i, op in enumerate(node.ops):
-            pair = []
-            for var in temps[i : i + 2]:
-                g = Given(id=var.name, ctx=ast.Load())
-                g.kvar, g.ktag, g.kgiven = var, None, resolve(var.type)  # type: ignore[attr-defined]
-                pair.append(ast.copy_location(g, node))
+            pair = [self.given(var, None, resolve(var.type), node) for var in temps[i : i + 2]]
             link = ast.copy_location(ast.Compare(left=pair[0], ops=[op], comparators=[pair[1]]), node)
             if _kind(self.truth(link)) != "bool":
                 raise self.err(node, "a comparison in this chain is no bool")
@@ -1798,6 +1792,14 @@ class FunctionChecker:
             links.append(link)
         node.kchain = (list(zip(operands, temps, strict=True)), links)  # type: ignore[attr-defined]
         return BOOL
+
+    @staticmethod
+    def given(var: Var, tag: int | None, t: KType, at: ast.AST) -> Given:
+        """A Given operand: `var`'s value, UNBOXed as the alternative of kind `tag` (None: as
+        it is), of type `t`, at `at`'s position."""
+        g = Given(id=var.name, ctx=ast.Load())
+        g.kvar, g.ktag, g.kgiven = var, tag, t  # type: ignore[attr-defined]
+        return ast.copy_location(g, at)
 
     @staticmethod
     def rebuild(node: ast.expr, given: list[ast.expr]) -> ast.expr:
@@ -2078,6 +2080,12 @@ class FunctionChecker:
                 and (decided := _equal_by_types(resolve(left), resolve(right))) is not None  # type: ignore[arg-type]
             ):  # values of these types are never equal (or only as two empty lists)
                 plans.append((decided, NONE))
+            elif (
+                len(node.ops) == 1
+                and isinstance(op, (ast.Eq, ast.NotEq))
+                and _never_by_kind(left, right)
+            ):  # a str and a list whose items are not known yet: still never equal
+                plans.append(("never", NONE))
             else:
                 plans.append(self.compare_plan(node, op, left, right))
             left = right
@@ -2806,12 +2814,8 @@ class FunctionChecker:
                 acc_t = union_of(INT, *elem.args)
                 assert acc_t is not None
                 acc, item = self.hidden(acc_t, "sum"), self.hidden(elem, "item")
-                given = []
-                for var in (acc, item):
-                    g = Given(id=var.name, ctx=ast.Load())
-                    g.kvar, g.ktag, g.kgiven = var, None, var.type  # type: ignore[attr-defined]
-                    given.append(ast.copy_location(g, node))
-                add = ast.copy_location(ast.BinOp(left=given[0], op=ast.Add(), right=given[1]), node)
+                left, right = (self.given(var, None, var.type, node) for var in (acc, item))
+                add = ast.copy_location(ast.BinOp(left=left, op=ast.Add(), right=right), node)
                 result = self.expr(add)
                 self.synthetic.append(add)
                 if not self.fits(add, result, acc_t):
@@ -3086,6 +3090,15 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
             )
     for arg in t.args:
         _check_sets(arg, node, report, True)
+
+
+def _never_by_kind(a: KType, b: KType) -> bool:
+    """Whether values of `a` and `b` are never equal by their kinds alone (a str and a list, a
+    list and a tuple), item types known or not; numbers, None, Optionals, unions and dicts are
+    left to _equal_by_types."""
+    ka, kb = _kind(a), _kind(b)
+    undecided = {"?", "int", "bool", "float", "none", "optional", "union", "dict"}
+    return ka != kb and ka not in undecided and kb not in undecided
 
 
 def _literal_as(node: ast.expr, target: KType) -> bool:

@@ -184,23 +184,17 @@ def _from_descriptor(words: list[int], start: int, depth: int) -> tuple[Type, in
     if kind == "optional":
         elem, pos = _from_descriptor(words, pos, depth + 1)
         return optional_of(elem), pos
-    if kind == "tuple":
-        if pos >= len(words) or not 0 <= words[pos] <= 255:
-            raise ValueError(f"malformed tuple arity at word {pos}")
+    if kind in ("tuple", "union"):  # the arity, then the items (a union's: its alternatives)
+        low, high = (0, 255) if kind == "tuple" else (2, len(TYPE_CODES))
+        if pos >= len(words) or not low <= words[pos] <= high:
+            raise ValueError(f"malformed {kind} arity at word {pos}")
         n, pos = words[pos], pos + 1
         elems = []
         for _ in range(n):
             elem, pos = _from_descriptor(words, pos, depth + 1)
             elems.append(elem)
-        return tuple_of(*elems), pos
-    if kind == "union":
-        if pos >= len(words) or not 2 <= words[pos] <= len(TYPE_CODES):
-            raise ValueError(f"malformed union arity at word {pos}")
-        n, pos = words[pos], pos + 1
-        elems = []
-        for _ in range(n):
-            elem, pos = _from_descriptor(words, pos, depth + 1)
-            elems.append(elem)
+        if kind == "tuple":
+            return tuple_of(*elems), pos
         t = Type("union", tuple(elems))
         if union_of(*elems) != t:
             raise ValueError(f"malformed union at word {start}: {t}")
