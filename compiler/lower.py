@@ -1342,6 +1342,13 @@ class FunctionLowerer:
         self.emit("TUPLE_NEW", len(node.elts))
 
     def e_Subscript(self, node: ast.Subscript) -> None:
+        if hasattr(node, "ktype_error"):  # an int (float, None) indexed: CPython's TypeError
+            self.expr(node.value)
+            self.expr(node.slice)
+            self.emit("POP")
+            self.emit("POP")
+            self.raise_("TypeError")
+            return
         seq = _seq_ty(node.value)
         picked = getattr(node, "ktuple_slice", None)
         if picked is not None:  # t[a:b:c] of constants: the items picked, a new tuple

@@ -2272,6 +2272,12 @@ class FunctionChecker:
                 raise self.err(node.slice, "tuple index out of range")
             node.ktuple_index = k % len(seq.args)  # type: ignore[attr-defined]
             return seq.args[k]
+        if seq.kind in ("int", "bool", "float", "none") and not isinstance(node.slice, ast.Slice):
+            # CPython's TypeError when it runs (x and the index evaluated first): the expression
+            # has no value, so it takes the type its context wants (lower.py raises it)
+            self.expr(node.slice)
+            node.ktype_error = True  # type: ignore[attr-defined]
+            return NeverVar(f"{show(seq)}[...], a TypeError")
         if seq.kind not in ("str", "list"):
             raise self.err(node, f"'{show(seq)}' object is not subscriptable")
         self.index(node.slice)
