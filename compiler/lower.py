@@ -1417,6 +1417,11 @@ class FunctionLowerer:
         if hasattr(node, "kname_error"):
             # a name bound nowhere: CPython's NameError, before any argument is evaluated
             self.raise_("NameError")
+        elif hasattr(node, "kattr_error"):  # x.m() of a class without m: the object, then
+            assert isinstance(node.func, ast.Attribute)  # CPython's AttributeError
+            self.expr(node.func.value)
+            self.emit("POP")
+            self.raise_("AttributeError")
         elif hasattr(node, "knone_error"):  # len(None) and the like: TypeError, argument first
             self.expr(node.args[0])
             self.emit("POP")

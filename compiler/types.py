@@ -291,7 +291,12 @@ _RUNTIME_CLASSES = {
     "set": {"set"},
     "none": {"NoneType"},
 }
-_SUBCLASSES = {"int": {"int", "bool"}}  # a class and the classes isinstance accepts for it
+_SUBCLASSES = {"int": {"int", "bool"}}
+# each kind's class in CPython: a method it lacks is an AttributeError (method_call)
+_PYTHON_CLASSES: dict[str, type] = {
+    "int": int, "float": float, "bool": bool, "str": str, "list": list, "tuple": tuple,
+    "dict": dict, "set": set, "none": type(None),
+}  # fmt: skip  # a class and the classes isinstance accepts for it
 # builtins that raise TypeError when given None (where str(None), bool(None) do not)
 _NONE_IS_A_TYPE_ERROR = frozenset(
     {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float", "tuple"}
@@ -1758,7 +1763,11 @@ class FunctionChecker:
             copies.append((tags, copy_, result))
         if len(failed) == len(copies):
             raise failed[0]
-        results = [resolve(r) for _, c, r in copies if c is not None]
+        # a copy that raises (an AttributeError of the int case) has no value: it takes the type
+        never = [r for _, c, r in copies if c is not None and isinstance(resolve(r), NeverVar)]  # type: ignore[arg-type]
+        results = [resolve(r) for _, c, r in copies if c is not None and r not in never]  # type: ignore[arg-type]
+        if not results:
+            return NeverVar("an operation every case of which raises")
         if not all(isinstance(r, Type) and is_concrete(r) for r in results):
             raise self.err(node, "the result type of this operation is not known here")
         joined = union_of(*results)  # type: ignore[arg-type]
@@ -1769,7 +1778,11 @@ class FunctionChecker:
                 + ", ".join(sorted({show(r) for r in results})),
             )
         for _, copy_, result in copies:
-            if copy_ is not None and result != joined and not self.fits(copy_, result, joined):  # type: ignore[arg-type]
+            if copy_ is None:
+                continue
+            if result in never:
+                unify(result, joined)  # type: ignore[arg-type]
+            elif result != joined and not self.fits(copy_, result, joined):  # type: ignore[arg-type]
                 raise self.err(node, f"cannot make {show(result)} a {show(joined)}")
         evaluated = [(op, var) for op, var in zip(operands, temps, strict=True) if var is not None]
         node.ksplit = (evaluated, [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
@@ -2459,6 +2472,12 @@ class FunctionChecker:
 
     def method_call(self, node: ast.Call, func: ast.Attribute) -> KType:
         obj = self.need(func.value, self.expr(func.value), "the object")
+        cls = _PYTHON_CLASSES.get(obj.kind)
+        if cls is not None and not hasattr(cls, func.attr):
+            # CPython's AttributeError when it runs: the object evaluated, the arguments not;
+            # the call has no value, so it takes the type its context wants (lower.py)
+            node.kattr_error = func.attr  # type: ignore[attr-defined]
+            return NeverVar(f"{show(obj)}.{func.attr}, an AttributeError")
         if obj.kind == "str":
             return self.str_method(node, func)
         if obj.kind == "dict":

@@ -483,6 +483,7 @@ _TRAPS: Final[list[tuple[str, str, str]]] = [
     ("MemoryFault", "fallback", "an access outside memory: a compiler or VM bug, never a crash"),
     # appended: new traps go last (isa_extends)
     ("NameError", "python", "a call of a name bound nowhere (the call's arguments not evaluated)"),
+    ("AttributeError", "python", "a method its value's class does not have (int.replace)"),
 ]
 TRAPS: Final[tuple[Trap, ...]] = tuple(
     Trap(name, code, kind, doc) for code, (name, kind, doc) in enumerate(_TRAPS)

@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0xe9f9d775u
+#define KILN_ISA_HASH 0xe323e343u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -172,7 +172,8 @@ enum kiln_trap {
     TRAP_Unsupported = 17,  /* fallback: a run-time case kiln cannot reproduce exactly */
     TRAP_MemoryFault = 18,  /* fallback: an access outside memory: a compiler or VM bug, never a crash */
     TRAP_NameError = 19,  /* python: a call of a name bound nowhere (the call's arguments not evaluated) */
-    KILN_N_TRAPS = 20
+    TRAP_AttributeError = 20,  /* python: a method its value's class does not have (int.replace) */
+    KILN_N_TRAPS = 21
 };
 
 enum kiln_type {
