@@ -2821,6 +2821,11 @@ class FunctionChecker:
         k = t.kind
         if name == "len":
             if k not in ("str", "list", "tuple", "set", "dict"):
+                if k in ("int", "bool", "float") and len(args) == 1 and not node.keywords:
+                    # CPython's TypeError when it runs, the argument evaluated first (lowered as
+                    # len(None) is)
+                    node.knone_error = True  # type: ignore[attr-defined]
+                    return NeverVar(f"len() of a {k}")
                 raise self.err(node, f"object of type '{k}' has no len()")
             return INT
         if name == "abs":
