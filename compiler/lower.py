@@ -591,6 +591,11 @@ class FunctionLowerer:
         """One loop over `it` binding `target`; `body(continue_label, break_label)` emits the body."""
         kind, seq = node.kiter  # type: ignore[attr-defined]
         top, end = Label(), Label()
+        if kind == "typeerror":  # `for d in n` of an int: CPython's TypeError (types.py)
+            self.expr(it)
+            self.emit("POP")
+            self.raise_("TypeError")
+            return
         if kind == "zip":
             assert isinstance(it, ast.Call)
             self.zip_loop(it.args, seq.args, target, body, top, end)

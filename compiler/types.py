@@ -1546,7 +1546,19 @@ class FunctionChecker:
             k, v = d.args
             bind_target(target, {"keys": k, "values": v, "items": tuple_of(k, v)}[how])
             return
-        seq = self.sequence(it)
+        try:
+            seq = self.sequence(it)
+        except Widen:
+            raise
+        except CompileError:
+            t = resolve(getattr(it, "kty", None) or NONE)
+            if not (isinstance(node, ast.For) and _kind(t) in ("int", "bool", "float")):
+                raise
+            # `for d in n` of an int: CPython's TypeError when the loop starts (n evaluated
+            # first); the body never runs, its variable takes the type its uses want
+            node.kiter = ("typeerror", None)  # type: ignore[attr-defined]
+            bind_target(target, NeverVar(f"an item of a {show(t)}"))
+            return
         node.kiter = ("seq", seq)  # type: ignore[attr-defined]
         bind_target(target, _elem(seq))
 
