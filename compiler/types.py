@@ -781,21 +781,21 @@ class FunctionChecker:
         is not boxed) nor one a comprehension binds."""
         if var is not None and (var in self.info.params or var.hidden or self.scopes):
             return
-        if not all(is_concrete(t) for t in types):
-            return
-        resolved = [resolve(t) for t in types]
-        joined = union_of(*resolved)  # type: ignore[arg-type]
-        if joined is None and all(_kind(t) == "tuple" for t in resolved):
-            lengths = {len(t.args) for t in resolved}  # type: ignore[union-attr]
-            if len(lengths) == 1:  # (None, None) and (1, 2): item by item
-                items = [union_of(*col) for col in zip(*(t.args for t in resolved))]  # type: ignore[union-attr]
-                if all(i is not None for i in items):
-                    joined = tuple_of(*items)  # type: ignore[arg-type]
-        if joined is None or joined == resolved[0] or self.module.hints.get(key) is not None:
-            return
-        if "set[" in show(joined) or "dict[" in show(joined):
+        joined = _joined(types)
+        if joined is None or joined == resolve(types[0]) or self.module.hints.get(key) is not None:
             return
         raise Widen(error, key, joined)
+
+    def in_place(self, nodes: Sequence[ast.expr], types: Sequence[KType]) -> Type | None:
+        """The union of `types` (all known) with each of `nodes` boxed into it, for a value
+        made here (a display, a conditional, `and`/`or`: nothing before saw its type, so no
+        check starts over); None when they fit no union."""
+        joined = _joined(list(types))
+        if joined is None or joined.kind not in ("union", "tuple", "optional"):
+            return None
+        if all(self.fits(n, t, joined) for n, t in zip(nodes, types, strict=True)):
+            return joined
+        return None
 
     def fits(self, node: ast.expr, t: KType, target: KType) -> bool:
         """Whether `node`, of type `t`, may stand where a `target` is wanted: the same type
@@ -2017,7 +2017,8 @@ class FunctionChecker:
                     v,
                     f"'{'and' if isinstance(node.op, ast.And) else 'or'}' operands have different types ({show(first)} and {show(t)}): kiln needs one type for its value",
                 )
-                self.widen(error, key, None, types)
+                if (joined := self.in_place(node.values, types)) is not None:
+                    return joined
                 raise error
         return first
 
@@ -2215,7 +2216,8 @@ class FunctionChecker:
                 node,
                 f"the branches of this conditional expression have different types ({show(a)} and {show(b)})",
             )
-            self.widen(error, ("ifexp", self.info.name, node.lineno, node.col_offset), None, [a, b])
+            if (joined := self.in_place([node.body, node.orelse], [a, b])) is not None:
+                return joined
             raise error
         return a
 
@@ -2246,8 +2248,8 @@ class FunctionChecker:
         for e, t in zip(node.elts, types):
             if not (self.fits(e, t, elem) if hinted is not None else unify(elem, t)):
                 error = self.err(e, f"list items must have one type: {show(elem)} and {show(t)}")
-                key = ("list", self.info.name, node.lineno, node.col_offset)
-                self.widen(error, key, None, types)
+                if hinted is None and (joined := self.in_place(node.elts, types)) is not None:
+                    return list_of(joined)
                 raise error
         return list_of(elem)  # type: ignore[arg-type]
 
@@ -3132,6 +3134,24 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
             )
     for arg in t.args:
         _check_sets(arg, node, report, True)
+
+
+def _joined(types: list[KType]) -> Type | None:
+    """The union of `types` if all are known and fit one (tuples of one length: item by item;
+    no sets or dicts), else None."""
+    if not all(is_concrete(t) for t in types):
+        return None
+    resolved = [resolve(t) for t in types]
+    joined = union_of(*resolved)  # type: ignore[arg-type]
+    if joined is None and all(_kind(t) == "tuple" for t in resolved):
+        lengths = {len(t.args) for t in resolved}  # type: ignore[union-attr]
+        if len(lengths) == 1:  # (None, None) and (1, 2): item by item
+            items = [union_of(*col) for col in zip(*(t.args for t in resolved))]  # type: ignore[union-attr]
+            if all(i is not None for i in items):
+                joined = tuple_of(*items)  # type: ignore[arg-type]
+    if joined is None or "set[" in show(joined) or "dict[" in show(joined):
+        return None
+    return joined
 
 
 def _never_by_kind(a: KType, b: KType) -> bool:
