@@ -981,6 +981,8 @@ class FunctionLowerer:
             self.emit("TUPLE_NEW", 1)
         elif isinstance(wrap, tuple):  # ("box", tag): a union's alternative, boxed
             self.emit("BOX", wrap[1])
+            if wrap[0] == "somebox":  # ... and made the value of an Optional of the union
+                self.emit("TUPLE_NEW", 1)
         if getattr(node, "kto_float", False):  # an int argument of math.pow, math.isclose
             self.emit("I2F")
         n = getattr(node, "kas_list", None)  # a tuple's items, iterated: their list

@@ -846,6 +846,17 @@ class FunctionChecker:
             return False
         if isinstance(rtarget, Type) and rtarget.kind == "optional":
             inner = resolve(rtarget.args[0])
+            if (
+                isinstance(inner, Type)
+                and inner.kind == "union"
+                and isinstance(rt, Type)
+                and rt.kind not in ("none", "optional", "union")
+            ):  # a value where an Optional of a union is wanted: boxed, then wrapped
+                alt = next((a for a in inner.args if a.kind == rt.kind), None)
+                if alt is None or not unify(alt, rt):
+                    return False
+                node.kwrap = ("somebox", _tag(alt))  # type: ignore[attr-defined]
+                return True
             if isinstance(rt, Type) and rt.kind == "none":
                 node.kwrap = "none"  # type: ignore[attr-defined]
                 return True
