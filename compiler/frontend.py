@@ -124,6 +124,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         _drop_pure_imports(stmt, report)
         for fn in [*_hoist_nested(stmt), stmt]:
             fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
+            _erase_any(fn)
             _rewrite_spelled_forms(fn)
             _rewrite_generators(fn)
             _rewrite_functionals(fn)
@@ -390,6 +391,45 @@ def _annotation_evaluates(ann: ast.expr, bound: Mapping[str, int]) -> bool:
     except Exception:  # noqa: BLE001 - any exception at def time fails the module
         return False
     return True
+
+
+def _mentions_any(ann: ast.expr | None) -> bool:
+    """Whether the annotation `ann` names typing's `Any` (`Any`, `typing.Any`, `List[Any]`,
+    `"Any"`)."""
+    if ann is None:
+        return False
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return False
+    return any(
+        (isinstance(n, ast.Name) and n.id == "Any")
+        or (isinstance(n, ast.Attribute) and n.attr == "Any")
+        for n in walk(ann)
+    )
+
+
+class _EraseAny(ast.NodeTransformer):
+    """`x: <annotation naming Any> = v` as `x = v`."""
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        if node.value is None or not _mentions_any(node.annotation):
+            return node
+        return ast.copy_location(ast.Assign([node.target], node.value), node)
+
+
+def _erase_any(fn: ast.FunctionDef) -> None:
+    """Annotations that name `Any` dropped (once CPython has evaluated them at the def, which
+    _check_definition requires): CPython checks no annotation, so such a parameter is typed
+    like an unannotated one, by the arguments of each call, and such a result by its returns; a
+    value of several kinds there is a union (compiler/types.py)."""
+    for arg in fn.args.args:
+        if _mentions_any(arg.annotation):
+            arg.annotation = None
+    if _mentions_any(fn.returns):
+        fn.returns = None
+    _EraseAny().visit(fn)
 
 
 def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from compiler.surface import STR_METHODS
 from compiler.types import FunctionInfo, Var, _const_int
-from vm.isa import BY_NAME, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, TYPE_CODES, local2
-from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of, runtime_type
+from vm.isa import BY_NAME, CMP_IF_OPS, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, TYPE_CODES, local2
+from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of, runtime_type, tag_kind
 
 
 class Label:
@@ -60,6 +60,9 @@ class Pool:
         self._consts: dict[int, int] = {}
         self._strings: dict[str, int] = {}
         self._types: dict[Type, int] = {}
+        # the types holding a dict as a union's alternative: the VM would see the tuple of its
+        # keys and values lists, so no comparison walks them (Lowering.emit: Unsupported)
+        self.opaque: set[int] = set()
 
     def const(self, word: int) -> int:
         if word not in self._consts:
@@ -74,11 +77,27 @@ class Pool:
         return self._strings[s]
 
     def type(self, t: Type) -> int:
+        dict_alternative = _dict_in_union(t)
         t = runtime_type(t)  # a set is a sorted list at run time
         if t not in self._types:
             self._types[t] = len(self.types)
             self.types.append(t)
+        if dict_alternative:
+            self.opaque.add(self._types[t])
         return self._types[t]
+
+
+def _dict_in_union(t: Type) -> bool:
+    """Whether a union inside `t` (or `t`) has a dict among its alternatives."""
+    if t.kind == "union" and any(a.kind == "dict" for a in t.args):
+        return True
+    return any(_dict_in_union(a) for a in t.args)
+
+
+# the instructions that walk values of their type operand, comparing items (vm/isa.py)
+_WALKERS = frozenset(
+    "EQ LT LE CONTAINS SORTED SORTED_DESC MIN MAX SORTED_UNIQUE LIST_FIND".split()
+)
 
 
 @dataclass
@@ -113,6 +132,7 @@ _FLOAT_OPS = {
     ast.Mod: "MOD_F",
     ast.Pow: "POW_F",
 }
+_SWAPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}  # b op' a
 _CMP = {ast.Lt: "LT", ast.LtE: "LE", ast.Gt: "GT", ast.GtE: "GE", ast.Eq: "EQ", ast.NotEq: "NE"}
 
 
@@ -154,6 +174,10 @@ class FunctionLowerer:
 
     # -- emission ----------------------------------------------------------------------------------
     def emit(self, op: str, arg: int | Label = 0) -> None:
+        if op in _WALKERS and arg in self.pool.opaque:  # a dict in a union: CPython's to compare
+            for _ in range(BY_NAME[op].pops):
+                self.code.append(Instr("POP", 0, self.line))
+            op, arg = "RAISE", TRAP_BY_NAME["Unsupported"].code
         self.code.append(Instr(op, arg, self.line))
 
     def while_index_below_len(self, i: int, lst: int, end: Label) -> None:
@@ -934,10 +958,10 @@ class FunctionLowerer:
                 if i < len(t.args) - 1:
                     self.emit("DUP")
                     self.emit("TAG")
-                    self.emit("LOADI", TYPE_CODES[alt.kind])
+                    self.emit("LOADI", TYPE_CODES[tag_kind(alt.kind)])
                     self.emit("EQ_I")
                     self.emit("JUMP_IF_FALSE", other)
-                self.emit("UNBOX", TYPE_CODES[alt.kind])
+                self.emit("UNBOX", TYPE_CODES[tag_kind(alt.kind)])
                 self.to_bool(alt)
                 if i < len(t.args) - 1:
                     self.emit("JUMP", end)
@@ -1254,14 +1278,13 @@ class FunctionLowerer:
             return
         name = _CMP[type(op)]
         if how == "num":
-            if t.kind == "float":
-                if lt.kind != "float":
-                    self.emit("SWAP")
-                    self.emit("I2F_EXACT")
-                    self.emit("SWAP")
-                if rt.kind != "float":
-                    self.emit("I2F_EXACT")
+            if t.kind == "float" and lt.kind == rt.kind == "float":
                 self.emit(f"{name}_F")
+            elif t.kind == "float":  # an int and a float: exactly, as CPython (CMP_IF)
+                if lt.kind == "float":
+                    self.emit("SWAP")
+                    name = _SWAPPED[name]
+                self.emit("CMP_IF", CMP_IF_OPS.index(name))
             else:
                 self.emit(f"{name}_I")
             return

@@ -42,6 +42,7 @@ from vm.values import (
     optional_of,
     set_of,
     tuple_of,
+    tag_kind,
     union_alternatives,
     union_of,
 )
@@ -65,7 +66,7 @@ class Given(ast.Name):
 
 
 def _tag(t: Type) -> int:
-    return TYPE_CODES[t.kind]
+    return TYPE_CODES[tag_kind(t.kind)]
 
 
 def _is_union(t: KType) -> bool:
@@ -789,7 +790,15 @@ class FunctionChecker:
     def in_place(self, nodes: Sequence[ast.expr], types: Sequence[KType]) -> Type | None:
         """The union of `types` (all known) with each of `nodes` boxed into it, for a value
         made here (a display, a conditional, `and`/`or`: nothing before saw its type, so no
-        check starts over); None when they fit no union."""
+        check starts over); None when they fit no union. An empty display among them (`[]`,
+        `{}`) holds nothing: its item types, if nothing else decides them, are taken as int."""
+        for n, t in zip(nodes, types, strict=True):
+            if isinstance(n, (ast.List, ast.Dict)) and not (
+                n.elts if isinstance(n, ast.List) else n.keys
+            ):
+                for arg in resolve(t).args:  # type: ignore[union-attr]
+                    if isinstance(resolve(arg), TVar):
+                        unify(arg, INT)
         joined = _joined(list(types))
         if joined is None or joined.kind not in ("union", "tuple", "optional"):
             return None
@@ -967,9 +976,10 @@ class FunctionChecker:
         self.check_sort_keys()
         self.check_optionals()
         # a dict may be passed between kiln functions (a reference to its keys and values
-        # lists, changed in place: callers see the changes, as in CPython); no value of the host
-        # is a dict (vm.values), so only a result could cross the boundary: not a dict result
-        params = [p.type for p in self.info.params if _kind(p.type) != "dict"]
+        # lists, changed in place: callers see the changes, as in CPython), or a dict inside a
+        # parameter's union; no value of the host is a dict (vm.values), so only a result could
+        # cross the boundary: not a dict result
+        params = [p.type for p in self.info.params if "dict[" not in show(p.type)]
         for t in [self.info.ret, *params]:
             if "set[" in show(t) or "dict[" in show(t):
                 what = "set" if "set[" in show(t) else "dict"
@@ -1176,6 +1186,13 @@ class FunctionChecker:
                 f"{self.info.name} returns {show(self.info.ret)} elsewhere but {show(t)} here",
             )
             self.widen(error, ("ret", self.info.name), None, [self.info.ret, t])
+            if (
+                self.info.node.returns is not None
+                and is_concrete(t)
+                and self.module.hints.get(("ret", self.info.name)) is None
+            ):  # `-> List[int]` returning a list[int | float]: CPython checks no annotation, so
+                # the result is what is returned (checked again: every return must fit it)
+                raise Widen(error, ("ret", self.info.name), resolve(t))  # type: ignore[arg-type]
             raise error
         self.info.returns_value = self.info.returns_value or _kind(t) != "none"
 
@@ -1382,9 +1399,20 @@ class FunctionChecker:
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.kind_tests(test.operand, not when)
         if isinstance(test, ast.BoolOp):
-            if isinstance(test.op, ast.And) == when:
-                return [x for v in test.values for x in self.kind_tests(v, when)]
-            return []
+            if isinstance(test.op, ast.And) != when:
+                return []
+            # `isinstance(x, int) and not isinstance(x, bool)`: each variable keeps the
+            # alternatives every test leaves it
+            kept: dict[Var, list[Type]] = {}
+            for v in test.values:
+                for var, t in self.kind_tests(v, when):
+                    alts = list(union_alternatives(t))
+                    kept[var] = [a for a in kept.get(var, alts) if a in alts]
+            out = []
+            for var, alts in kept.items():
+                if alts:
+                    out.append((var, alts[0] if len(alts) == 1 else Type("union", tuple(alts))))
+            return out
         found = self.kind_test(test)
         if found is None:
             return []
@@ -1735,9 +1763,30 @@ class FunctionChecker:
             and not any(isinstance(a, ast.Starred) for a in node.args)
         ):
             operands = list(node.args)
+        elif isinstance(node, ast.Call) and not node.keywords and self.math_callee(node.func):
+            operands = list(node.args)  # math.ceil(x) of a union x: per alternative
         else:
             return []
         return operands
+
+    def math_callee(self, func: ast.expr) -> bool:
+        """Whether `func` names a function of math here (`math.ceil`, or `ceil` imported)."""
+        if isinstance(func, ast.Attribute):
+            return (
+                isinstance(func.value, ast.Name)
+                and func.value.id == "math"
+                and not self.is_local("math")
+                and bool(self.local_math or self.module.math_module)
+            )
+        return (
+            isinstance(func, ast.Name)
+            and func.id in MATH_FUNCTIONS
+            and not self.is_local(func.id)
+            and (
+                func.id in self.local_math_names
+                or (func.id in self.module.math_names and func.id not in self.module.infos)
+            )
+        )
 
     def split(
         self, node: ast.expr, operands: list[ast.expr], typed: list[KType] | None = None
@@ -1846,7 +1895,11 @@ class FunctionChecker:
             new = ast.UnaryOp(op=node.op, operand=given[0])
         elif isinstance(node, ast.Compare):
             new = ast.Compare(left=given[0], ops=node.ops, comparators=[given[1]])
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "math")
+        ):  # x.method(args); math.f(args) keeps its callee
             func = ast.copy_location(
                 ast.Attribute(value=given[0], attr=node.func.attr, ctx=ast.Load()), node.func
             )
@@ -2368,13 +2421,19 @@ class FunctionChecker:
 
     def e_ListComp(self, node: ast.ListComp) -> KType:
         self.scopes.append({})
-        for gen in node.generators:
-            if gen.is_async:
-                raise self.report.unsupported(gen, "async comprehension", "not in kiln Python")
-            self.iteration(gen, gen.target, gen.iter, self.bind_comp_target)
-            for cond in gen.ifs:
-                self.truth(cond)
-        elem = self.expr(node.elt)
+        with contextlib.ExitStack() as narrowed:
+            for i, gen in enumerate(node.generators):
+                if gen.is_async:
+                    raise self.report.unsupported(gen, "async comprehension", "not in kiln Python")
+                self.iteration(gen, gen.target, gen.iter, self.bind_comp_target)
+                # what follows a condition runs where it held: `[v for v in xs if
+                # isinstance(v, int)]` reads v as the int of its union (kinds_in), unless a
+                # later `for` binds v again
+                rebound = [ast.Assign([g.target], ast.Constant(0)) for g in node.generators[i + 1 :]]
+                for cond in gen.ifs:
+                    self.truth(cond)
+                    narrowed.enter_context(self.kinds_in(cond, True, rebound))  # type: ignore[arg-type]
+            elem = self.expr(node.elt)
         node.kresult = self.hidden(list_of(elem), "comp")  # type: ignore[arg-type, attr-defined]
         self.scopes.pop()
         return list_of(elem)  # type: ignore[arg-type]
@@ -2402,15 +2461,7 @@ class FunctionChecker:
             if not (self.local_math or self.module.math_module):
                 return self.name_error(node, "math")  # before any argument is evaluated
             return self.math_call(node, func.attr)
-        if (
-            isinstance(func, ast.Name)
-            and func.id in MATH_FUNCTIONS
-            and not self.is_local(func.id)
-            and (
-                func.id in self.local_math_names
-                or (func.id in self.module.math_names and func.id not in self.module.infos)
-            )
-        ):
+        if isinstance(func, ast.Name) and self.math_callee(func):
             return self.math_call(node, func.id)
         if isinstance(func, ast.Attribute):
             return self.method_call(node, func)
@@ -2619,6 +2670,8 @@ class FunctionChecker:
         if len(node.args) != 1 or node.keywords:
             raise self.err(node, f"math.{name}() takes exactly one argument")
         t = self.expr(node.args[0])
+        if _is_union(t):  # `math.floor(n if c else x)`: a union nothing foretold (split)
+            return self.split(node, list(node.args), [t])
         if name in MATH_HELPERS:
             if _kind(t) not in ("int", "bool"):
                 raise self.err(node.args[0], f"math.{name}() of {show(t)}: kiln takes an int")
@@ -3133,7 +3186,12 @@ def _dict_view(it: ast.expr) -> tuple[ast.expr, str, ast.Call] | None:
 def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) -> None:
     """Sets hold ints, bools or strs (a sorted list without repeats represents them exactly) and
     are not items of other containers (their order, as items, would be CPython's hash order or
-    subset order)."""
+    subset order). A dict may be a union's alternative (`[4, {}, 'a']`: boxed with the tuple's
+    tag), where the VM's comparisons never meet it (lower.Pool.opaque)."""
+    if t.kind == "union":
+        for arg in t.args:
+            _check_sets(arg, node, report, nested and arg.kind != "dict")
+        return
     if t.kind in ("set", "dict"):
         if nested:
             raise report.unsupported(node, f"{show(t)} inside a container", "not in kiln yet")
@@ -3149,7 +3207,7 @@ def _check_sets(t: Type, node: ast.AST, report: Reporter, nested: bool = False) 
 
 def _joined(types: list[KType]) -> Type | None:
     """The union of `types` if all are known and fit one (tuples of one length: item by item;
-    no sets or dicts), else None."""
+    no sets; a dict only as an alternative), else None."""
     if not all(is_concrete(t) for t in types):
         return None
     resolved = [resolve(t) for t in types]
@@ -3160,7 +3218,11 @@ def _joined(types: list[KType]) -> Type | None:
             items = [union_of(*col) for col in zip(*(t.args for t in resolved))]  # type: ignore[union-attr]
             if all(i is not None for i in items):
                 joined = tuple_of(*items)  # type: ignore[arg-type]
-    if joined is None or "set[" in show(joined) or "dict[" in show(joined):
+    if joined is None or "set[" in show(joined):
+        return None
+    if "dict[" in show(joined) and not (
+        joined.kind == "union" and all("dict[" not in show(a) for a in joined.args if a.kind != "dict")
+    ):  # a dict only as a union's alternative (with the tuple's tag: vm.values.tag_kind)
         return None
     return joined
 

@@ -762,6 +762,8 @@ class _Generator:
         tuples = [t for t in TUPLE_ELEMENTS if t in self.types and INT in TUPLE_ELEMENTS[t]]
         return self.choose([
             (2, (), lambda: self.leaf(INT)),
+            # math.floor / math.ceil of an int or a float: one call per alternative
+            (0.2, ("union_values",), lambda: self.math_of_number(e)),
             (4, ("arith",), lambda: _bin(self.expr(INT, e), rng.choice([ast.Add, ast.Sub])(),
                                          self.expr(INT, e))),
             (2, ("arith",), lambda: self.product(e)),
@@ -946,6 +948,30 @@ class _Generator:
             body, orelse = orelse, body
         return ast.IfExp(test=self.cond(d), body=body, orelse=orelse)
 
+    def math_of_number(self, d: int) -> ast.expr:
+        """``math.floor(n)`` / ``math.ceil(n)`` of an int-or-float ``n`` (self.number)."""
+        self.imports_math = True
+        func = ast.Attribute(value=_name("math"), attr=self.rng.choice(["floor", "ceil"]),
+                             ctx=ast.Load())
+        return ast.Call(func=func, args=[self.number(d)], keywords=[])
+
+    def ints_of_numbers(self, d: int) -> ast.expr:
+        """``[u for u in [n1, n2, 3] if isinstance(u, int)]`` (or ``type(u) == float``, then
+        ``int(u)``): the items of a list of ints and floats that the condition narrows."""
+        sc = self.scope
+        sc.counter += 1
+        var = f"u{sc.counter}"  # local to the comprehension, of no declared type
+        items = [self.number(d) for _ in range(self.rng.choice([1, 2, 3]))] + [self.leaf(INT)]
+        if self.chance(0.5):
+            test = _call("isinstance", _name(var), _name("int"))
+            elt: ast.expr = _name(var)
+        else:
+            test = _compare(_call("type", _name(var)), [ast.Eq()], [_name("float")])
+            elt = _call("int", _name(var))
+        gen = ast.comprehension(target=_name(var, store=True),
+                                iter=ast.List(elts=items, ctx=ast.Load()), ifs=[test], is_async=0)
+        return ast.ListComp(elt=elt, generators=[gen])
+
     def mixed(self, op: ast.operator, d: int, divisor: bool = False) -> ast.expr:
         """A float from ``op``: at least one float operand, sometimes an int one."""
         right: ast.expr
@@ -1009,6 +1035,10 @@ class _Generator:
                                                       [self.expr(rng.choice([INT, FLOAT]), e)])),
             (0.15, ("union_values",), lambda: _call("isinstance", self.number(e),
                                                     _name(rng.choice(["int", "float"])))),
+            # an int past 2**53 against a float: CPython compares them exactly (CMP_IF)
+            (0.1, ("int_float_mix",), lambda: _compare(
+                _const(rng.choice([1, -1]) * (2 ** 53 + rng.randint(1, 3))), [_cmpop(rng)],
+                [self.expr(FLOAT, e)])),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
                                                     [rng.choice([ast.In, ast.NotIn])()],
                                                     [self.expr(STR, e)])),
@@ -1387,8 +1417,13 @@ class _Generator:
         rng = self.rng
         keys = [self.expr(INT, d, small=True) for _ in range(rng.randint(1, 3))]
         display = ast.Dict(keys=keys, values=[self.expr(INT, d, small=True) for _ in keys])
-        if self.chance(0.5):
-            return _index(display, copy.deepcopy(rng.choice(keys)))
+        key = rng.choice(keys)
+        if self.chance(0.5) and not any(  # the key evaluated again after the display: nothing
+            # there may have changed what it reads (no method call such as xs.pop() in it)
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            for n in ast.walk(display)
+        ):
+            return _index(display, copy.deepcopy(key))
         if self.ok("setdefault") and self.chance(0.3):  # the value, or the default, added
             self.use("setdefault")
             return _method(display, "setdefault", self.expr(INT, d, small=True),
@@ -1540,6 +1575,8 @@ class _Generator:
             (0.4 if t == LIST_INT else 0, ("set_order",),
              lambda: _call("list", _call("set", self.expr(LIST_INT, e)))),
             (2.5 if not small else 0, ("listcomp",), lambda: self.comprehension(t, e)),
+            (0.3 if t == LIST_INT and not small else 0, ("union_values", "listcomp_if"),
+             lambda: self.ints_of_numbers(e)),
             (self.has(GRID, 1) if t == LIST_INT and not small else 0, ("nested_list",),
              lambda: self.element(GRID, e)),
             (0.3 if t == LIST_INT and not small and self.pop_target(LIST_INT) else 0,

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from vm import ExecResult, cpu, ref, semantics
 from vm.build import BuildError, c_compiler, flatten, shared_library
 from vm.container import Function, Program
-from vm.isa import BY_NAME, OPS, TRAP_BY_NAME, TRAPS, encode, local2
+from vm.isa import BY_NAME, CMP_IF_OPS, OPS, TRAP_BY_NAME, TRAPS, encode, local2
 from vm.limits import Limits
 from vm.values import (
     BOOL,
@@ -1443,6 +1443,27 @@ def test_round_ndigits_both_vms() -> None:
             assert r.trap == "Unsupported", (x, n, r.trap)
     assert trap(ROUND_N, 0.1, 30) == "Unsupported" and trap(ROUND_N, 12.5, -1) == "Unsupported"
     assert math.isnan(value(ROUND_N, math.nan, 2)) and value(ROUND_N, -math.inf, 2) == -math.inf
+
+
+# ---- an int against a float, exactly (CMP_IF, appended) -------------------------------------------
+
+CMP_IF = {
+    name: one([INT, FLOAT], BOOL, [(L, 0), (L, 1), ("CMP_IF", k), "RET"])
+    for k, name in enumerate(CMP_IF_OPS)
+}
+
+
+def test_int_float_comparison_is_exact_on_both_vms() -> None:
+    """`i < f` as CPython: exact past 2**53 (no rounding of the int), at the ends of 64 bits and
+    of the doubles, a NaN unordered (only != holds); run() compares the two VMs."""
+    ints = [0, 1, -1, 2**53, 2**53 + 1, -(2**53) - 1, 9999999999999999, INT64_MIN, INT64_MAX]
+    floats = [0.0, -0.0, 0.5, -1.5, 2.0**53, 2.0**53 + 2, 1e16, 2.0**63, -(2.0**63), 1e300,
+              math.inf, -math.inf, math.nan]
+    for name, program in CMP_IF.items():
+        py = getattr(operator, name.lower())
+        for i in ints:
+            for f in floats:
+                assert value(program, i, f) == py(i, f), (name, i, f)
 
 
 # ---- float(str) (FLOAT_OF_STR, appended) ----------------------------------------------------------

@@ -34,7 +34,9 @@ RAISABLE = {"Exception", "ValueError", "TypeError", "RuntimeError", "IndexError"
 BUILTINS = {"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
             "reversed", "enumerate", "list", "ord", "chr", "all", "any", "set", "round", "tuple",
             "zip", "next"}
-MATH = {"pow", "isclose"}  # math.<f>(...) calls (math_extras); math.pi, math.e, math.tau read
+# math.<f>(...) calls (math_extras; floor and ceil of an int or a float: union_values); math.pi,
+# math.e, math.tau read
+MATH = {"pow", "isclose", "floor", "ceil"}
 
 
 def _varied(seed: int) -> dict[str, typing.Any]:

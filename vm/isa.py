@@ -385,7 +385,17 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
         1,
         "u -- v : the value in box u; MemoryFault unless its tag is imm (the compiler tests the tag first)",
     ),
+    # -- appended by exactcmp (an int compared with a float: CPython compares them exactly)
+    (
+        "CMP_IF",
+        "imm",
+        2,
+        1,
+        "i f -- i <op> f : an int (or bool) i and a float f compared exactly, as CPython does past 2**53 too; imm is the comparison (CMP_IF_OPS: 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=); with a NaN only != holds",
+    ),
 ]
+# CMP_IF's immediate: the comparison, by index
+CMP_IF_OPS: Final = ("LT", "LE", "GT", "GE", "EQ", "NE")
 
 # Loop steps (Op.guards_jump) and how many consecutive slots of state each keeps at local b.
 LOOP_STATE_SLOTS: Final = {"FOR_RANGE": 3, "FOR_LIST": 2, "FOR_STR": 2}

@@ -39,13 +39,17 @@ from typing import Any
 from vm import semantics
 from vm.container import Function, Program
 from vm.disasm import format_instruction
-from vm.isa import OPS, TRAPS, TYPE_CODES, decode, split_local2
+from vm.isa import CMP_IF_OPS, OPS, TRAPS, TYPE_CODES, decode, split_local2
 from vm.limits import Limits
 from vm.result import ExecResult
 from vm.semantics import Trap, checked
 from vm.values import INT64_MAX, INT64_MIN, Type, bits_float, float_bits, marshal
 from vm.verify import image_strings, verify
 
+
+_CMP_IF: tuple[Callable[[int, float], bool], ...] = tuple(
+    getattr(operator, name.lower()) for name in CMP_IF_OPS
+)  # CMP_IF's comparisons: Python's own int-float comparison is exact
 
 CHARS = 128
 """1-character strings of code points below this are made once per run, then shared
@@ -719,6 +723,10 @@ class _Machine:
                 if b.tag != n:
                     raise Trap("MemoryFault")
                 push(b.value)
+            case "CMP_IF":  # Python compares an int and a float exactly
+                f = bits_float(pop())
+                i = pop()
+                push(int(_CMP_IF[n](i, f)))
             case "UNPACK_TUPLE":
                 t = pop()
                 if len(t) != n:

@@ -750,6 +750,7 @@ _SIMPLE: dict[str, tuple[tuple[Expected, ...], Type]] = {
     "FLOAT_OF_STR": ((STR,), _F),
     "I2F": ((_I,), _F),
     "I2F_EXACT": ((_I,), _F),
+    "CMP_IF": ((_I, _F), BOOL),
     "F2I": ((_F,), _I),
     "STR_LEN": ((STR,), _I),
     "STR_INDEX": ((STR, _I), STR),

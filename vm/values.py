@@ -94,7 +94,8 @@ def union_of(*types: Type) -> Type | None:
     on one path and a float on another): nested unions and Optionals flattened, repeats dropped,
     alternatives in TYPE_CODES order. One alternative is that type; None and one other is
     Optional[T]. None when two alternatives share a kind but differ (`list[int]` and
-    `list[str]`: the tag could not tell them apart), or a set or dict is among them."""
+    `list[str]`: the tag could not tell them apart), or a set is among them. A dict is a tuple
+    at run time (runtime_type): it takes the tuple's tag, so no tuple may be beside it."""
     alts: dict[str, Type] = {}
     stack = list(reversed(types))
     while stack:
@@ -104,15 +105,22 @@ def union_of(*types: Type) -> Type | None:
                 stack.append(NONE)
             stack.extend(reversed(t.args))
             continue
-        if t.kind in ("set", "dict") or alts.get(t.kind, t) != t:
+        kind = tag_kind(t.kind)
+        if t.kind == "set" or alts.get(kind, t) != t:
             return None
-        alts[t.kind] = t
+        alts[kind] = t
     ordered = tuple(alts[k] for k in TYPE_CODES if k in alts)
     if len(ordered) == 1:
         return ordered[0]
     if len(ordered) == 2 and ordered[0].kind == "none":
         return optional_of(ordered[1])
     return Type("union", ordered)
+
+
+def tag_kind(kind: str) -> str:
+    """The kind whose type code tags a union's alternative of kind `kind` (TYPE_CODES): its own,
+    but a dict's is the tuple it is at run time (a tuple of its keys and values lists)."""
+    return "tuple" if kind == "dict" else kind
 
 
 def union_alternatives(t: Type) -> tuple[Type, ...]:

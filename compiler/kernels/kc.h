@@ -4537,6 +4537,7 @@ KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
 
 KC_TABLE int KC_CMP_I[] = {K_LT_I, K_LE_I, K_GT_I, K_GE_I, K_EQ_I, K_NE_I};
 KC_TABLE int KC_CMP_F[] = {K_LT_F, K_LE_F, K_GT_F, K_GE_F, K_EQ_F, K_NE_F};
+KC_TABLE int KC_CMP_SWAPPED[] = {C_GT, C_GE, C_LT, C_LE, C_EQ, C_NE}; /* a op b as b op' a */
 
 KC_FN int32_t kc_type_index(kc_ctx *c, int t);
 
@@ -4585,14 +4586,14 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
         }
         return;
     }
-    if (plan == T_FLOAT) {
-        if (lt != T_FLOAT) {
-            kc_emit(c, K_SWAP, 0);
-            kc_emit(c, K_I2F_EXACT, 0);
-            kc_emit(c, K_SWAP, 0);
-        }
-        if (rt != T_FLOAT) kc_emit(c, K_I2F_EXACT, 0);
+    if (plan == T_FLOAT && lt == T_FLOAT && rt == T_FLOAT) {
         kc_emit(c, KC_CMP_F[op], 0);
+    } else if (plan == T_FLOAT) { /* an int and a float: exactly (CMP_IF; enum kc_cmp's order) */
+        if (lt == T_FLOAT) {
+            kc_emit(c, K_SWAP, 0);
+            op = KC_CMP_SWAPPED[op];
+        }
+        kc_emit(c, K_CMP_IF, op);
     } else {
         kc_emit(c, KC_CMP_I[op], 0);
     }

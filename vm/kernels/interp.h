@@ -415,6 +415,15 @@ KILN_COLD int kiln_cmp_numbers(int ca, int64_t a, int cb, int64_t b, int *res) {
     return TRAP_OK;
 }
 
+/* CMP_IF: Python's `i <op> f` (1 or 0) of an int word i and a float word f, exactly; op indexes
+   CMP_IF_OPS (< <= > >= == !=). A NaN orders with nothing: only != holds. */
+KILN_COLD int kiln_cmp_if(int64_t i, int64_t f, int64_t op) {
+    int c = 0;
+    if (kiln_isnan(kiln_f(f))) return op == 5;
+    kiln_cmp_numbers(TY_INT, i, TY_FLOAT, f, &c); /* TRAP_OK: not a NaN */
+    return op == 0 ? c < 0 : op == 1 ? c <= 0 : op == 2 ? c > 0 : op == 3 ? c >= 0 : op == 4 ? c == 0 : c != 0;
+}
+
 /* Python's `a == b` of numbers of kinds ca and cb (int, bool or float words), exactly. */
 KILN_COLD int kiln_numbers_equal(int ca, int64_t a, int cb, int64_t b) {
     double f;
@@ -1368,6 +1377,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_EQ_F): FLT2(x == y); NEXT;
         CASE(OP_NE_F): FLT2(x != y); NEXT;
         CASE(OP_I2F): NEED(1); sp[-1] = kiln_w((double)sp[-1]); NEXT;
+        CASE(OP_CMP_IF): NEED(2); sp[-2] = kiln_cmp_if(sp[-2], sp[-1], IMM(arg)); sp--; NEXT;
         CASE(OP_I2F_EXACT): { double r = 0.0; NEED(1); CHECK(kiln_i2f_exact(sp[-1], &r)); sp[-1] = kiln_w(r); NEXT; }
         CASE(OP_F2I): { int64_t r = 0; NEED(1); CHECK(kiln_f2i(kiln_f(sp[-1]), &r)); sp[-1] = r; NEXT; }
 

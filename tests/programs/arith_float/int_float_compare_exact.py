@@ -1,5 +1,4 @@
 # expect: [False, True, True, True, True, True, True, True]
-# kiln: Unsupported
 def main() -> list[bool]:
     """int and float compare by exact value, not after rounding the int."""
     a = 9007199254740993
