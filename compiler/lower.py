@@ -144,6 +144,8 @@ def _seq_ty(node: ast.AST) -> Type:
     """The type of a sequence operand as lowered: a tuple iterated as a list (`kas_list`) is
     that list."""
     t = _ty(node)
+    if getattr(node, "kas_keys", False):  # a dict consumed as its keys list
+        return list_of(t.args[0])
     return list_of(t.args[0]) if getattr(node, "kas_list", None) is not None else t
 
 
@@ -1009,6 +1011,8 @@ class FunctionLowerer:
                 self.emit("TUPLE_NEW", 1)
         if getattr(node, "kto_float", False):  # an int argument of math.pow, math.isclose
             self.emit("I2F")
+        if getattr(node, "kas_keys", False):  # a dict where its keys are consumed: its keys list
+            self.emit("TUPLE_GET", 0)
         n = getattr(node, "kas_list", None)  # a tuple's items, iterated: their list
         if n is not None:
             self.emit("UNPACK_TUPLE", n)
@@ -1369,7 +1373,8 @@ class FunctionLowerer:
     def e_Tuple(self, node: ast.Tuple) -> None:
         for e in node.elts:
             self.expr(e)
-        self.emit("TUPLE_NEW", len(node.elts))
+        # a display of items of several kinds, iterated: the list of them (types.tuple_items)
+        self.emit("LIST_NEW" if getattr(node, "kdisplay_list", False) else "TUPLE_NEW", len(node.elts))
 
     def e_Subscript(self, node: ast.Subscript) -> None:
         if hasattr(node, "ktype_error"):  # an int (float, None) indexed: CPython's TypeError

@@ -1603,7 +1603,8 @@ class FunctionChecker:
 
     def sequence(self, node: ast.expr, allow_set: bool = False) -> Type:
         """A list or str operand; `range(...)` here is materialised as a list[int]. With
-        `allow_set` (sorted, min, max: order-free uses) a set is its sorted list."""
+        `allow_set` (sorted, min, max, set: uses that keep no alias of the list) a set is its
+        sorted list and a dict its keys list (`kas_keys`: read in place, insertion order)."""
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -1616,6 +1617,9 @@ class FunctionChecker:
             self.nodes.append(node)
             return list_of(INT)
         t = self.tuple_items(node, self.need(node, self.expr(node), "the iterated value"))
+        if t.kind == "dict" and allow_set:  # sorted(d), min(d), set(d): its keys, in order
+            node.kas_keys = True  # type: ignore[attr-defined]
+            return list_of(t.args[0])  # type: ignore[arg-type]
         if t.kind == "set":
             if allow_set:
                 return list_of(t.args[0])
@@ -1644,6 +1648,16 @@ class FunctionChecker:
         comprehensions, `sum`, `sorted`, `str.join`, ...): the list of its items, made when the
         value is (`kas_list`, lowered `UNPACK_TUPLE n; LIST_NEW n`). A tuple never changes, so
         the list gives the same items in the same order as CPython's tuple iterator."""
+        if (
+            isinstance(node, ast.Tuple)
+            and t.kind == "tuple"
+            and len(set(t.args)) > 1
+            and not any(isinstance(e, ast.Starred) for e in node.elts)
+            and (joined := self.in_place(node.elts, t.args)) is not None
+        ):  # `for v in (x, y, z)` of items of several kinds: made as the list [x, y, z]
+            node.kdisplay_list = True  # type: ignore[attr-defined]
+            node.kty = list_of(joined)  # type: ignore[attr-defined]
+            return node.kty  # type: ignore[attr-defined, no-any-return]
         if t.kind == "tuple" and all(a == t.args[0] for a in t.args):
             node.kas_list = len(t.args)  # type: ignore[attr-defined]
             # () iterates no item: its list's item type is whatever the context wants
