@@ -1168,6 +1168,15 @@ class FunctionLowerer:
         self.place(end)
 
     def e_Compare(self, node: ast.Compare) -> None:
+        if hasattr(node, "krange_in"):  # x in range(a, b): a <= x < b (types.range_membership)
+            operands, chain, negate = node.krange_in  # type: ignore[attr-defined]
+            for operand, var in operands:
+                self.expr(operand)
+                self.emit("STORE", self.slots[var])
+            self.expr(chain)
+            if negate:
+                self.emit("NOT")
+            return
         if hasattr(node, "kchain"):  # a chain with unions (types.py's chain)
             operands, links = node.kchain  # type: ignore[attr-defined]
             false, end = Label(), Label()

@@ -2103,6 +2103,8 @@ class FunctionChecker:
     def e_Compare(self, node: ast.Compare) -> KType:
         if self.type_compare(node):
             return BOOL
+        if self.range_membership(node):
+            return BOOL
         left = self.expr(node.left, allow_none=True)
         plans = []
         plans_types: list[tuple[KType, KType]] = []
@@ -2298,6 +2300,46 @@ class FunctionChecker:
                 return joined
             raise error
         return a
+
+    def range_membership(self, node: ast.Compare) -> bool:
+        """`x in range(b)` / `x in range(a, b)` (`not in` too) of an int x: x, then a and b,
+        evaluated once into hidden variables (CPython's order), then `a <= x < b` of them
+        (`node.krange_in`, lowered in e_Compare). False for any other comparison."""
+        call = node.comparators[0]
+        if not (
+            len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "range"
+            and not self.is_local("range")
+            and "range" not in self.module.infos
+            and not call.keywords
+            and 1 <= len(call.args) <= 2
+            and not any(isinstance(a, ast.Starred) for a in call.args)
+        ):
+            return False
+        if not _intlike(self.expr(node.left)):  # 2.0 in range(3) is True: CPython compares by ==
+            raise self.report.unsupported(
+                node, f"{show(node.left.kty)} in range()", "kiln tests ints for membership in a range"  # type: ignore[attr-defined]
+            )
+        self.range_args(call)
+        x = self.hidden(INT, "rin")
+        operands = [(node.left, x)]
+        bounds: list[ast.expr] = []
+        for arg in call.args:
+            var = self.hidden(INT, "rin")
+            operands.append((arg, var))
+            bounds.append(self.given(var, None, INT, arg))
+        low = bounds[0] if len(bounds) == 2 else ast.copy_location(ast.Constant(0), call)
+        chain = ast.copy_location(
+            ast.Compare(left=low, ops=[ast.LtE(), ast.Lt()], comparators=[self.given(x, None, INT, node.left), bounds[-1]]),
+            node,
+        )
+        self.expr(chain)
+        self.synthetic.append(chain)
+        node.krange_in = (operands, chain, isinstance(node.ops[0], ast.NotIn))  # type: ignore[attr-defined]
+        return True
 
     def expr_narrowed(self, node: ast.expr, var: Var | None) -> KType:
         if var is None:

@@ -1027,6 +1027,11 @@ class _Generator:
                                                         range(rng.choice([2, 2, 3]))])),
             (1, ("not",), lambda: ast.UnaryOp(op=ast.Not(), operand=self.cond(e))),
             (1 if self.list_types else 0, ("list_in",), lambda: self.membership(e)),
+            # an int in a range: a <= x < b, nothing materialised
+            (0.3, ("list_in",), lambda: _compare(
+                self.expr(INT, e), [rng.choice([ast.In, ast.NotIn])()],
+                [_call("range", *([self.expr(INT, e, small=True)] if self.chance(0.5) else []),
+                       self.expr(INT, e, small=True))])),
             (0.6, ("str_method",), lambda: self.str_method(BOOL, e, False)),
             (0.5 if self.list_types else 0, ("all_any",), lambda: self.all_any(e)),
             (0.4, ("set_ops",), lambda: self.set_test(e)),
