@@ -80,8 +80,9 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     - expression statements (`print(...)`, calls) and `assert`s run in order: they form the
       function `<module>` (MODULE_FUNCTION), which the VM runs once before the tests (vm.execute,
       actors.pipeline); an exception there is the outcome, as in CPython. Each must use only
-      names already bound to their final definitions when it runs (else CPython would call an
-      earlier definition or raise NameError: the program is rejected, not guessed);
+      names already bound when it runs (else CPython would raise NameError: the program is
+      rejected, not guessed); where one is bound to an earlier def than its last, the statement
+      calls a copy of the functions as bound then (`_versioned_effects`);
     - `NAME = <immutable literal>` that nothing else binds is a constant: every function reads
       the literal;
     - any other module-level assignment (`arr = [1, 2]`, a name bound twice, `k += 1`) binds a
@@ -117,10 +118,12 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     bound, defs, math_imports = plan.bound, plan.defs, plan.math_imports
     constants, effects = plan.constants, plan.effects
     if effects:  # on the definitions as written, before nested functions are hoisted
-        _check_effects_see_final_names(effects, bound, defs, plan.variables, report)
-    _check_no_function_reads(plan.variables, plan.opaque, defs, effects, report)
+        _check_effects_see_final_names(effects, bound, plan.history, plan.variables, report)
+    effects, versions = _versioned_effects(effects, plan.history, defs)
+    every = {**defs, **{fn.name: fn for fn in versions}}
+    _check_no_function_reads(plan.variables, plan.opaque, every, effects, report)
     functions: list[ast.FunctionDef] = []
-    for stmt in defs.values():
+    for stmt in every.values():
         _drop_pure_imports(stmt, report)
         for fn in [*_hoist_nested(stmt), stmt]:
             fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
@@ -159,6 +162,7 @@ class _ModulePlan:
     variables: dict[str, int]  # module variable -> index of the statement that first binds it
     opaque: dict[str, int]  # name a pure import binds (nothing may read it) -> its statement
     dropped: list[ast.stmt]  # statements that leave no trace: replaced defs, `__main__` guards
+    history: dict[str, list[tuple[int, ast.FunctionDef]]]  # every def of each name, in order
 
 
 def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
@@ -173,6 +177,7 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
     dropped: list[ast.stmt] = []
     variables: dict[str, int] = {}
     opaque: dict[str, int] = {}
+    history: dict[str, list[tuple[int, ast.FunctionDef]]] = {}
     assigned = _assignment_counts(module)
 
     def bind(name: str, kind: str, i: int, stmt: ast.stmt) -> None:
@@ -190,6 +195,7 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
         if isinstance(stmt, ast.FunctionDef):
             _check_definition(stmt, bound, report)
             bind(stmt.name, "def", i, stmt)
+            history.setdefault(stmt.name, []).append((i, stmt))
             earlier = defs.pop(stmt.name, None)  # re-inserted: in the order of their final def
             if earlier is not None:
                 dropped.append(earlier)  # only defined, then replaced: the last def wins
@@ -235,7 +241,9 @@ def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
             )
     if "__name__" in bound:
         raise report.unsupported(None, "binding __name__", "the module's name is builtins' own")
-    return _ModulePlan(bound, defs, math_imports, constants, effects, variables, opaque, dropped)
+    return _ModulePlan(
+        bound, defs, math_imports, constants, effects, variables, opaque, dropped, history
+    )
 
 
 def without_dropped(source: str) -> str | None:
@@ -252,6 +260,8 @@ def without_dropped(source: str) -> str | None:
         return None
     if not plan.dropped or "__name__" in plan.bound:
         return None
+    if _versioned_effects(plan.effects, plan.history, plan.defs)[1]:
+        return None  # a statement calls an earlier definition: the source as it is
     lines = source.splitlines(keepends=True)
     for stmt in plan.dropped:
         first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
@@ -456,20 +466,78 @@ def _global_reads(node: ast.AST) -> set[str]:
     return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
+def _bound_at(
+    history: Mapping[str, list[tuple[int, ast.FunctionDef]]], index: int
+) -> dict[str, ast.FunctionDef]:
+    """The module's functions as bound when its statement `index` runs: each name's latest
+    def before it."""
+    return {
+        name: [fn for i, fn in defs if i < index][-1]
+        for name, defs in history.items()
+        if defs[0][0] < index
+    }
+
+
+class _Renamed(ast.NodeTransformer):
+    """Reads of the names of `rename` (but those in `own`, a function's locals) renamed."""
+
+    def __init__(self, rename: Mapping[str, str], own: set[str]) -> None:
+        self.rename, self.own = rename, own
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.rename and node.id not in self.own:
+            node.id = self.rename[node.id]
+        return node
+
+
+def _versioned_effects(
+    effects: list[tuple[int, ast.stmt]],
+    history: Mapping[str, list[tuple[int, ast.FunctionDef]]],
+    defs: Mapping[str, ast.FunctionDef],
+) -> tuple[list[tuple[int, ast.stmt]], list[ast.FunctionDef]]:
+    """`effects`, and the definitions they call as bound when they run. A statement that runs
+    while a name it reaches is bound to an earlier def (a model's `print(f(x))` between two defs
+    of f) calls, in CPython, that earlier def; the functions it reaches are then copied as
+    bound at that point under names of their own (`f'at7`: no source name has a quote), their
+    calls and the statement's renamed to match (a function's own locals aside)."""
+    out: list[tuple[int, ast.stmt]] = []
+    copies: list[ast.FunctionDef] = []
+    for index, stmt in effects:
+        env = _bound_at(history, index)
+        reached = _global_reads(stmt) & env.keys()
+        todo = list(reached)
+        while todo:
+            for read in (_global_reads(env[todo.pop()]) & env.keys()) - reached:
+                reached.add(read)
+                todo.append(read)
+        if all(env[n] is defs.get(n) for n in reached):
+            out.append((index, stmt))
+            continue
+        rename = {n: f"{n}'at{index}" for n in reached}
+        out.append((index, _Renamed(rename, set()).visit(copy.deepcopy(stmt))))
+        for n in sorted(reached):
+            fn = _Renamed(rename, _bound_names(env[n])).visit(copy.deepcopy(env[n]))
+            fn.name = rename[n]
+            copies.append(fn)
+    return out, copies
+
+
 def _check_effects_see_final_names(
     effects: list[tuple[int, ast.stmt]],
     bound: Mapping[str, int],
-    defs: Mapping[str, ast.FunctionDef],
+    history: Mapping[str, list[tuple[int, ast.FunctionDef]]],
     variables: Mapping[str, int],
     report: Reporter,
 ) -> None:
-    """Each top-level statement, and every function it may reach, reads module names that are
-    bound, to their final definition, before it runs (a name read later would be a NameError, or
-    an earlier definition, in CPython; a function's own locals are over-approximated as module
+    """Each top-level statement, and every function it may reach (as bound when it runs), reads
+    module names that are bound before it runs (a name bound only later would be a NameError in
+    CPython; a function's own locals are over-approximated as module
     reads, which can only reject). A module variable (which no function reads) is read by the
     statement itself, after the statement that first binds it (`k += 1` reads k)."""
-    direct = {name: _global_reads(fn) for name, fn in defs.items()}
     for index, stmt in effects:
+        # the functions as bound when it runs: an earlier def of a name redefined later is the
+        # one CPython calls then (_versioned_effects)
+        direct = {name: _global_reads(fn) for name, fn in _bound_at(history, index).items()}
         names = _global_reads(stmt)
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             names.add(stmt.target.id)
@@ -486,7 +554,11 @@ def _check_effects_see_final_names(
                 names.add(read)
                 if read in direct:
                     todo.append(read)
-        late = sorted(n for n in names if n in bound and n not in variables and bound[n] > index)
+        late = sorted(
+            n
+            for n in names
+            if n in bound and n not in variables and bound[n] > index and n not in direct
+        )
         if late:
             raise report.unsupported(
                 stmt,
