@@ -9,9 +9,10 @@ answers for a program it is unsure of: an `Unsupported` program is compiled by t
 compiler (`compile_with_fallback` does that), which also gives the diagnostics of rejected
 programs.
 
-The C source is compiler/kernels/kc.h (the compiler, host and device) with kc_cpu.c (the pthread
-batch driver); it is built with the system C compiler into a shared library cached by a hash of
-the compiler, the flags and the sources, as vm/build.py does for the interpreter. Opcode numbers,
+The C source is compiler/kernels/kc.h (the compiler, host and device: it includes one file per
+phase, kc_lex.h ... kc_compile.h) with kc_cpu.c (the pthread batch driver); it is built with the
+system C compiler into a shared library cached by a hash of the compiler, the flags and the
+sources (SOURCES: every file it includes), as vm/build.py does for the interpreter. Opcode numbers,
 stack effects, type and trap codes and the ISA hash are handed to the C code from vm/isa.py at
 run time, so the ISA can grow without an edit here.
 """
@@ -42,8 +43,10 @@ VM_KERNELS = Path(__file__).resolve().parent.parent / "vm" / "kernels"
 """The VM's C sources: kc_opt.h's constant folder includes their scalar.h (the meaning of the
 scalar instructions, written once for the VM and the folder), which includes kiln_isa.h."""
 SOURCES = (
-    KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_opt.h", KERNELS / "kc_surface.h",
-    KERNELS / "kc_ops.h", VM_KERNELS / "scalar.h", VM_KERNELS / "kiln_isa.h",
+    KERNELS / "kc_cpu.c", KERNELS / "kc.h", KERNELS / "kc_ops.h", KERNELS / "kc_surface.h",
+    KERNELS / "kc_lex.h", KERNELS / "kc_parse.h", KERNELS / "kc_types.h", KERNELS / "kc_lower.h",
+    KERNELS / "kc_opt.h", KERNELS / "kc_emit.h", KERNELS / "kc_diag.h", KERNELS / "kc_compile.h",
+    VM_KERNELS / "scalar.h", VM_KERNELS / "kiln_isa.h",
 )  # fmt: skip
 FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-pthread"]
 LIBS = ["-lm"]  # after the source: fmod, floor, pow of the constant folding

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -549,6 +550,27 @@ WARNINGS = [
     "-Wconversion",
     "-Wno-sign-conversion",
 ]
+
+
+PHASES = (
+    "kc_lex.h", "kc_parse.h", "kc_types.h", "kc_lower.h", "kc_opt.h", "kc_emit.h", "kc_diag.h",
+    "kc_compile.h",
+)  # fmt: skip
+
+
+def test_kc_h_includes_one_file_per_phase_each_with_its_contract():
+    # chibicc's layout: kc.h holds what the phases share and includes them in order; each phase
+    # file opens with what it takes, gives and guarantees
+    includes = re.findall(r'^#include "(kc_\w+\.h)"', (KERNELS / "kc.h").read_text(), re.MULTILINE)
+    assert [name for name in includes if name in PHASES] == list(PHASES)
+    assert set(includes) - set(PHASES) == {"kc_ops.h", "kc_surface.h"}  # generated tables
+    for name in PHASES:
+        text = (KERNELS / name).read_text()
+        first = text[: text.index("*/")]
+        assert text.startswith(f"/* {name}: "), name
+        for word in ("Takes:", "Gives:", "Guarantees:"):
+            assert word in first, f"{name}'s first comment says nothing under {word}"
+        assert '#include "' not in text.replace('#include "../../vm/kernels/scalar.h"', ""), name
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

@@ -17,7 +17,7 @@ from compiler.batched import KERNELS, SOURCES
 from vm.build import KERNELS as VM_KERNELS
 
 SCALAR = VM_KERNELS / "scalar.h"
-USERS = (VM_KERNELS / "interp.h", KERNELS / "kc_opt.h", KERNELS / "kc.h")
+USERS = (VM_KERNELS / "interp.h", *sorted(KERNELS.glob("kc*.h")))  # kc.h and its phase files
 DEFINITION = re.compile(r"^KILN_(?:FN|COLD)\s+[\w\s*]+?\b(kiln_\w+)\(", re.MULTILINE)
 LIBM = re.compile(r"\b(fmod|floor|ceil|round|pow|copysign|sqrt|frexp|ldexp)\s*\(")
 INCLUDE = re.compile(r'^#include "([^"]+)"', re.MULTILINE)

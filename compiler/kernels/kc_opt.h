@@ -1,6 +1,13 @@
 /* kc_opt.h: the optimisation passes of compiler/optimize.py on kc's labelled code, included by
- * kc.h after lowering (host C11 and CUDA device code, as kc.h: KC_FN functions, no allocation
- * but the per-program arena, no recursion).
+ * kc.h after lowering (kc_lower.h) and before assembly (kc_emit.h); host C11 and CUDA device
+ * code, as kc.h: KC_FN functions, no allocation but the per-program arena, no recursion.
+ *
+ * Takes: every function's labelled code (kc_lower.h) and kc_config.passes.
+ * Gives: that code rewritten by fold, peephole, threading, dce and fuse, its labels moved to
+ * their new positions, folded constants added to the pool.
+ * Guarantees: the reference's code for the same passes (compiler/optimize.py), instruction for
+ * instruction and constant for constant; a fold that would trap, or that kc cannot compute
+ * exactly here, is left for run time or gives the program up. How:
  *
  * kc lowers every function first (the constants pool fills in the reference's order), then
  * kc_optimize takes each function in turn: its instructions and its label placements (kept in
