@@ -143,7 +143,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
         "math_extras", "setdefault", "next_default",
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
-        "falls_off", "union_values",
+        "falls_off", "union_values", "range_in",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -169,7 +169,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "float_of_str": "float str", "set_algebra": "set_ops list[int]", "type_compare": "compare",
     "filter_consumed": "list[int] compare", "set_order": "set_ops list[int]",
     "falls_off": "early_return", "is_bool": "bool compare",
-    "union_values": "ifexp int_float_mix",
+    "union_values": "ifexp int_float_mix", "range_in": "compare",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -1028,7 +1028,7 @@ class _Generator:
             (1, ("not",), lambda: ast.UnaryOp(op=ast.Not(), operand=self.cond(e))),
             (1 if self.list_types else 0, ("list_in",), lambda: self.membership(e)),
             # an int in a range: a <= x < b, nothing materialised
-            (0.3, ("list_in",), lambda: _compare(
+            (0.3, ("range_in",), lambda: _compare(
                 self.expr(INT, e), [rng.choice([ast.In, ast.NotIn])()],
                 [_call("range", *([self.expr(INT, e, small=True)] if self.chance(0.5) else []),
                        self.expr(INT, e, small=True))])),
