@@ -14,8 +14,8 @@ from compiler.diagnostics import CompileError, Reporter
 from compiler.frontend import parse
 from compiler.lower import Pool, lower_function
 from compiler.optimize import PASSES, optimize
-from compiler.types import Widen, check_module
-from vm.container import Program
+from compiler.types import KType, Widen, check_module, show
+from vm.container import LOCAL_SUFFIX, Program
 from vm.isa import OPS, decode
 from vm.limits import MAX_TYPE_DEPTH
 from vm.values import Type, type_depth
@@ -80,16 +80,31 @@ def _compile(
             )
         if infos[name].missing:
             raise report.type_error(infos[name].node, infos[name].missing)
+        if returns_a_dict(infos[name].ret):  # a dict is two lists at run time: not a host value
+            raise report.unsupported(
+                infos[name].node,
+                f"dict as the result of {name}, which the caller of the program calls",
+                "a dict is returned to kiln functions only (a check function compares it)",
+            )
     checked = [info for info in infos.values() if info.checked]
     selected = set(PASSES) if passes is True else set() if passes is False else set(passes)
     pool = Pool([info.name for info in checked])
     lowered = [lower_function(info, pool, loop_steps="loops" in selected) for info in checked]
     params = [len(fn.param_types) for fn in lowered]
+    for info, fn in zip(checked, lowered, strict=True):
+        if returns_a_dict(info.ret):  # kiln's callers only: named so that no caller of the
+            fn.name += LOCAL_SUFFIX  # program finds it (Program.function_index says why)
     compiled = []
     for fn in lowered:
         fn.code = optimize(fn.code, pool, selected)
         compiled.append(assemble(fn, params))
     return Program(compiled, pool.consts, pool.image, pool.types, filename)
+
+
+def returns_a_dict(t: KType) -> bool:
+    """Whether a result of type `t` holds a dict (the two lists of its keys and values at run
+    time, which no caller of the program could tell from a tuple of two lists)."""
+    return "dict[" in show(t)
 
 
 def check_type_depth(program: Program) -> None:

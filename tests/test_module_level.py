@@ -180,3 +180,19 @@ def test_the_pure_modules_import_quietly_under_human_evals_guard() -> None:
         check=False,
     )
     assert (done.returncode, done.stdout.strip()) == (0, "''"), done.stderr[-2000:]
+
+
+def test_a_dict_result_is_the_programs_own() -> None:
+    """A function returning a dict is compiled for kiln's callers only: the program's caller
+    neither requires it (a clear error) nor finds it by name afterwards (it would read two
+    lists as a tuple)."""
+    source = (
+        "def counts(w: str) -> dict:\n    d = {}\n    for c in w:\n        d[c] = d.get(c, 0) + 1\n"
+        "    return d\n\n\ndef main() -> int:\n    return len(counts('abca'))\n"
+    )
+    program = compile_source(source, require=["main"])
+    assert program.function_index("main") >= 0
+    with pytest.raises(KeyError, match="returns a dict"):
+        program.function_index("counts")
+    with pytest.raises(CompileError, match="dict as the result of counts"):
+        compile_source(source, require=["counts"])

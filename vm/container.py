@@ -31,6 +31,10 @@ from vm.values import Type, type_from_descriptor
 
 MAGIC = b"\x89KBC\r\n\x1a\n"
 MAX_COUNT = 1 << 26  # no section of a container may claim more items than this
+# appended to the name of a function that returns a dict (compiler/reference.py): a call of its
+# source name from outside the program finds none (function_index says why), since its result
+# is two lists at run time, which no caller could tell from a tuple
+LOCAL_SUFFIX = "'local"
 
 
 class ContainerError(ValueError):
@@ -75,6 +79,12 @@ class Program:
         for i, fn in enumerate(self.functions):
             if fn.name == name:
                 return i
+        if any(fn.name == name + LOCAL_SUFFIX for fn in self.functions):
+            raise KeyError(
+                f"{name} in {self.source_name} returns a dict, which kiln returns to the"
+                " program's own functions only (it is two lists at run time): call a function"
+                " that returns something else"
+            )
         known = ", ".join(fn.name for fn in self.functions) or "none"
         raise KeyError(f"no function {name!r} in {self.source_name} (functions: {known})")
 

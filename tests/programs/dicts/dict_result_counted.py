@@ -1,6 +1,6 @@
-# expect error: unsupported
+# expect: 3
 def counts(word: str) -> dict:
-    """A dict result: a value of the host is never a dict, so none may leave a function."""
+    """A dict result, returned to a kiln caller (the caller of the program calls main)."""
     d = {}
     for ch in word:
         d[ch] = d.get(ch, 0) + 1
