@@ -18,7 +18,7 @@ from compiler.types import Widen, check_module
 from vm.container import Program
 from vm.isa import OPS, decode
 from vm.limits import MAX_TYPE_DEPTH
-from vm.values import Type, type_depth
+from vm.values import Type, erase_vtuples, type_depth
 
 
 MAX_UNIONS = 16  # union types one module may need (each costs one more check of the module)
@@ -86,9 +86,12 @@ def _compile(
     lowered = [lower_function(info, pool, loop_steps="loops" in selected) for info in checked]
     params = [len(fn.param_types) for fn in lowered]
     compiled = []
-    for fn in lowered:
+    for info, fn in zip(checked, lowered, strict=True):
         fn.code = optimize(fn.code, pool, selected)
         compiled.append(assemble(fn, params))
+        host = [p.type for p in info.params] + [info.ret]
+        if any(erase_vtuples(t) != t for t in host):  # a tuple[T, ...]: a list[T] in the VM
+            compiled[-1].host_types = host  # type: ignore[assignment]
     return Program(compiled, pool.consts, pool.image, pool.types, filename)
 
 
