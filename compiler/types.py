@@ -2309,6 +2309,13 @@ class FunctionChecker:
                 for part in (node.slice.lower, node.slice.upper, node.slice.step)
             ]
             given = [part is not None for part in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if any(g and b is None for g, b in zip(given, bounds)) and bounds[2] != 0:
+                items = self.tuple_items(node.value, seq)
+                if items.kind == "list":  # of one item type: its list sliced, a tuple[T, ...]
+                    for part in (node.slice.lower, node.slice.upper, node.slice.step):
+                        if part is not None:
+                            self.index(part)
+                    return vtuple_of(items.args[0])
             if any(g and b is None for g, b in zip(given, bounds)) or bounds[2] == 0:
                 raise self.report.unsupported(
                     node.slice,
@@ -2574,11 +2581,14 @@ class FunctionChecker:
                 raise self.err(node.args[0], f"cannot add {show(t)} to {show(obj)}")
             node.kmethod = "set_add"  # type: ignore[attr-defined]
             return NONE
+        if obj.kind in ("tuple", "vtuple") and func.attr in ("index", "count"):
+            obj = self.tuple_items(func.value, obj)  # a tuple of one item type: as its list
         if obj.kind != "list":
             raise self.report.unsupported(
                 func,
                 f"method {show(obj)}.{func.attr}",
-                "kiln has methods of str and list only",
+                "kiln has methods of str and list only (and index, count of a tuple of one item"
+                " type)",
             )
         node.kmethod = func.attr  # type: ignore[attr-defined]
         elem = obj.args[0]
