@@ -89,9 +89,9 @@ def _compile(
     for info, fn in zip(checked, lowered, strict=True):
         fn.code = optimize(fn.code, pool, selected)
         compiled.append(assemble(fn, params))
-        host = [p.type for p in info.params] + [info.ret]
-        if any(erase_vtuples(t) != t for t in host):  # a tuple[T, ...]: a list[T] in the VM
-            compiled[-1].host_types = host  # type: ignore[assignment]
+        host = [p.type for p in info.params] + [info.ret]  # resolved by the checker
+        if any(isinstance(t, Type) and erase_vtuples(t) != t for t in host):
+            compiled[-1].host_types = host  # type: ignore[assignment]  # a tuple[T, ...] there
     return Program(compiled, pool.consts, pool.image, pool.types, filename)
 
 

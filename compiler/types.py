@@ -581,7 +581,9 @@ class Checker:
                 if isinstance(pt, Type) and pt.kind == "optional" and ty.kind != "optional":
                     ty = pt if ty.kind == "none" else optional_of(ty)  # marshalled as Optional
                 if _kind(pt) == "vtuple" and ty.kind == "tuple":  # marshalled as tuple[T, ...]
-                    ty = pt if all(unify(a, pt.args[0]) for a in ty.args) else ty  # type: ignore[union-attr]
+                    item = pt.args[0]  # type: ignore[union-attr]
+                    if all(unify(a, item) for a in ty.args):
+                        ty = pt  # type: ignore[assignment]
                 if not unify(param.type, ty):
                     raise report.type_error(
                         arg,
@@ -3134,7 +3136,9 @@ class FunctionChecker:
                 node, "tuple() of a set", "CPython's order depends on hashing: tuple(sorted(s))"
             )
         if t.kind == "dict":
-            raise self.report.unsupported(node, "tuple() of a dict", "not in kiln yet: tuple(d.keys())")
+            raise self.report.unsupported(
+                node, "tuple() of a dict", "not in kiln yet: tuple(d.keys())"
+            )
         if t.kind != "list":
             raise self.err(node, f"'{show(t)}' object is not iterable")
         fresh = isinstance(arg, (ast.ListComp, ast.List)) or (
@@ -3145,7 +3149,7 @@ class FunctionChecker:
             and getattr(arg, "kbuiltin", arg.func.id) == arg.func.id
         )
         node.ktuple = "fresh" if fresh else "copy"  # type: ignore[attr-defined]
-        return vtuple_of(t.args[0])  # type: ignore[arg-type]
+        return vtuple_of(t.args[0])
 
     def as_vtuple(self, node: ast.expr, t: Type, target: Type) -> bool:
         """Whether `node`, a tuple of a static length `t`, may stand where a tuple[T, ...] is
@@ -3164,10 +3168,12 @@ class FunctionChecker:
         """`tuple(xs) == ("a", "b")`, `() < t`: a tuple of a static length compared with a
         tuple[T, ...] whose item type its items have, compared as one (as_vtuple); other pairs
         as they are."""
-        kinds = (_kind(left), _kind(right))
-        if kinds == ("vtuple", "tuple") and self.as_vtuple(right_node, resolve(right), resolve(left)):  # type: ignore[arg-type]
+        lt, rt = resolve(left), resolve(right)
+        if not (isinstance(lt, Type) and isinstance(rt, Type)):
+            return left, right
+        if (lt.kind, rt.kind) == ("vtuple", "tuple") and self.as_vtuple(right_node, rt, lt):
             return left, left
-        if kinds == ("tuple", "vtuple") and self.as_vtuple(left_node, resolve(left), resolve(right)):  # type: ignore[arg-type]
+        if (lt.kind, rt.kind) == ("tuple", "vtuple") and self.as_vtuple(left_node, lt, rt):
             return right, right
         return left, right
 
@@ -3176,14 +3182,19 @@ class FunctionChecker:
         (LIST_CONCAT makes a new list; a tuple of a static length on one side made the list of
         its items)."""
         want = resolve(lt) if _kind(lt) == "vtuple" else resolve(rt)
+        assert isinstance(want, Type)
         if isinstance(node, ast.BinOp):
             operands = [(node.left, lt), (node.right, rt)]
         else:  # x += u: u converted, x must be one already
             assert isinstance(node, ast.AugAssign)
-            operands = [(ast.Name(), lt), (node.value, rt)]
+            if not unify(lt, want):
+                raise self.err(node, f"cannot concatenate {show(lt)} and {show(rt)}")
+            operands = [(node.value, rt)]
         for operand, t in operands:
-            if _kind(t) == "tuple" and self.as_vtuple(operand, resolve(t), want):  # type: ignore[arg-type]
-                continue
+            fixed = resolve(t)
+            if isinstance(fixed, Type) and fixed.kind == "tuple":
+                if self.as_vtuple(operand, fixed, want):
+                    continue
             if not unify(t, want):
                 raise self.err(node, f"cannot concatenate {show(lt)} and {show(rt)}")
         return want

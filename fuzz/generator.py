@@ -1447,7 +1447,8 @@ class _Generator:
                                  ctx=ast.Load())
         if self.chance(0.2):
             extra = ast.Tuple(elts=[_const(rng.randint(-3, 3))], ctx=ast.Load())
-            made = _bin(made, ast.Add(), extra) if self.chance(0.5) else _bin(extra, ast.Add(), made)
+            made = (_bin(made, ast.Add(), extra) if self.chance(0.5)
+                    else _bin(extra, ast.Add(), made))
         return made
 
     def dynamic_tuple_int(self, d: int) -> ast.expr:

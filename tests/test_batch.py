@@ -103,7 +103,8 @@ def test_dynamic_tuple_results_are_tuples(backend: str) -> None:
     for test in tests:
         b = BatchBuilder()
         b.add_candidate(evens, 0, b.add_tests(evens, 0, [test]))
-        outcomes.append(int(verify(b.build(), backend=backend, limits=Limits(fuel=2000)).verdict[0]))
+        result = verify(b.build(), backend=backend, limits=Limits(fuel=2000))
+        outcomes.append(int(result.verdict[0]))
     assert outcomes == [PASSED] * 4 + [WRONG_ANSWER] * 2
 
 

@@ -90,7 +90,8 @@ def test_host_types_round_trip() -> None:
 
 def test_damaged_host_types_are_rejected() -> None:
     program = _dynamic_tuple_program()
-    program.functions[program.function_index("f")].host_types = [vtuple_of(STR), INT, vtuple_of(INT)]
+    f = program.functions[program.function_index("f")]
+    f.host_types = [vtuple_of(STR), INT, vtuple_of(INT)]
     with pytest.raises(ContainerError, match="differ from its type table"):
         load(program.to_bytes())
     data = _dynamic_tuple_program().to_bytes()

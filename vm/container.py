@@ -235,7 +235,9 @@ def load(data: bytes) -> Program:
             index, n_words = r.ints("I", 2, "host types header")
             words = list(r.ints("i", n_words, "host types"))
             if index >= n_funcs or index in host:
-                raise ContainerError(f"host types name function {index} (of {n_funcs}) again or out of range")
+                raise ContainerError(
+                    f"host types name function {index} (of {n_funcs}) again or out of range"
+                )
             try:
                 host[index] = _from_host_descriptor(words, headers[index][3] + 1)
             except ValueError as e:
