@@ -3146,7 +3146,7 @@ class FunctionChecker:
             and isinstance(arg.func, ast.Name)
             and arg.func.id in ("sorted", "list")
             and not self.is_local(arg.func.id)
-            and getattr(arg, "kbuiltin", arg.func.id) == arg.func.id
+            and arg.func.id not in self.module.infos  # the builtin, not a def of that name
         )
         node.ktuple = "fresh" if fresh else "copy"  # type: ignore[attr-defined]
         return vtuple_of(t.args[0])
@@ -3155,7 +3155,9 @@ class FunctionChecker:
         """Whether `node`, a tuple of a static length `t`, may stand where a tuple[T, ...] is
         wanted: every item a T (`()` always); then its value is made the list of its items
         (`node.kas_list`, as a tuple iterated is)."""
-        if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load) or hasattr(node, "kas_list"):
+        if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load) or getattr(
+            node, "kas_list", len(t.args)
+        ) != len(t.args):
             return False
         if not all(unify(item, target.args[0]) for item in t.args):
             return False
