@@ -20,9 +20,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from compiler.surface import STR_METHODS
-from compiler.types import FunctionInfo, Var, _const_int
+from compiler.types import FunctionInfo, Var, _const_int, resolve
 from vm.isa import BY_NAME, CMP_IF_OPS, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, TYPE_CODES, local2
-from vm.values import BOOL, FLOAT, INT, NONE, STR, Type, float_bits, list_of, runtime_type, tag_kind
+from vm.values import (
+    BOOL,
+    FLOAT,
+    INT,
+    NONE,
+    STR,
+    Type,
+    erase_vtuples,
+    float_bits,
+    list_of,
+    runtime_type,
+    tag_kind,
+)
 
 
 class Label:
@@ -137,7 +149,8 @@ _CMP = {ast.Lt: "LT", ast.LtE: "LE", ast.Gt: "GT", ast.GtE: "GE", ast.Eq: "EQ", 
 
 
 def _ty(node: ast.AST) -> Type:
-    return node.kty  # type: ignore[attr-defined, no-any-return]
+    """The type of `node` as lowered: a tuple[T, ...] is the list[T] that nothing changes."""
+    return erase_vtuples(node.kty)  # type: ignore[attr-defined]
 
 
 def _seq_ty(node: ast.AST) -> Type:
@@ -214,7 +227,7 @@ class FunctionLowerer:
 
     # -- function ------------------------------------------------------------------------------------
     def lower(self) -> LoweredFunction:
-        ret: Type = self.info.ret  # type: ignore[assignment]
+        ret: Type = erase_vtuples(self.info.ret)  # type: ignore[arg-type]
         body = self.info.node.body
         self.block(body)
         self.line = getattr(body[-1], "end_lineno", self.line) if body else self.line
@@ -484,7 +497,7 @@ class FunctionLowerer:
         self.emit("LOAD", self.slots[var])
 
     def s_AugAssign(self, s: ast.AugAssign) -> None:
-        result: Type = s.kty  # type: ignore[attr-defined]
+        result: Type = erase_vtuples(resolve(s.kty))  # type: ignore[attr-defined, arg-type]
         target = s.target
 
         def combine(current: Type) -> None:
@@ -503,7 +516,7 @@ class FunctionLowerer:
         if isinstance(target, ast.Name):
             var: Var = target.kvar  # type: ignore[attr-defined]
             self.load_var(var, getattr(target, "kcheck", False))
-            combine(var.type)  # type: ignore[arg-type]
+            combine(erase_vtuples(var.type))  # type: ignore[arg-type]
             self.store_var(var)
         elif isinstance(target, ast.Subscript) and _ty(target.value).kind == "dict":
             dt = _ty(target.value)  # d[k] op= v: KeyError before v is evaluated
@@ -1095,13 +1108,13 @@ class FunctionLowerer:
 
     def e_BinOp(self, node: ast.BinOp) -> None:
         self.expr(node.left)
-        self.binop(node.op, _ty(node.left), node.right, _ty(node), node)
+        self.binop(node.op, _seq_ty(node.left), node.right, _ty(node), node)
 
     def binop(
         self, op: ast.operator, lt: Type, right: ast.expr, result: Type, node: ast.AST
     ) -> None:
         """The left operand (of type lt) is on the stack; evaluates `right` and combines."""
-        rt = _ty(right)
+        rt = _seq_ty(right)  # `t + (x,)` of a tuple[T, ...] t: (x,) made a list (kas_list)
         if hasattr(node, "kset_op"):
             self.expr(right)
             self.set_op(node.kset_op, lt)  # type: ignore[attr-defined]
@@ -2318,7 +2331,9 @@ class FunctionLowerer:
             self.emit("TUPLE_NEW", 0)
             return
         self.expr(args[0])
-        if n is not None:  # a list of n items (types.tuple_call): its items, as a tuple
+        if n == "copy":  # a tuple[T, ...]: a new list of the items (types.dynamic_tuple)
+            self.emit("LIST_OF_STR" if _ty(args[0]).kind == "str" else "LIST_SLICE", 0)
+        elif isinstance(n, int):  # a list of n items (types.tuple_call): its items, as a tuple
             self.emit("UNPACK_LIST", n)
             self.emit("TUPLE_NEW", n)
 

@@ -18,7 +18,7 @@ from compiler.types import KType, Widen, check_module, show
 from vm.container import LOCAL_SUFFIX, Program
 from vm.isa import OPS, decode
 from vm.limits import MAX_TYPE_DEPTH
-from vm.values import Type, type_depth
+from vm.values import Type, erase_vtuples, type_depth
 
 
 MAX_UNIONS = 16  # union types one module may need (each costs one more check of the module)
@@ -95,9 +95,12 @@ def _compile(
         if returns_a_dict(info.ret):  # kiln's callers only: named so that no caller of the
             fn.name += LOCAL_SUFFIX  # program finds it (Program.function_index says why)
     compiled = []
-    for fn in lowered:
+    for info, fn in zip(checked, lowered, strict=True):
         fn.code = optimize(fn.code, pool, selected)
         compiled.append(assemble(fn, params))
+        host = [p.type for p in info.params] + [info.ret]  # resolved by the checker
+        if any(isinstance(t, Type) and erase_vtuples(t) != t for t in host):
+            compiled[-1].host_types = host  # type: ignore[assignment]  # a tuple[T, ...] there
     return Program(compiled, pool.consts, pool.image, pool.types, filename)
 
 

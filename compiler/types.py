@@ -45,6 +45,7 @@ from vm.values import (
     tag_kind,
     union_alternatives,
     union_of,
+    vtuple_of,
 )
 from vm.isa import TYPE_CODES
 
@@ -140,6 +141,8 @@ def show(t: KType) -> str:
         return f"dict[{show(t.args[0])}, {show(t.args[1])}]"
     if t.kind == "tuple":
         return f"tuple[{', '.join(show(a) for a in t.args)}]"
+    if t.kind == "vtuple":
+        return f"tuple[{show(t.args[0])}, ...]"
     if t.kind == "optional":
         return f"Optional[{show(t.args[0])}]"
     if t.kind == "union":
@@ -188,13 +191,15 @@ def _equal_by_types(a: Type, b: Type) -> str | None:
     numeric = ("int", "bool", "float")
     if a.kind in numeric and b.kind in numeric:
         return None
+    if {a.kind, b.kind} == {"tuple", "vtuple"}:
+        return _vtuple_equal_by_types(a, b)
     if "union" in (a.kind, b.kind):  # decided by the tags, at run time
         return None
     if "optional" in (a.kind, b.kind) or "none" in (a.kind, b.kind) or "dict" in (a.kind, b.kind):
         return None
     if a.kind != b.kind:
         return "never"
-    if a.kind in ("list", "set"):
+    if a.kind in ("list", "set", "vtuple"):
         return "empty" if _equal_by_types(a.args[0], b.args[0]) in ("never", "empty") else None
     if a.kind == "tuple":
         if len(a.args) != len(b.args):
@@ -288,6 +293,7 @@ _RUNTIME_CLASSES = {
     "str": {"str"},
     "list": {"list"},
     "tuple": {"tuple"},
+    "vtuple": {"tuple"},
     "dict": {"dict"},
     "set": {"set"},
     "none": {"NoneType"},
@@ -296,7 +302,7 @@ _SUBCLASSES = {"int": {"int", "bool"}}
 # each kind's class in CPython: a method it lacks is an AttributeError (method_call)
 _PYTHON_CLASSES: dict[str, type] = {
     "int": int, "float": float, "bool": bool, "str": str, "list": list, "tuple": tuple,
-    "dict": dict, "set": set, "none": type(None),
+    "vtuple": tuple, "dict": dict, "set": set, "none": type(None),
 }  # fmt: skip  # a class and the classes isinstance accepts for it
 # builtins that raise TypeError when given None (where str(None), bool(None) do not)
 _NONE_IS_A_TYPE_ERROR = frozenset(
@@ -386,11 +392,13 @@ def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:
             assert key is not None and value is not None
             return dict_of(key, value)  # type: ignore[arg-type]
         if base in ("tuple", "Tuple"):
+            if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+                return vtuple_of(annotation_type(args[0], report))  # type: ignore[arg-type]
             if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
                 raise report.unsupported(
                     node,
-                    "variable-length tuple annotation",
-                    "tuples have a fixed arity in kiln Python",
+                    "tuple annotation with ... elsewhere than second of two",
+                    "write tuple[T, ...]",
                 )
             return tuple_of(*(annotation_type(a, report) for a in args))  # type: ignore[misc]
     raise report.unsupported(
@@ -573,6 +581,10 @@ class Checker:
                 pt = resolve(param.type)
                 if isinstance(pt, Type) and pt.kind == "optional" and ty.kind != "optional":
                     ty = pt if ty.kind == "none" else optional_of(ty)  # marshalled as Optional
+                if _kind(pt) == "vtuple" and ty.kind == "tuple":  # marshalled as tuple[T, ...]
+                    item = pt.args[0]  # type: ignore[union-attr]
+                    if all(unify(a, item) for a in ty.args):
+                        ty = pt  # type: ignore[assignment]
                 if not unify(param.type, ty):
                     raise report.type_error(
                         arg,
@@ -762,6 +774,8 @@ class FunctionChecker:
             and self.fits(value, t, var.type)
         ):
             pass  # boxed (value.kwrap), or a literal's items boxed
+        elif value is not None and _kind(var.type) == "vtuple" and self.fits(value, t, var.type):
+            pass  # a tuple of a static length made the list of its items (value.kas_list)
         elif not unify(var.type, t):
             error = self.err(
                 target,
@@ -800,7 +814,7 @@ class FunctionChecker:
                     if isinstance(resolve(arg), TVar):
                         unify(arg, INT)
         joined = _joined(list(types))
-        if joined is None or joined.kind not in ("union", "tuple", "optional"):
+        if joined is None or joined.kind not in ("union", "tuple", "optional", "vtuple"):
             return None
         if all(self.fits(n, t, joined) for n, t in zip(nodes, types, strict=True)):
             return joined
@@ -812,6 +826,8 @@ class FunctionChecker:
         value is made an Optional: "none" or "some"), or a union's alternative where the union
         is wanted (`node.kwrap` is ("box", tag)), or a union of fewer alternatives."""
         rt, rtarget = resolve(t), resolve(target)
+        if _kind(rtarget) == "vtuple" and _kind(rt) == "tuple":
+            return self.as_vtuple(node, rt, rtarget)  # type: ignore[arg-type]
         if (
             isinstance(node, ast.List)
             and isinstance(rt, Type)
@@ -1245,7 +1261,7 @@ class FunctionChecker:
         self.bind(s.target, ann)
         if s.value is not None:
             t = self.expr(s.value, allow_none=_kind(ann) == "optional")
-            if _kind(ann) == "optional":
+            if _kind(ann) in ("optional", "vtuple"):
                 if not self.fits(s.value, t, ann):
                     raise self.err(s.value, f"{s.target.id} is {show(ann)}, not {show(t)}")
                 return
@@ -1269,7 +1285,7 @@ class FunctionChecker:
                         target, f"cannot unpack {show(rt)} into {len(target.elts)} names"
                     )
                 items = list(rt.args)
-            elif rt.kind == "list":
+            elif rt.kind in ("list", "vtuple"):  # ValueError unless of that many items
                 items = [rt.args[0]] * len(target.elts)
             else:
                 raise self.err(target, f"cannot unpack a {show(rt)}")
@@ -1648,6 +1664,8 @@ class FunctionChecker:
         comprehensions, `sum`, `sorted`, `str.join`, ...): the list of its items, made when the
         value is (`kas_list`, lowered `UNPACK_TUPLE n; LIST_NEW n`). A tuple never changes, so
         the list gives the same items in the same order as CPython's tuple iterator."""
+        if t.kind == "vtuple":  # a list[T] in the VM already
+            return list_of(t.args[0])
         if (
             isinstance(node, ast.Tuple)
             and t.kind == "tuple"
@@ -2030,13 +2048,17 @@ class FunctionChecker:
             return lt
         if isinstance(op, ast.Add) and lk == rk == "tuple":
             return tuple_of(*resolve(lt).args, *resolve(rt).args)  # type: ignore[union-attr]
+        if isinstance(op, ast.Add) and "vtuple" in (lk, rk):
+            return self.vtuple_concat(node, lt, rt)
         if isinstance(op, ast.Mult) and {lk, rk} in (
             {"str", "int"},
             {"str", "bool"},
             {"list", "int"},
             {"list", "bool"},
+            {"vtuple", "int"},
+            {"vtuple", "bool"},
         ):
-            return lt if lk in ("str", "list") else rt
+            return lt if lk in ("str", "list", "vtuple") else rt
         if isinstance(op, ast.Mod) and lk == "str":
             raise self.report.unsupported(
                 node, "% string formatting", "string formatting is not in kiln Python yet"
@@ -2115,6 +2137,8 @@ class FunctionChecker:
                     return self.split(node, [node.left, comp], [left, right])
                 return self.chain(node, [left, *(p[1] for p in plans_types), right])
             plans_types.append((left, right))
+            if len(node.ops) == 1:  # a tuple of a static length against a tuple[T, ...]
+                left, right = self.vtuple_operands(node.left, comp, left, right)
             if (
                 len(node.ops) == 1
                 and isinstance(op, (ast.Eq, ast.NotEq))
@@ -2213,7 +2237,7 @@ class FunctionChecker:
                         node, f"'in <string>' requires string as left operand, not {show(lt)}"
                     )
                 return ("in", container)
-            if container.kind == "list":
+            if container.kind in ("list", "vtuple"):
                 if not unify(container.args[0], lt):
                     raise self.err(
                         node,
@@ -2379,6 +2403,14 @@ class FunctionChecker:
 
     def e_Subscript(self, node: ast.Subscript) -> KType:
         seq = self.need(node.value, self.expr(node.value), "the indexed value")
+        if seq.kind == "vtuple":  # as its list: an item, or a slice (a tuple[T, ...] again)
+            if not isinstance(node.slice, ast.Slice):
+                self.index(node.slice)
+                return seq.args[0]
+            for part in (node.slice.lower, node.slice.upper, node.slice.step):
+                if part is not None:
+                    self.index(part)
+            return seq
         if seq.kind == "dict":
             self.dict_key(node.slice, seq)
             return seq.args[1]
@@ -2388,6 +2420,13 @@ class FunctionChecker:
                 for part in (node.slice.lower, node.slice.upper, node.slice.step)
             ]
             given = [part is not None for part in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if any(g and b is None for g, b in zip(given, bounds)) and bounds[2] != 0:
+                items = self.tuple_items(node.value, seq)
+                if items.kind == "list":  # of one item type: its list sliced, a tuple[T, ...]
+                    for part in (node.slice.lower, node.slice.upper, node.slice.step):
+                        if part is not None:
+                            self.index(part)
+                    return vtuple_of(items.args[0])
             if any(g and b is None for g, b in zip(given, bounds)) or bounds[2] == 0:
                 raise self.report.unsupported(
                     node.slice,
@@ -2651,11 +2690,14 @@ class FunctionChecker:
                 raise self.err(node.args[0], f"cannot add {show(t)} to {show(obj)}")
             node.kmethod = "set_add"  # type: ignore[attr-defined]
             return NONE
+        if obj.kind in ("tuple", "vtuple") and func.attr in ("index", "count"):
+            obj = self.tuple_items(func.value, obj)  # a tuple of one item type: as its list
         if obj.kind != "list":
             raise self.report.unsupported(
                 func,
                 f"method {show(obj)}.{func.attr}",
-                "kiln has methods of str and list only",
+                "kiln has methods of str and list only (and index, count of a tuple of one item"
+                " type)",
             )
         node.kmethod = func.attr  # type: ignore[attr-defined]
         elem = obj.args[0]
@@ -2954,7 +2996,7 @@ class FunctionChecker:
         t = self.need(args[0], self.expr(args[0]), f"the argument of {name}()")
         k = t.kind
         if name == "len":
-            if k not in ("str", "list", "tuple", "set", "dict"):
+            if k not in ("str", "list", "tuple", "vtuple", "set", "dict"):
                 if k in ("int", "bool", "float") and len(args) == 1 and not node.keywords:
                     # CPython's TypeError when it runs, the argument evaluated first (lowered as
                     # len(None) is)
@@ -3182,16 +3224,91 @@ class FunctionChecker:
         if t.kind == "tuple":
             node.ktuple = None  # type: ignore[attr-defined]  # tuple(t) is t
             return t
+        if t.kind == "vtuple":
+            node.ktuple = None  # type: ignore[attr-defined]  # tuple(t) is t
+            return t
         n = _static_length(arg) if t.kind == "list" else None
         if n is None:
-            raise self.report.unsupported(
-                node,
-                "tuple of a dynamic length",
-                f"tuple() of this {show(t)}: kiln's tuples have a static length; tuple() takes a"
-                " tuple, or a comprehension over tuples, zip, enumerate or displays",
-            )
+            return self.dynamic_tuple(node, arg, t)
         node.ktuple = n  # type: ignore[attr-defined]
         return tuple_of(*[t.args[0]] * n)
+
+    def dynamic_tuple(self, node: ast.Call, arg: ast.expr, t: Type) -> KType:
+        """tuple(xs) of a length known only at run time: a tuple[T, ...], at run time the list
+        of xs's items, a new one (`node.ktuple` "copy": list(xs) is lowered) unless the argument
+        is a list made here for it (a comprehension, sorted(...), list(...), a display)."""
+        if t.kind == "str":
+            node.ktuple = "copy"  # type: ignore[attr-defined]
+            return vtuple_of(STR)
+        if t.kind == "set":
+            raise self.report.unsupported(
+                node, "tuple() of a set", "CPython's order depends on hashing: tuple(sorted(s))"
+            )
+        if t.kind == "dict":
+            raise self.report.unsupported(
+                node, "tuple() of a dict", "not in kiln yet: tuple(d.keys())"
+            )
+        if t.kind != "list":
+            raise self.err(node, f"'{show(t)}' object is not iterable")
+        fresh = isinstance(arg, (ast.ListComp, ast.List)) or (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id in ("sorted", "list")
+            and not self.is_local(arg.func.id)
+            and arg.func.id not in self.module.infos  # the builtin, not a def of that name
+        )
+        node.ktuple = "fresh" if fresh else "copy"  # type: ignore[attr-defined]
+        return vtuple_of(t.args[0])
+
+    def as_vtuple(self, node: ast.expr, t: Type, target: Type) -> bool:
+        """Whether `node`, a tuple of a static length `t`, may stand where a tuple[T, ...] is
+        wanted: every item a T (`()` always); then its value is made the list of its items
+        (`node.kas_list`, as a tuple iterated is)."""
+        if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load) or getattr(
+            node, "kas_list", len(t.args)
+        ) != len(t.args):
+            return False
+        if not all(unify(item, target.args[0]) for item in t.args):
+            return False
+        node.kas_list = len(t.args)  # type: ignore[attr-defined]
+        return True
+
+    def vtuple_operands(
+        self, left_node: ast.expr, right_node: ast.expr, left: KType, right: KType
+    ) -> tuple[KType, KType]:
+        """`tuple(xs) == ("a", "b")`, `() < t`: a tuple of a static length compared with a
+        tuple[T, ...] whose item type its items have, compared as one (as_vtuple); other pairs
+        as they are."""
+        lt, rt = resolve(left), resolve(right)
+        if not (isinstance(lt, Type) and isinstance(rt, Type)):
+            return left, right
+        if (lt.kind, rt.kind) == ("vtuple", "tuple") and self.as_vtuple(right_node, rt, lt):
+            return left, left
+        if (lt.kind, rt.kind) == ("tuple", "vtuple") and self.as_vtuple(left_node, lt, rt):
+            return right, right
+        return left, right
+
+    def vtuple_concat(self, node: ast.AST, lt: KType, rt: KType) -> KType:
+        """`t + u` (and `t += u`, a new tuple too) with a tuple[T, ...]: a new tuple[T, ...]
+        (LIST_CONCAT makes a new list; a tuple of a static length on one side made the list of
+        its items)."""
+        want = resolve(lt) if _kind(lt) == "vtuple" else resolve(rt)
+        assert isinstance(want, Type)
+        if isinstance(node, ast.BinOp):
+            operands = [(node.left, lt), (node.right, rt)]
+        else:  # x += u: u converted, x must be one already
+            assert isinstance(node, ast.AugAssign)
+            if not unify(lt, want):
+                raise self.err(node, f"cannot concatenate {show(lt)} and {show(rt)}")
+            operands = [(node.value, rt)]
+        for operand, t in operands:
+            fixed = resolve(t)
+            if isinstance(fixed, Type) and fixed.kind == "tuple":
+                if self.as_vtuple(operand, fixed, want):
+                    continue
+            if not unify(t, want):
+                raise self.err(node, f"cannot concatenate {show(lt)} and {show(rt)}")
+        return want
 
     def list_call(self, node: ast.Call) -> KType:
         if not node.args:
@@ -3267,6 +3384,11 @@ def _joined(types: list[KType]) -> Type | None:
     if not all(is_concrete(t) for t in types):
         return None
     resolved = [resolve(t) for t in types]
+    if any(_kind(t) == "vtuple" for t in resolved) or (
+        all(_kind(t) == "tuple" for t in resolved)
+        and len({len(t.args) for t in resolved}) > 1  # type: ignore[union-attr]
+    ):  # `()` and `tuple(xs)`, `(x,)` and `(x, y)`: a tuple[T, ...]
+        return _joined_vtuple(resolved)  # type: ignore[arg-type]
     joined = union_of(*resolved)  # type: ignore[arg-type]
     if joined is None and all(_kind(t) == "tuple" for t in resolved):
         lengths = {len(t.args) for t in resolved}  # type: ignore[union-attr]
@@ -3283,12 +3405,43 @@ def _joined(types: list[KType]) -> Type | None:
     return joined
 
 
+def _joined_vtuple(types: list[Type]) -> Type | None:
+    """A tuple[T, ...] that every one of `types` (a tuple[T, ...], or a tuple whose items are
+    all T, `()`) is, T from the types (not from `()` alone), or None."""
+    items = {a for t in types for a in t.args}
+    want = next((t for t in types if t.kind == "vtuple"), None)
+    if want is None and len(items) == 1:
+        want = vtuple_of(items.pop())
+    if want is None:
+        return None
+    for t in types:
+        if t.kind == "vtuple" and t != want:
+            return None
+        if t.kind == "tuple" and any(a != want.args[0] for a in t.args):
+            return None
+        if t.kind not in ("tuple", "vtuple"):
+            return None
+    return want
+
+
+def _vtuple_equal_by_types(a: Type, b: Type) -> str | None:
+    """`==` of a tuple[T, ...] and a tuple of a static length, by the types where they decide
+    it: "never" when the fixed one has an item never equal to a T (it is not empty); None
+    (compare the values, or not decided here) otherwise."""
+    fixed, var = (a, b) if a.kind == "tuple" else (b, a)
+    if any(_equal_by_types(item, var.args[0]) == "never" for item in fixed.args):
+        return "never"
+    return None
+
+
 def _never_by_kind(a: KType, b: KType) -> bool:
     """Whether values of `a` and `b` are never equal by their kinds alone (a str and a list, a
     list and a tuple), item types known or not; numbers, None, Optionals, unions and dicts are
     left to _equal_by_types."""
     ka, kb = _kind(a), _kind(b)
     undecided = {"?", "int", "bool", "float", "none", "optional", "union", "dict"}
+    if {ka, kb} == {"tuple", "vtuple"}:  # (), and tuples of equal items, equal either
+        return False
     return ka != kb and ka not in undecided and kb not in undecided
 
 

@@ -143,7 +143,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
         "math_extras", "setdefault", "next_default",
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
-        "falls_off", "union_values", "range_in",
+        "falls_off", "union_values", "range_in", "dynamic_tuple",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -169,7 +169,8 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "float_of_str": "float str", "set_algebra": "set_ops list[int]", "type_compare": "compare",
     "filter_consumed": "list[int] compare", "set_order": "set_ops list[int]",
     "falls_off": "early_return", "is_bool": "bool compare",
-    "union_values": "ifexp int_float_mix", "range_in": "compare",
+    "union_values": "ifexp int_float_mix float", "range_in": "compare",
+    "dynamic_tuple": "tuple list[int] len",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -811,6 +812,7 @@ class _Generator:
             (max(self.has(t, 0.6) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, INT, e)),
             (self.has(TUPLE_INTS, 0.6), ("tuple_iter",), lambda: self.tuple_items(e)),
+            (self.has(LIST_INT, 0.5), ("dynamic_tuple",), lambda: self.dynamic_tuple_int(e)),
             (self.has(LIST_INT, 0.4), ("next_default",), lambda: self.next_item(e)),
             (2 if self.callees(INT) else 0, ("call",), lambda: self.call(INT, e)),
             (0.3, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
@@ -1041,7 +1043,7 @@ class _Generator:
             (0.15, ("union_values",), lambda: _call("isinstance", self.number(e),
                                                     _name(rng.choice(["int", "float"])))),
             # an int past 2**53 against a float: CPython compares them exactly (CMP_IF)
-            (0.1, ("int_float_mix",), lambda: _compare(
+            (0.1, ("int_float_mix", "float"), lambda: _compare(
                 _const(rng.choice([1, -1]) * (2 ** 53 + rng.randint(1, 3))), [_cmpop(rng)],
                 [self.expr(FLOAT, e)])),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
@@ -1054,6 +1056,7 @@ class _Generator:
             (max(self.has(t, 0.4) for t in tuples) if tuples else 0, ("tuple_index",),
              lambda: self.tuple_item(tuples, BOOL, e)),
             (0.3, ("math_extras", "float"), lambda: self.isclose(e)),
+            (self.has(LIST_INT, 0.4), ("dynamic_tuple",), lambda: self.dynamic_tuple_test(e)),
             (1.5 if self.callees(BOOL) else 0, ("call",), lambda: self.call(BOOL, e)),
         ])
 
@@ -1466,6 +1469,54 @@ class _Generator:
         gen = ast.GeneratorExp(elt=elt, generators=[ast.comprehension(
             target=_name(var, store=True), iter=self.expr(LIST_INT, d), ifs=ifs, is_async=0)])
         return _call("next", gen, _const(rng.choice([-1, 0, 7])))
+
+    def dynamic_tuple(self, d: int) -> ast.expr:
+        """A tuple[int, ...] (its length known only at run time): ``tuple(v for v in xs if v >
+        k)``, ``tuple(sorted(...))`` of such a generator, a slice of one, or one ``+ (k,)``."""
+        rng = self.rng
+        var = f"t{self.tuple_vars}"
+        self.tuple_vars += 1
+        gen = ast.GeneratorExp(elt=_name(var), generators=[ast.comprehension(
+            target=_name(var, store=True), iter=self.expr(LIST_INT, d),
+            ifs=[_compare(_name(var), [_cmpop(rng)], [_const(rng.randint(-2, 3))])],
+            is_async=0)])
+        made = _call("tuple", _call("sorted", gen) if self.chance(0.3) else gen)
+        if self.chance(0.2):
+            bounds = [_const(rng.randint(-3, 3)) if self.chance(0.5) else None for _ in range(2)]
+            made = ast.Subscript(value=made, slice=ast.Slice(lower=bounds[0], upper=bounds[1]),
+                                 ctx=ast.Load())
+        if self.chance(0.2):
+            extra = ast.Tuple(elts=[_const(rng.randint(-3, 3))], ctx=ast.Load())
+            made = (_bin(made, ast.Add(), extra) if self.chance(0.5)
+                    else _bin(extra, ast.Add(), made))
+        return made
+
+    def dynamic_tuple_int(self, d: int) -> ast.expr:
+        """``len(t)``, ``sum(t)``, ``t[k]`` (IndexError past the end) of a tuple[int, ...]."""
+        t = self.dynamic_tuple(d)
+        kind = self.rng.random()
+        if kind < 0.4:
+            return _call("len", t)
+        if kind < 0.7:
+            return _call("sum", t)
+        return _index(t, _const(self.rng.randint(-2, 2)))
+
+    def dynamic_tuple_test(self, d: int) -> ast.expr:
+        """A tuple[int, ...] compared (==, !=, <, ...) with another, with a tuple display of
+        ints (`()` too), or searched (``k in t``)."""
+        rng = self.rng
+        t = self.dynamic_tuple(d)
+        kind = rng.random()
+        if kind < 0.3:
+            return _compare(self.expr(INT, d, small=True), [rng.choice([ast.In, ast.NotIn])()], [t])
+        if kind < 0.65:
+            other = self.dynamic_tuple(d)
+        else:
+            other = ast.Tuple(elts=[_const(rng.randint(-2, 3)) for _ in range(rng.randint(0, 3))],
+                              ctx=ast.Load())
+            if self.chance(0.5):
+                t, other = other, t
+        return _compare(t, [_cmpop(rng)], [other])
 
     def tuple_of_items(self, d: int) -> ast.expr:
         """``tuple(a op b for a, b in zip(x, y))`` of two tuple[int, int]s, ``tuple(x)``, or a

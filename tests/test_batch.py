@@ -20,7 +20,7 @@ from vm.batch import (
 )
 from vm.limits import Limits
 from vm.run import verify
-from vm.values import BOOL, FLOAT, INT, list_of, tuple_of
+from vm.values import BOOL, FLOAT, INT, list_of, tuple_of, vtuple_of
 
 
 def prog(body: str, ret: str = "int"):  # type: ignore[no-untyped-def]
@@ -77,6 +77,35 @@ def test_marshal_expected_follows_python_equality() -> None:
     assert marshal_expected(2**60 + 1, FLOAT) is None  # not exact as a double: leave it unequal
     assert marshal_expected([1, 2], list_of(FLOAT)) is not None
     assert marshal_expected((1, "a"), tuple_of(INT, INT)) is None
+    # a tuple[T, ...] result equals tuples of any length, never a list
+    assert marshal_expected((1, 2.0), vtuple_of(INT)) == [2, 1, 2]
+    assert marshal_expected((), vtuple_of(INT)) == [0]
+    assert marshal_expected([1, 2], vtuple_of(INT)) is None
+
+
+@pytest.mark.parametrize("backend", ["ref", "cpu"])
+def test_dynamic_tuple_results_are_tuples(backend: str) -> None:
+    evens = compile_source(
+        "def f(xs: list[int]):\n"
+        "    if not xs:\n"
+        "        return ()\n"
+        "    return tuple(x for x in xs if x % 2 == 0)\n"
+    )
+    tests = [
+        TestSpec(([1, 2, 3, 4],), (2, 4)),
+        TestSpec(([],), ()),
+        TestSpec(([1],), ()),
+        TestSpec(([2],), (2,)),
+        TestSpec(([6],), [6]),  # CPython: (6,) != [6]
+        TestSpec(([6],), (6, 6)),
+    ]
+    outcomes = []
+    for test in tests:
+        b = BatchBuilder()
+        b.add_candidate(evens, 0, b.add_tests(evens, 0, [test]))
+        result = verify(b.build(), backend=backend, limits=Limits(fuel=2000))
+        outcomes.append(int(result.verdict[0]))
+    assert outcomes == [PASSED] * 4 + [WRONG_ANSWER] * 2
 
 
 def test_comparison_modes() -> None:

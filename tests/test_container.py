@@ -12,7 +12,7 @@ from test_ref_vm import Fn, assemble
 from vm.container import MAGIC, MAX_COUNT, ContainerError, Program, load
 from vm.isa import FORMAT_VERSION, isa_hash
 from vm.limits import MAX_TYPE_DEPTH
-from vm.values import FLOAT, INT, STR, list_of, tuple_of
+from vm.values import FLOAT, INT, STR, list_of, tuple_of, vtuple_of
 
 # where the fixed header fields sit in a file
 _VERSION_AT = len(MAGIC)
@@ -61,6 +61,43 @@ def test_round_trip() -> None:
     assert loaded == program
     assert loaded.to_bytes() == data
     assert loaded.signature(0) == ([list_of(INT), STR], tuple_of(INT, FLOAT))
+
+
+def _dynamic_tuple_program() -> Program:
+    from compiler import compile_source
+
+    source = (
+        "def f(t: tuple[int, ...], n: int) -> tuple[int, ...]:\n    return t[n:]\n"
+        "def g(t: tuple[int, ...]):\n    return [t, ()], (t, 1)\n"
+    )
+    return compile_source(source, "v.py")
+
+
+def test_host_types_round_trip() -> None:
+    """A tuple[T, ...] is a list[T] in the type table; the host types section keeps it a tuple."""
+    program = _dynamic_tuple_program()
+    data = program.to_bytes()
+    loaded = load(data)
+    assert loaded == program
+    assert loaded.to_bytes() == data
+    assert loaded.signature(0) == ([vtuple_of(INT), INT], vtuple_of(INT))
+    assert [loaded.types[t] for t in loaded.functions[0].param_types] == [list_of(INT), INT]
+    from vm.ref import run
+
+    assert run(loaded, "f", [(1, 2, 3), 1]).value == (2, 3)
+    assert run(loaded, "g", [(4, 5)]).value == ([(4, 5), ()], ((4, 5), 1))
+
+
+def test_damaged_host_types_are_rejected() -> None:
+    program = _dynamic_tuple_program()
+    f = program.functions[program.function_index("f")]
+    f.host_types = [vtuple_of(STR), INT, vtuple_of(INT)]
+    with pytest.raises(ContainerError, match="differ from its type table"):
+        load(program.to_bytes())
+    data = _dynamic_tuple_program().to_bytes()
+    for n in range(len(data)):
+        with pytest.raises(ContainerError):
+            load(data[:n])
 
 
 def test_empty_program_round_trips() -> None:

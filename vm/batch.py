@@ -183,6 +183,8 @@ def marshal_expected(expected: Any, ty: Type) -> list[int] | None:
             return value if alt is None else convert(value, alt)
         if t.kind == "list" and isinstance(value, list):
             return [convert(v, t.args[0]) for v in value]
+        if t.kind == "vtuple" and isinstance(value, tuple):
+            return tuple(convert(v, t.args[0]) for v in value)
         if t.kind == "tuple" and isinstance(value, tuple) and len(value) == len(t.args):
             return tuple(convert(v, a) for v, a in zip(value, t.args))
         return value
@@ -388,7 +390,7 @@ def _marshalled_size(words: list[int], pos: int, ty: Type) -> int:
         return 1
     if kind == "str":
         return 1 + words[pos]
-    if kind == "list":
+    if kind in ("list", "vtuple"):
         n, size = words[pos], 1
         for _ in range(n):
             size += _marshalled_size(words, pos + size, ty.args[0])

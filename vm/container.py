@@ -14,6 +14,10 @@ Layout of a `.kbc` file (all integers little-endian):
                      parameter count, local count, max stack, return type, parameter types...
     code             u32 instruction words, all functions back to back
     lines            u32 source line of each instruction
+    host types       optional, only where a signature holds a tuple[T, ...] (a list[T] in the
+                     VM): b"HOST", u32 count, then per function: u32 function index, u32 word
+                     count, i32 words: for each parameter and then the result, its descriptor,
+                     with -1 for tuple[T, ...] (followed by T's)
     checksum         u32 CRC-32 of everything before it
 
 `load` checks the framing (magic, version, ISA hash, counts, truncation, checksum) and raises
@@ -26,10 +30,13 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 
-from vm.isa import FORMAT_VERSION, isa_hash
-from vm.values import Type, type_from_descriptor
+from vm.isa import FORMAT_VERSION, TYPE_CODES, isa_hash
+from vm.limits import MAX_TYPE_DEPTH
+from vm.values import Type, runtime_type, type_from_descriptor, vtuple_of
 
 MAGIC = b"\x89KBC\r\n\x1a\n"
+HOST_TAG = b"HOST"
+VTUPLE_CODE = -1  # tuple[T, ...] in a host descriptor (never in the VM's type table)
 MAX_COUNT = 1 << 26  # no section of a container may claim more items than this
 # appended to the name of a function that returns a dict (compiler/reference.py): a call of its
 # source name from outside the program finds none (function_index says why), since its result
@@ -61,6 +68,9 @@ class Function:
     max_stack: int
     code: list[int] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    # the parameter types and then the result type as the host marshals them, where they differ
+    # from the type table's: a tuple[T, ...] is a list[T] in the VM and a tuple at the host
+    host_types: list[Type] | None = None
 
     @property
     def n_params(self) -> int:
@@ -89,7 +99,10 @@ class Program:
         raise KeyError(f"no function {name!r} in {self.source_name} (functions: {known})")
 
     def signature(self, index: int) -> tuple[list[Type], Type]:
+        """The parameter and result types as the host marshals them."""
         fn = self.functions[index]
+        if fn.host_types is not None:
+            return fn.host_types[:-1], fn.host_types[-1]
         return [self.types[t] for t in fn.param_types], self.types[fn.return_type]
 
     def to_bytes(self) -> bytes:
@@ -133,6 +146,12 @@ class Program:
         parts.append(
             struct.pack(f"<{len(code)}I", *(line for fn in self.functions for line in fn.lines))
         )
+        hosted = [(i, fn.host_types) for i, fn in enumerate(self.functions) if fn.host_types]
+        if hosted:
+            parts.append(HOST_TAG + struct.pack("<I", len(hosted)))
+            for i, host_types in hosted:
+                words = [w for t in host_types for w in _host_descriptor(t)]
+                parts.append(struct.pack(f"<II{len(words)}i", i, len(words), *words))
         body = b"".join(parts)
         return body + struct.pack("<I", zlib.crc32(body))
 
@@ -219,6 +238,25 @@ def load(data: bytes) -> Program:
         headers.append((fname, start, length, n_params, n_locals, max_stack, ret, params))
     code = r.ints("I", n_code, "code")
     lines = r.ints("I", n_code, "line table")
+    host: dict[int, list[Type]] = {}
+    if r.pos < len(body) and body[r.pos : r.pos + len(HOST_TAG)] == HOST_TAG:
+        r.take(len(HOST_TAG), "host types tag")
+        for _ in range(r.count("host types count")):
+            index, n_words = r.ints("I", 2, "host types header")
+            words = list(r.ints("i", n_words, "host types"))
+            if index >= n_funcs or index in host:
+                raise ContainerError(
+                    f"host types name function {index} (of {n_funcs}) again or out of range"
+                )
+            try:
+                host[index] = _from_host_descriptor(words, headers[index][3] + 1)
+            except ValueError as e:
+                raise ContainerError(f"host types of function {index}: {e}") from None
+            table = [
+                types[t] if t < n_types else None for t in [*headers[index][7], headers[index][6]]
+            ]
+            if [runtime_type(t) for t in host[index]] != table:
+                raise ContainerError(f"host types of function {index} differ from its type table's")
     if r.pos != len(body):
         raise ContainerError(f"{len(body) - r.pos} unexpected bytes after the line table")
     functions = []
@@ -236,6 +274,47 @@ def load(data: bytes) -> Program:
                 max_stack,
                 list(code[start : start + length]),
                 list(lines[start : start + length]),
+                host.get(i),
             )
         )
     return Program(functions, consts, image, types, source_name)
+
+
+def _host_descriptor(t: Type) -> list[int]:
+    """A type table descriptor (vm.values.Type.descriptor), with VTUPLE_CODE for tuple[T, ...]."""
+    if t.kind == "vtuple":
+        return [VTUPLE_CODE, *_host_descriptor(t.args[0])]
+    words = [TYPE_CODES[t.kind], *([len(t.args)] if t.kind in ("tuple", "union") else [])]
+    for arg in t.args:
+        words += _host_descriptor(arg)
+    return words
+
+
+def _from_host_descriptor(words: list[int], count: int) -> list[Type]:
+    """`count` types read from host descriptors that use every word; ValueError if malformed."""
+    pos = 0
+
+    def one(depth: int) -> Type:
+        nonlocal pos
+        if pos >= len(words):
+            raise ValueError("truncated host descriptor")
+        if depth > MAX_TYPE_DEPTH:
+            raise ValueError(f"host descriptor nests deeper than {MAX_TYPE_DEPTH}")
+        code, pos = words[pos], pos + 1
+        if code == VTUPLE_CODE:
+            return vtuple_of(one(depth + 1))
+        kind = next((k for k, c in TYPE_CODES.items() if c == code), None)
+        if kind is None:
+            raise ValueError(f"unknown type code {code}")
+        if kind in ("tuple", "union"):
+            if pos >= len(words) or not 0 <= words[pos] <= 255:
+                raise ValueError("bad arity in host descriptor")
+            n, pos = words[pos], pos + 1
+        else:
+            n = 1 if kind in ("list", "optional") else 0
+        return Type(kind, tuple(one(depth + 1) for _ in range(n)))
+
+    types = [one(0) for _ in range(count)]
+    if pos != len(words):
+        raise ValueError("trailing words")
+    return types

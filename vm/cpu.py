@@ -256,8 +256,7 @@ def _entry(program: Program, index: int, function: str | int) -> _Entry | None:
     f = _resolve(program, function)
     fn = program.functions[f]
     try:
-        params = [program.types[t] for t in fn.param_types]
-        ret = program.types[fn.return_type]
+        params, ret = program.signature(f)  # the host's types (a tuple[T, ...] is a tuple)
     except (IndexError, TypeError):
         return None
     return _Entry(index, f, fn.name, [(ty, _writer(ty)) for ty in params], _reader(ret))

@@ -29,6 +29,9 @@ def signature(program: Program, index: int) -> str:
     def type_name(t: int) -> str:
         return str(program.types[t]) if 0 <= t < len(program.types) else f"<type {t}?>"
 
+    if fn.host_types is not None:  # a tuple[T, ...] (a list[T] in the VM) is shown as one
+        *host_params, host_ret = fn.host_types
+        return f"{fn.name}({', '.join(map(str, host_params))}) -> {host_ret}"
     params = ", ".join(type_name(t) for t in fn.param_types)
     return f"{fn.name}({params}) -> {type_name(fn.return_type)}"
 

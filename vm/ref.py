@@ -43,7 +43,16 @@ from vm.isa import CMP_IF_OPS, OPS, TRAPS, TYPE_CODES, decode, split_local2
 from vm.limits import Limits
 from vm.result import ExecResult
 from vm.semantics import Trap, checked
-from vm.values import INT64_MAX, INT64_MIN, Type, bits_float, float_bits, marshal
+from vm.values import (
+    INT64_MAX,
+    INT64_MIN,
+    Type,
+    bits_float,
+    erase_vtuples,
+    float_bits,
+    marshal,
+    unmarshal,
+)
 from vm.verify import image_strings, verify
 
 
@@ -928,11 +937,14 @@ def run(
             raise ValueError(message) from None
     try:
         values = [
-            _unmarshal_arg(machine, iter(words), ty)
+            _unmarshal_arg(machine, iter(words), erase_vtuples(ty))
             for words, ty in zip(marshalled, param_types, strict=True)
         ]
         machine.enter(index, values)
         result = machine.execute()
-        return ExecResult(_result(result, return_type, limits.heap_words), None, machine.steps)
+        value = _result(result, erase_vtuples(return_type), limits.heap_words)
+        if fn.host_types is not None:  # a tuple[T, ...] is a list[T] in the VM
+            value = unmarshal(marshal(value, erase_vtuples(return_type)), return_type)
+        return ExecResult(value, None, machine.steps)
     except Trap as trap:
         return ExecResult(None, trap.name, machine.steps)

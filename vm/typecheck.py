@@ -678,13 +678,16 @@ class _Checker(_Types):
                 v = stack[-1][0]
                 kind = _KIND_OF_CODE.get(n)
                 if kind is None or not (
-                    v.kind == kind or (v.kind in _WORDS and kind in _SCALARS) or v.kind == "any"
+                    v.kind == kind
+                    or (v.kind in _WORDS and kind in _SCALARS)
+                    or (v.kind == "bool" and kind == "int")  # int(flag): the same word, 0 or 1
+                    or v.kind == "any"
                 ):
                     raise self.fail(
                         pc, f"expected a {kind or f'kind {n}'} to box, found {self.show(v)}"
                     )
                 stack.pop()
-                push(Type("union", (Type(kind) if v.kind in _WORDS or v.kind == "any" else v,)))
+                push(Type("union", (Type(kind) if v.kind in (*_WORDS, "any", "bool") else v,)))
             case "TAG":
                 take("union")
                 push(INT)

@@ -13,6 +13,7 @@ int64 words read with the value's type (`vm/README.md`):
     str               length, then one code point per word
     list[T]           length, then each item marshalled as T
     tuple[T1..Tn]     each item marshalled in turn (the arity is in the type)
+    tuple[T, ...]     as list[T] (a host and compiler type: a list in the VM, `vtuple_of`)
     Optional[T]       0 for None; else 1, then the value marshalled as T
     Union[T1..Tn]     the type code of the value's kind (TYPE_CODES), then the value marshalled
                       as the alternative of that kind
@@ -48,6 +49,8 @@ class Type:
             return f"dict[{self.args[0]}, {self.args[1]}]"
         if self.kind == "tuple":
             return f"tuple[{', '.join(map(str, self.args))}]"
+        if self.kind == "vtuple":
+            return f"tuple[{self.args[0]}, ...]"
         if self.kind == "optional":
             return f"Optional[{self.args[0]}]"
         if self.kind == "union":
@@ -94,8 +97,9 @@ def union_of(*types: Type) -> Type | None:
     on one path and a float on another): nested unions and Optionals flattened, repeats dropped,
     alternatives in TYPE_CODES order. One alternative is that type; None and one other is
     Optional[T]. None when two alternatives share a kind but differ (`list[int]` and
-    `list[str]`: the tag could not tell them apart), or a set is among them. A dict is a tuple
-    at run time (runtime_type): it takes the tuple's tag, so no tuple may be beside it."""
+    `list[str]`: the tag could not tell them apart), or a set or a tuple[T, ...] is among them.
+    A dict is a tuple at run time (runtime_type): it takes the tuple's tag, so no tuple may be
+    beside it."""
     alts: dict[str, Type] = {}
     stack = list(reversed(types))
     while stack:
@@ -106,7 +110,7 @@ def union_of(*types: Type) -> Type | None:
             stack.extend(reversed(t.args))
             continue
         kind = tag_kind(t.kind)
-        if t.kind == "set" or alts.get(kind, t) != t:
+        if t.kind in ("set", "vtuple") or alts.get(kind, t) != t:
             return None
         alts[kind] = t
     ordered = tuple(alts[k] for k in TYPE_CODES if k in alts)
@@ -140,13 +144,30 @@ def dict_of(key: Type, value: Type) -> Type:
     return Type("dict", (key, value))
 
 
+def vtuple_of(elem: Type) -> Type:
+    """`tuple[T, ...]`, a tuple of a length known only at run time, every item a T. A type of
+    the compiler and the host: in the VM it is a list[T] that nothing changes after it is
+    made (the compiler rejects every mutation), so the VM runs it with list instructions; at the
+    marshalling boundary it is a Python tuple (`marshal`, `unmarshal`: its words are a list's)."""
+    return Type("vtuple", (elem,))
+
+
+def erase_vtuples(t: Type) -> Type:
+    """`t` with every tuple[T, ...] as list[T] (sets and dicts kept): the types the lowering
+    reads, and the VM's, for values whose host type is `t`."""
+    if not t.args:
+        return t
+    args = tuple(erase_vtuples(a) for a in t.args)
+    return Type("list" if t.kind == "vtuple" else t.kind, args)
+
+
 def runtime_type(t: Type) -> Type:
-    """`t` with every set[T] as list[T] and every dict[K, V] as tuple[list[K], list[V]]: what
-    the VM's type table holds."""
+    """`t` with every set[T] and tuple[T, ...] as list[T] and every dict[K, V] as
+    tuple[list[K], list[V]]: what the VM's type table holds."""
     args = tuple(runtime_type(a) for a in t.args)
     if t.kind == "dict":
         return tuple_of(list_of(args[0]), list_of(args[1]))
-    return Type("list" if t.kind == "set" else t.kind, args)
+    return Type("list" if t.kind in ("set", "vtuple") else t.kind, args)
 
 
 def tuple_of(*elems: Type) -> Type:
@@ -301,6 +322,12 @@ def _marshal(value: Any, ty: Type, out: list[int]) -> None:
         out.append(len(value))
         for item in value:
             _marshal(item, ty.args[0], out)
+    elif kind == "vtuple":  # marshalled as a list of its items
+        if not isinstance(value, tuple):
+            raise ValueError(f"expected {ty}, got {value!r}")
+        out.append(len(value))
+        for item in value:
+            _marshal(item, ty.args[0], out)
     elif kind == "tuple":
         if not isinstance(value, tuple) or len(value) != len(ty.args):
             raise ValueError(f"expected {ty}, got {value!r}")
@@ -356,6 +383,9 @@ def _unmarshal(it: Iterator[int], ty: Type) -> Any:
         return [_unmarshal(it, ty.args[0]) for _ in range(n)]
     if kind == "tuple":
         return tuple(_unmarshal(it, arg) for arg in ty.args)
+    if kind == "vtuple":
+        n = word()
+        return tuple(_unmarshal(it, ty.args[0]) for _ in range(n))
     if kind == "optional":
         tag = word()
         if tag not in (0, 1):
