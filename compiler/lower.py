@@ -1470,6 +1470,11 @@ class FunctionLowerer:
             self.expr(node.args[0])
             self.emit("POP")
             self.raise_("TypeError")
+        elif hasattr(node, "kargs_type_error"):  # int(5, 16): CPython's TypeError, arguments
+            for arg in node.args:  # first
+                self.expr(arg)
+                self.emit("POP")
+            self.raise_("TypeError")
         elif hasattr(node, "kcallee"):
             for arg in node.args:
                 self.expr(arg)

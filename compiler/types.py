@@ -2994,16 +2994,19 @@ class FunctionChecker:
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
         if name == "int" and len(args) == 2 and not node.keywords:
             # int(s, base): the kiln function `$int_base` (frontend.BUILTIN_HELPERS)
-            t = self.need(args[0], self.expr(args[0]), "the argument of int()")
-            if t.kind != "str":
-                raise self.report.unsupported(
-                    args[0],
-                    f"int({show(t)}, base)",
-                    "CPython raises TypeError: int() can't convert non-string with explicit base",
-                )
+            t = self.expr(args[0])
+            if not unify(t, STR):  # an item of `f([])`'s list: a str, as the body tells
+                if _kind(t) not in _PYTHON_CLASSES or _kind(t) == "str":  # a union: unknown
+                    raise self.report.unsupported(
+                        args[0], f"int({show(t)}, base)", "kiln's int(s, base) takes a str"
+                    )
+                # CPython's TypeError (int() can't convert non-string with explicit base),
+                # both arguments evaluated first (lower.py)
+                node.kargs_type_error = True  # type: ignore[attr-defined]
             if not _intlike(self.expr(args[1])):
                 raise self.err(args[1], "int() base must be an int")
-            node.kcallee = self.module.helper("int_base").name  # type: ignore[attr-defined]
+            if not hasattr(node, "kargs_type_error"):
+                node.kcallee = self.module.helper("int_base").name  # type: ignore[attr-defined]
             return INT
         if name in ("int", "float", "bool", "str") and len(args) > 1:
             raise self.report.unsupported(
