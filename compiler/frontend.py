@@ -1291,14 +1291,30 @@ class _SpelledForms(ast.NodeTransformer):
 # start=1)` is `enumerate(xs, 1)`, `int(s, base=16)` is `int(s, 16)` (the same values, evaluated
 # in the same order, the keyword being the last argument).
 _POSITIONAL_KEYWORDS = {"enumerate": "start", "int": "base"}
+# s.split(sep=",") is s.split(","), s.split(",", maxsplit=1) is s.split(",", 1) (rsplit too): the
+# keywords in the parameters' order after the positional arguments (of a receiver without
+# the method, CPython's AttributeError comes before any argument either way)
+_SPLIT_PARAMETERS = ("sep", "maxsplit")
 
 
 def _rewrite_keywords(fn: ast.FunctionDef) -> None:
     """`enumerate(xs, start=k)` -> `enumerate(xs, k)`, `int(s, base=b)` -> `int(s, b)`, where
-    the name is the builtin's (neither the function nor the module binds it)."""
+    the name is the builtin's (neither the function nor the module binds it);
+    `s.split(sep=a, maxsplit=n)` -> `s.split(a, n)` (and rsplit)."""
     module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
     shadowed = _bound_names(fn) | module
     for node in walk(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("split", "rsplit")
+            and node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and [kw.arg for kw in node.keywords]
+            == list(_SPLIT_PARAMETERS[len(node.args) : len(node.args) + len(node.keywords)])
+        ):
+            node.args.extend(kw.value for kw in node.keywords)
+            node.keywords = []
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)

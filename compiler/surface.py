@@ -69,7 +69,8 @@ STR_METHODS: Final[tuple[StrMethod, ...]] = (
         "split", (0, 1, 2), "list[str]", "STR_SPLIT",
         "the parts between separators (ValueError for an empty one); without one, runs of"
         " whitespace (`STR_SPLIT_WS`)" + _ASCII + "; `split(sep, maxsplit)`: at most"
-        " `maxsplit` splits from the start (negative: all), the kiln function `$split_max`",
+        " `maxsplit` splits from the start (negative: all), the kiln function `$split_max`;"
+        " `sep=`, `maxsplit=` as keywords too",
         '" k i  ln ".split()', batched=(0, 1), family="edit",
     ),
     StrMethod(
