@@ -2260,7 +2260,8 @@ class FunctionChecker:
             t.kind == "dict"
             and isinstance(op, (ast.Eq, ast.NotEq))
             and "dict[" not in show(t.args[1])
-            and not t.args[1].has_float
+            and isinstance(resolve(t.args[1]), Type)  # a value type nothing tells: unsupported
+            and not resolve(t.args[1]).has_float  # type: ignore[union-attr]
         ):  # the same keys, each with an equal value, in any order
             return ("dict", t)
         if "dict[" in show(t):
