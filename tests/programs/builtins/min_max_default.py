@@ -1,7 +1,7 @@
-# expect: (-1, 'z', 1, 5, 0, 2, 'b', 0)
-def main() -> tuple[int, str, int, int, int, int, str, int]:
+# expect: (-1, 'z', 1, 5, 0, 2, 'b', 0, 'b', '-', 3)
+def main() -> tuple[int, str, int, int, int, int, str, int, str, str, int]:
     """min/max(xs, default=d): d where xs is empty, else min/max(xs); d is evaluated either
-    way (after xs); also of a generator, a set and a dict view."""
+    way (after xs); also of a generator, a set, a dict view, a dict (its keys) and a tuple."""
     empty: list[int] = []
     freq = {"a": 1, "b": 2}
     words: dict[str, int] = {}
@@ -14,4 +14,7 @@ def main() -> tuple[int, str, int, int, int, int, str, int]:
         max(freq.values(), default=0),
         max({"a", "b"}, default="c"),
         min(set(empty), default=0),
+        max(freq, default=""),
+        max(words, default="-"),
+        max((3, 1, 2), default=0),
     )
