@@ -937,7 +937,7 @@ class _Generator:
                                                 orelse=self.expr(FLOAT, e))),
             (0.5, ("abs",), lambda: _call("abs", self.expr(FLOAT, e))),
             # round(x, n): CPython's decimal rounding (a large x * 10**n is left to CPython)
-            (0.5, ("round_ndigits",), lambda: _call("round", self.expr(FLOAT, e),
+            (0.4, ("round_ndigits",), lambda: _call("round", self.expr(FLOAT, e),
                                                     _const(rng.choice([0, 1, 2, 3])))),
             (0.6, ("min_max",), lambda: _call(rng.choice(["min", "max"]), self.expr(FLOAT, e),
                                               self.expr(FLOAT, e))),
