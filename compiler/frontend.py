@@ -128,6 +128,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         for fn in [*_hoist_nested(stmt), stmt]:
             fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
             _erase_any(fn)
+            _rewrite_keywords(fn)
             _rewrite_spelled_forms(fn)
             _rewrite_generators(fn)
             _rewrite_functionals(fn)
@@ -136,6 +137,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     if effects:
         init = _module_function([s for _, s in effects])
         init.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
+        _rewrite_keywords(init)
         _rewrite_spelled_forms(init)
         _rewrite_generators(init)
         _rewrite_functionals(init)
@@ -833,13 +835,19 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                     and node.func.id == "print"
                 ) or (
                     kw.arg in MATH_KEYWORDS.get(_math_function_name(node.func), ())
+                ) or (
+                    kw.arg == "default"
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("min", "max")
+                    and len(node.args) == 1
                 )
                 if not ok:
                     raise report.unsupported(
                         kw,
                         f"keyword argument {kw.arg or '**'}",
                         "only sorted(..., reverse=...), list.sort(reverse=...),"
-                        " print(sep=, end=) and math.isclose(rel_tol=, abs_tol=) take a keyword",
+                        " print(sep=, end=), min/max(xs, default=), enumerate(xs, start=),"
+                        " int(s, base=) and math.isclose(rel_tol=, abs_tol=) take a keyword",
                     )
 
 
@@ -910,6 +918,128 @@ def isclose(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
         return False
     diff = abs(b - a)
     return diff <= abs(rel_tol * b) or diff <= abs(rel_tol * a) or diff <= abs_tol
+""",
+}
+
+
+# builtins and methods that are kiln functions the checker adds to a program that calls them
+# (types.Checker.helper, as `$name`), written in kiln Python to CPython 3.11's rules; a call
+# evaluates the object (of a method) and the arguments in order, then calls the function
+BUILTIN_HELPERS = {
+    # s.split(sep, maxsplit): at most maxsplit splits from the start (negative: no limit), as
+    # CPython's split (ValueError for an empty separator, whatever maxsplit is)
+    "split_max": """
+def split_max(s: str, sep: str, maxsplit: int) -> list[str]:
+    if sep == "":
+        raise ValueError
+    parts: list[str] = []
+    start = 0
+    while maxsplit != 0:
+        j = s.find(sep, start)
+        if j < 0:
+            break
+        parts.append(s[start:j])
+        start = j + len(sep)
+        maxsplit -= 1
+    parts.append(s[start:])
+    return parts
+""",
+    # s.rsplit(sep, maxsplit): at most maxsplit splits from the end; each split at the rightmost
+    # occurrence that ends within what is left (CPython's rfind), found among all occurrences
+    # (overlapping ones too) from the left
+    "rsplit_max": """
+def rsplit_max(s: str, sep: str, maxsplit: int) -> list[str]:
+    if sep == "":
+        raise ValueError
+    starts: list[int] = []
+    p = s.find(sep)
+    while p >= 0:
+        starts.append(p)
+        p = s.find(sep, p + 1)
+    parts: list[str] = []
+    end = len(s)
+    k = len(starts) - 1
+    while maxsplit != 0 and k >= 0:
+        if starts[k] + len(sep) <= end:
+            parts.append(s[starts[k] + len(sep):end])
+            end = starts[k]
+            maxsplit -= 1
+        k -= 1
+    parts.append(s[:end])
+    parts.reverse()
+    return parts
+""",
+    # x.is_integer() of a float: finite and without a fraction (False for inf and nan)
+    "is_integer": """
+def is_integer(x: float) -> bool:
+    return x - x == 0.0 and x % 1.0 == 0.0
+""",
+    # int(s, base) of a str, as CPython 3.11's PyLong_FromString: base 0 or 2..36 (else
+    # ValueError, checked first); ASCII whitespace " \t\n\r\v\f" around (not "\x1c".."\x1f",
+    # which CPython's int() rejects); a sign; with base 0, the base the prefix says (0x, 0o,
+    # 0b; else 10, and a leading 0 only in a zero); the prefix of the base (one underscore
+    # after it); digits with single underscores between them; more than 4300 digits in a base
+    # that is not a power of 2 (CPython's sys.int_max_str_digits); anything else ValueError.
+    # A non-ASCII s (Unicode digits and spaces: CPython's tables) is the fallback trap
+    # Unsupported, which s.lower() raises; a value past 64 bits the fallback trap Overflow.
+    "int_base": r"""
+def int_base(s: str, base: int) -> int:
+    if base != 0 and (base < 2 or base > 36):
+        raise ValueError
+    t = s.lower()
+    n = len(t)
+    i = 0
+    while i < n and t[i] in " \t\n\r\x0b\x0c":
+        i += 1
+    while n > i and t[n - 1] in " \t\n\r\x0b\x0c":
+        n -= 1
+    negative = False
+    if i < n and (t[i] == "+" or t[i] == "-"):
+        negative = t[i] == "-"
+        i += 1
+    zero_only = False
+    prefix = t[i:i + 2]
+    if base == 0:
+        if prefix == "0x":
+            base = 16
+        elif prefix == "0o":
+            base = 8
+        elif prefix == "0b":
+            base = 2
+        else:
+            base = 10
+            zero_only = prefix[:1] == "0"
+    if (base == 16 and prefix == "0x") or (base == 8 and prefix == "0o") or (
+        base == 2 and prefix == "0b"
+    ):
+        i += 2
+        if i < n and t[i] == "_":
+            i += 1
+    if i >= n or t[i] == "_" or t[n - 1] == "_":
+        raise ValueError
+    digits = 0
+    for j in range(i, n):
+        if t[j] == "_":
+            if t[j - 1] == "_":
+                raise ValueError
+        else:
+            d = "0123456789abcdefghijklmnopqrstuvwxyz".find(t[j])
+            if d < 0 or d >= base:
+                raise ValueError
+            digits += 1
+    if digits > 4300 and base & (base - 1) != 0:
+        raise ValueError
+    value = 0
+    for j in range(i, n):
+        if t[j] != "_":
+            d = "0123456789abcdefghijklmnopqrstuvwxyz".find(t[j])
+            if negative:
+                value = value * base - d
+            else:
+                value = value * base + d
+    if zero_only and value != 0:
+        raise ValueError
+    return value
 """,
 }
 
@@ -1155,6 +1285,47 @@ class _SpelledForms(ast.NodeTransformer):
         for part in parts[1:]:
             whole = ast.BinOp(left=whole, op=ast.Add(), right=part)
         return ast.fix_missing_locations(ast.copy_location(whole, node))
+
+
+# Keyword arguments that mean the positional argument after the first: `enumerate(xs,
+# start=1)` is `enumerate(xs, 1)`, `int(s, base=16)` is `int(s, 16)` (the same values, evaluated
+# in the same order, the keyword being the last argument).
+_POSITIONAL_KEYWORDS = {"enumerate": "start", "int": "base"}
+# s.split(sep=",") is s.split(","), s.split(",", maxsplit=1) is s.split(",", 1) (rsplit too): the
+# keywords in the parameters' order after the positional arguments (of a receiver without
+# the method, CPython's AttributeError comes before any argument either way)
+_SPLIT_PARAMETERS = ("sep", "maxsplit")
+
+
+def _rewrite_keywords(fn: ast.FunctionDef) -> None:
+    """`enumerate(xs, start=k)` -> `enumerate(xs, k)`, `int(s, base=b)` -> `int(s, b)`, where
+    the name is the builtin's (neither the function nor the module binds it);
+    `s.split(sep=a, maxsplit=n)` -> `s.split(a, n)` (and rsplit)."""
+    module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
+    shadowed = _bound_names(fn) | module
+    for node in walk(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("split", "rsplit")
+            and node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and [kw.arg for kw in node.keywords]
+            == list(_SPLIT_PARAMETERS[len(node.args) : len(node.args) + len(node.keywords)])
+        ):
+            node.args.extend(kw.value for kw in node.keywords)
+            node.keywords = []
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _POSITIONAL_KEYWORDS
+            and node.func.id not in shadowed
+            and len(node.args) == 1
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and [kw.arg for kw in node.keywords] == [_POSITIONAL_KEYWORDS[node.func.id]]
+        ):
+            node.args.append(node.keywords[0].value)
+            node.keywords = []
 
 
 def _rewrite_spelled_forms(fn: ast.FunctionDef) -> None:
@@ -1513,7 +1684,7 @@ class _Functionals(ast.NodeTransformer):
         func = node.func
         if not isinstance(func, ast.Name):
             return node
-        if func.id in ("max", "min") and node.keywords:
+        if func.id in ("max", "min") and any(k.arg == "key" for k in node.keywords):
             return self.extreme_by_key(node, func.id) or node
         if func.id in _VIEW_CONSUMERS:
             node.args = [

@@ -1483,6 +1483,11 @@ class FunctionLowerer:
             self.expr(node.args[0])
             self.emit("POP")
             self.raise_("TypeError")
+        elif hasattr(node, "kargs_type_error"):  # int(5, 16): CPython's TypeError, arguments
+            for arg in node.args:  # first
+                self.expr(arg)
+                self.emit("POP")
+            self.raise_("TypeError")
         elif hasattr(node, "kcallee"):
             for arg in node.args:
                 self.expr(arg)
@@ -1499,6 +1504,11 @@ class FunctionLowerer:
             if method == "append":
                 self.append_call(node)
                 self.emit("LOADI", 0)
+            elif method == "helper":  # a kiln function (types.py): the object, the arguments
+                self.expr(node.func.value)
+                for arg in node.args:
+                    self.expr(arg)
+                self.emit("CALL", self.pool.function_index[node.khelper])  # type: ignore[attr-defined]
             elif method.startswith("str."):
                 self.str_method(node, method.removeprefix("str."))
             elif method in ("dict_get", "dict_setdefault"):
@@ -1531,7 +1541,7 @@ class FunctionLowerer:
         self.expr(node.func.value)
         for arg in node.args:
             self.expr(arg)
-        if name == "split":
+        if name in ("split", "rsplit"):  # without maxsplit, rsplit's parts are split's
             self.emit("STR_SPLIT" if node.args else "STR_SPLIT_WS")
             return
         if name == "find" and len(node.args) == 2:
@@ -1748,6 +1758,25 @@ class FunctionLowerer:
         self.emit("ABS_F" if _ty(args[0]).kind == "float" else "ABS_I")
 
     def _min_max(self, node: ast.Call, args: list[ast.expr], is_min: bool) -> None:
+        default = getattr(node, "kdefault", None)
+        if len(args) == 1 and default is not None:
+            # min(xs, default=d): xs, then d, evaluated; d if xs is empty, else min(xs)
+            seq, value = self.temp(), self.temp()
+            empty, end = Label(), Label()
+            self.expr(args[0])
+            self.emit("STORE", seq)
+            self.expr(default)
+            self.emit("STORE", value)
+            self.emit("LOAD", seq)
+            self.emit("STR_LEN" if _seq_ty(args[0]).kind == "str" else "LIST_LEN")
+            self.emit("JUMP_IF_FALSE", empty)
+            self.emit("LOAD", seq)
+            self.emit("MIN" if is_min else "MAX", self.type_index(_seq_ty(args[0])))
+            self.emit("JUMP", end)
+            self.place(empty)
+            self.emit("LOAD", value)
+            self.place(end)
+            return
         if len(args) == 1:
             self.expr(args[0])
             self.emit("MIN" if is_min else "MAX", self.type_index(_seq_ty(args[0])))
@@ -1776,6 +1805,14 @@ class FunctionLowerer:
             self.emit("STORE", cur)
             self.place(skip)
         self.emit("LOAD", cur)
+
+    def b_input(self, node: ast.Call, args: list[ast.expr]) -> None:
+        """input(prompt): the prompt evaluated, then the fallback trap Unsupported (kiln has no
+        stdin: CPython's answer decides)."""
+        for arg in args:
+            self.expr(arg)
+            self.emit("POP")
+        self.raise_("Unsupported")
 
     def b_min(self, node: ast.Call, args: list[ast.expr]) -> None:
         self._min_max(node, args, True)

@@ -66,10 +66,18 @@ STR_METHODS: Final[tuple[StrMethod, ...]] = (
     StrMethod("replace", (2,), "str", "STR_REPLACE", "every occurrence of `old` replaced by `new`", '"banana".replace("an", "AN")', family="edit"),
     StrMethod("join", (1,), "str", "STR_JOIN", "the strs of the list, with this str between them", '"-".join(["k", "i", "l", "n"])', argument="list[str]", family="edit"),
     StrMethod(
-        "split", (0, 1), "list[str]", "STR_SPLIT",
+        "split", (0, 1, 2), "list[str]", "STR_SPLIT",
         "the parts between separators (ValueError for an empty one); without one, runs of"
-        " whitespace (`STR_SPLIT_WS`)" + _ASCII,
-        '" k i  ln ".split()', family="edit",
+        " whitespace (`STR_SPLIT_WS`)" + _ASCII + "; `split(sep, maxsplit)`: at most"
+        " `maxsplit` splits from the start (negative: all), the kiln function `$split_max`;"
+        " `sep=`, `maxsplit=` as keywords too",
+        '" k i  ln ".split()', batched=(0, 1), family="edit",
+    ),
+    StrMethod(
+        "rsplit", (0, 1, 2), "list[str]", "STR_SPLIT",
+        "`split`'s parts (the same without `maxsplit`); `rsplit(sep, maxsplit)`: at most"
+        " `maxsplit` splits from the end, the kiln function `$rsplit_max`",
+        '"a.b.c".rsplit(".", 1)', batched=(1,), family="edit",
     ),
 )  # fmt: skip
 
@@ -83,6 +91,7 @@ OTHER_METHODS: Final[dict[str, tuple[str, ...]]] = {
     "set": ("add", "intersection", "union", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"),
     "dict": ("get", "setdefault", "keys", "values", "items"),
     "list": ("append", "pop", "sort", "reverse", "clear", "extend", "index", "count", "remove", "copy"),
+    "float": ("is_integer",),
 }
 BATCHED_METHODS: Final[tuple[str, ...]] = (
     "add", "get", "keys", "values", "items", "append", "pop", "sort", "reverse", "clear", "extend",

@@ -24,7 +24,13 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.frontend import MATH_CONSTANTS, MATH_FUNCTIONS, MATH_HELPERS, MATH_KEYWORDS
+from compiler.frontend import (
+    BUILTIN_HELPERS,
+    MATH_CONSTANTS,
+    MATH_FUNCTIONS,
+    MATH_HELPERS,
+    MATH_KEYWORDS,
+)
 from compiler.surface import STR_METHODS
 from compiler.walk import walk
 from vm.isa import RAISABLE
@@ -652,11 +658,12 @@ class Checker:
         return info
 
     def helper(self, name: str) -> FunctionInfo:
-        """The kiln function `$name` that math.`name` calls (frontend.MATH_HELPERS), added to
-        the program and checked the first time it is called."""
+        """The kiln function `$name` that math.`name` calls (frontend.MATH_HELPERS), or that a
+        builtin or method is (frontend.BUILTIN_HELPERS: `$int_base`, `$rsplit_max`, ...), added
+        to the program and checked the first time it is called."""
         key = f"${name}"
         if key not in self.infos:
-            fn = ast.parse(MATH_HELPERS[name]).body[0]
+            fn = ast.parse({**MATH_HELPERS, **BUILTIN_HELPERS}[name]).body[0]
             assert isinstance(fn, ast.FunctionDef)
             fn.name = key
             fn.kmodule_imports = []  # type: ignore[attr-defined]
@@ -2277,7 +2284,8 @@ class FunctionChecker:
             t.kind == "dict"
             and isinstance(op, (ast.Eq, ast.NotEq))
             and "dict[" not in show(t.args[1])
-            and not t.args[1].has_float
+            and isinstance(resolve(t.args[1]), Type)  # a value type nothing tells: unsupported
+            and not resolve(t.args[1]).has_float  # type: ignore[union-attr]
         ):  # the same keys, each with an equal value, in any order
             return ("dict", t)
         if "dict[" in show(t):
@@ -2573,6 +2581,16 @@ class FunctionChecker:
         if func.id in BUILTINS:
             node.kbuiltin = func.id  # type: ignore[attr-defined]
             return self.builtin_call(node, func.id)
+        if func.id == "input" and func.id not in self.module.module_names:
+            # input(prompt): a str read from stdin, which kiln has not: its arguments evaluated,
+            # then the fallback trap Unsupported (CPython decides; a main() that the never-run
+            # `if __name__ == "__main__":` block calls compiles)
+            if len(node.args) > 1 or node.keywords:
+                raise self.err(node, f"input expected at most 1 argument, got {len(node.args)}")
+            for arg in node.args:
+                self.expr(arg)
+            node.kbuiltin = "input"  # type: ignore[attr-defined]
+            return STR
         if func.id not in self.module.module_names and not hasattr(builtins, func.id):
             # bound nowhere: looking the name up raises NameError before any argument is
             # evaluated (lower.py raises it); the call has no value, so its type is whatever
@@ -2651,6 +2669,13 @@ class FunctionChecker:
             return NeverVar(f"{show(obj)}.{func.attr}, an AttributeError")
         if obj.kind == "str":
             return self.str_method(node, func)
+        if obj.kind == "float" and func.attr == "is_integer":
+            if node.args or node.keywords:
+                raise self.err(node, "float.is_integer() takes no arguments")
+            # the kiln function `$is_integer` (frontend.BUILTIN_HELPERS)
+            node.kmethod = "helper"  # type: ignore[attr-defined]
+            node.khelper = self.module.helper("is_integer").name  # type: ignore[attr-defined]
+            return BOOL
         if obj.kind == "dict":
             if func.attr not in ("get", "setdefault"):
                 raise self.report.unsupported(
@@ -2836,10 +2861,14 @@ class FunctionChecker:
             raise self.report.unsupported(
                 node, f"str.{func.attr}(chars)", "kiln strips whitespace only"
             )
+        if func.attr in ("split", "rsplit") and node.args and _is_none_literal(node.args[0]):
+            raise self.report.unsupported(
+                node.args[0], f"str.{func.attr}(None)", "kiln splits at whitespace by split()"
+            )
         for i, arg in enumerate(node.args):
             want = list_of(STR) if func.attr == "join" else STR
-            if i == 1 and func.attr == "find":  # s.find(sub, start)
-                self.index(arg)
+            if i == 1 and func.attr in ("find", "split", "rsplit"):  # s.find(sub, start)
+                self.index(arg)  # s.split(sep, maxsplit): an int (a bool is one)
                 continue
             t = self.expr(arg)
             if func.attr == "join" and isinstance(resolve(t), Type):
@@ -2847,6 +2876,10 @@ class FunctionChecker:
             if not unify(t, want):
                 raise self.err(arg, f"str.{func.attr}() takes {show(want)}, not {show(t)}")
         node.kmethod = f"str.{func.attr}"  # type: ignore[attr-defined]
+        if func.attr in ("split", "rsplit") and len(node.args) == 2:
+            # s.split(sep, maxsplit), s.rsplit(sep, maxsplit): kiln functions (BUILTIN_HELPERS)
+            node.kmethod = "helper"  # type: ignore[attr-defined]
+            node.khelper = self.module.helper(f"{func.attr}_max").name  # type: ignore[attr-defined]
         return result
 
     def returns_none(self, node: ast.expr) -> bool:
@@ -2961,7 +2994,22 @@ class FunctionChecker:
                 raise self.err(node, f"{name} expected at least 1 argument, got 0")
             if len(args) == 1:
                 seq = self.sequence(args[0], allow_set=True)
-                return STR if seq.kind == "str" else seq.args[0]
+                item = STR if seq.kind == "str" else seq.args[0]
+                if node.keywords:  # min(xs, default=d): d where xs is empty (the front end's)
+                    [kw] = node.keywords
+                    t = self.expr(kw.value)
+                    if not unify(item, t):
+                        raise self.err(
+                            kw.value,
+                            f"{name}() default {show(t)} for items {show(item)}: the result's"
+                            " type would depend on the values",
+                        )
+                    node.kdefault = kw.value  # type: ignore[attr-defined]
+                return item
+            if node.keywords:
+                raise self.err(
+                    node, f"{name}(): default= takes one iterable (CPython raises TypeError)"
+                )
             types = [self.expr(a) for a in args]
             joined = union_of(*map(resolve, types)) if all(map(is_concrete, types)) else None  # type: ignore[arg-type]
             if (
@@ -2987,6 +3035,22 @@ class FunctionChecker:
             return self.round_ndigits(node, args[0], args[1])
         if len(args) != 1 and name not in ("int", "float", "bool", "str"):
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
+        if name == "int" and len(args) == 2 and not node.keywords:
+            # int(s, base): the kiln function `$int_base` (frontend.BUILTIN_HELPERS)
+            t = self.expr(args[0])
+            if not unify(t, STR):  # an item of `f([])`'s list: a str, as the body tells
+                if _kind(t) not in _PYTHON_CLASSES or _kind(t) == "str":  # a union: unknown
+                    raise self.report.unsupported(
+                        args[0], f"int({show(t)}, base)", "kiln's int(s, base) takes a str"
+                    )
+                # CPython's TypeError (int() can't convert non-string with explicit base),
+                # both arguments evaluated first (lower.py)
+                node.kargs_type_error = True  # type: ignore[attr-defined]
+            if not _intlike(self.expr(args[1])):
+                raise self.err(args[1], "int() base must be an int")
+            if not hasattr(node, "kargs_type_error"):
+                node.kcallee = self.module.helper("int_base").name  # type: ignore[attr-defined]
+            return INT
         if name in ("int", "float", "bool", "str") and len(args) > 1:
             raise self.report.unsupported(
                 node, f"{name}() with {len(args)} arguments", f"kiln supports {name}(x)"

@@ -143,7 +143,8 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "round_ndigits", "cross_type_equality", "find_start", "tuple_iter", "tuple_call",
         "math_extras", "setdefault", "next_default",
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
-        "falls_off", "union_values", "range_in", "dynamic_tuple",
+        "falls_off", "union_values", "range_in", "dynamic_tuple", "split_max", "int_base",
+        "is_integer", "min_max_default",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -171,6 +172,8 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "falls_off": "early_return", "is_bool": "bool compare",
     "union_values": "ifexp int_float_mix float", "range_in": "compare",
     "dynamic_tuple": "tuple list[int] len",
+    "split_max": "str_method", "int_base": "int_of_str", "is_integer": "float",
+    "min_max_default": "min_max_list list[int]",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -793,6 +796,7 @@ class _Generator:
             (0.5, ("int_conv", "float"), lambda: _call("int", self.expr(FLOAT, e))),
             (0.2, ("int_conv", "bool"), lambda: _call("int", self.expr(BOOL, e))),
             (0.5, ("int_of_str", "str"), lambda: _call("int", self.numeric_str(e))),
+            (0.3, ("int_base",), lambda: self.int_of_base(e)),
             (max(self.has(t, 1.5) for t in sized) if any(t in self.types for t in sized) else 0,
              ("len",), lambda: _call("len", self.sized_expr(e))),
             (self.has(LIST_INT, 1), ("sum", "list[int]"),
@@ -802,6 +806,9 @@ class _Generator:
             (0.4, ("sum", "list[bool]", "listcomp"), lambda: _call("sum", self.bool_list(e))),
             (self.has(LIST_INT, 0.6), ("min_max_list", "list[int]"),
              lambda: self.extreme(LIST_INT, e)),
+            (self.has(LIST_INT, 0.2), ("min_max_default",),
+             lambda: _call(rng.choice(["min", "max"]), self.expr(LIST_INT, e), keywords=[
+                 ast.keyword(arg="default", value=self.expr(INT, e, small=True))])),
             (max(self.has(LIST_INT, 2), self.has(GRID, 1)), ("list_index", "list[int]"),
              lambda: self.element(LIST_INT, e)),
             (0.3 if self.pop_target(INT) else 0, ("pop",), lambda: self.pop_expr(INT, e)),
@@ -819,6 +826,19 @@ class _Generator:
                                                         values=[self.expr(INT, e),
                                                                 self.expr(INT, e)])),
         ])
+
+    def int_of_base(self, d: int) -> ast.expr:
+        """``int(s, base)``: digits of the base, its prefix, underscores, signs and spaces, some
+        invalid (ValueError), and bases 0, 2..36, or out of range."""
+        rng = self.rng
+        text = _const(rng.choice(["ff", "0x1F", " -0b101 ", "0o17", "z", "1_0", "07", "0", "-7",
+                                  "0x", "1__0", "_1", "+0_0", "Az", "12", "\t9\n", "0b_1"]))
+        if self.chance(0.3):
+            text = self.numeric_str(d)
+        base = _const(rng.choice([0, 0, 2, 8, 10, 16, 16, 36, 1, 37]))
+        if self.chance(0.2):
+            base = self.expr(INT, d, small=True)
+        return _call("int", text, base)
 
     def numeric_str(self, d: int) -> ast.expr:
         """A str for int() to parse: mostly digits, in the forms int() accepts and rejects."""
@@ -1057,6 +1077,7 @@ class _Generator:
              lambda: self.tuple_item(tuples, BOOL, e)),
             (0.3, ("math_extras", "float"), lambda: self.isclose(e)),
             (self.has(LIST_INT, 0.4), ("dynamic_tuple",), lambda: self.dynamic_tuple_test(e)),
+            (0.3, ("is_integer",), lambda: _method(self.expr(FLOAT, e), "is_integer")),
             (1.5 if self.callees(BOOL) else 0, ("call",), lambda: self.call(BOOL, e)),
         ])
 
@@ -1354,6 +1375,13 @@ class _Generator:
             return _method(s, rng.choice(_STR_FAMILY["strip"]))
         if kind == "replace":
             return _method(s, "replace", _const(rng.choice("ab ")), _const(rng.choice(["", "x"])))
+        if self.ok("split_max") and self.chance(0.3):  # rsplit, and split/rsplit(sep, maxsplit)
+            self.use("split_max")
+            args = [_const(rng.choice(["a", " ", "ab", "-"]))]
+            if self.chance(0.7):
+                args.append(self.expr(INT, d, small=True))
+            pieces = _method(s, rng.choice(["split", "rsplit"]), *args)
+            return _method(_const(rng.choice(["", "-"])), "join", pieces)
         pieces = _method(s, "split", *([] if self.chance(0.5) else [_const(rng.choice("a -"))]))
         return _method(_const(rng.choice(["", "-"])), "join", pieces)
 

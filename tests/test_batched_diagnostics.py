@@ -199,6 +199,8 @@ def test_random_bytes():
         "def f(x):\n    return x)\n",
         "def f(x):\n    return (x]\n",
         "def f(x):\n    return (\nx]\n",
+        # a dict whose value type nothing tells, compared (a mutant of dicts/dict_equality.py)
+        "def main():\n    return undefined == {}\n",
     ],
 )
 def test_edge_cases(source):

@@ -175,6 +175,7 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
 METHODS = {"append", "pop", "get", "setdefault", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
            "replace",
            "split", "join", "find", "count", "startswith", "endswith", "isalpha", "isdigit",
+           "rsplit", "is_integer",  # split_max, is_integer (level 6)
            "isalnum", "isspace", "isupper", "islower",
            # set algebra (level 6)
            "intersection", "union", "difference", "symmetric_difference", "issubset",
@@ -237,7 +238,11 @@ def _check_subset(program: GeneratedProgram) -> None:
                 if is_math:
                     assert keyword.arg in ("rel_tol", "abs_tol")
                     continue
-                assert isinstance(node.func, ast.Name) and node.func.id == "sorted"
+                assert isinstance(node.func, ast.Name)
+                if node.func.id in ("min", "max"):  # min_max_default
+                    assert keyword.arg == "default" and len(node.args) == 1
+                    continue
+                assert node.func.id == "sorted"
                 assert keyword.arg == "reverse"
         if isinstance(node, ast.Raise):
             assert isinstance(node.exc, ast.Call) and isinstance(node.exc.func, ast.Name)
