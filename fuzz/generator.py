@@ -306,7 +306,8 @@ def _literal(value: object) -> ast.expr | None:
 
 
 MODULE_FORMS = (
-    "stub", "top_print", "top_assert", "main_guard", "pure_import", "module_variable"
+    "stub", "top_print", "top_assert", "main_guard", "pure_import", "module_variable",
+    "earlier_def",
 )
 # imports of side-effect-free standard modules whose names nothing reads (compiler.surface's
 # PURE_MODULES): no-ops, as in CPython
@@ -318,8 +319,10 @@ def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list
                  rng: random.Random) -> frozenset[str]:
     """Real model output's module-level forms, added to a generated module's ``body`` (a list of
     statements, imports then defs): a docstring-only stub of ``entry`` before it (the last def
-    wins), top-level ``print(entry(...))`` and ``assert entry(...) is not None`` after every def
-    (they run before any call: an exception there is every call's outcome), an ``if
+    wins), an earlier def of ``entry`` returning a literal with an ``assert entry(...) ==
+    literal`` before the final def (which CPython runs on the earlier one), top-level
+    ``print(entry(...))`` and ``assert entry(...) is not None`` after every def (they run
+    before any call: an exception there is every call's outcome), an ``if
     __name__ == "__main__":`` block, which never runs under exec with fresh globals, an unused
     import of a pure standard module, and module variables (``case_0 = [1, 2]``, bound and
     rebound, then passed to the entry by a top-level call: a model's "# Test" section)."""
@@ -337,6 +340,19 @@ def module_forms(body: list[ast.stmt], entry: ast.FunctionDef, param_types: list
                                decorator_list=[], returns=copy.deepcopy(entry.returns))
         body.insert(body.index(entry), stub)
         used.add("stub")
+    if rng.random() < 0.25 and entry.returns is not None and (between := call()) is not None:
+        # an earlier def returning a literal, asserted by a statement that runs before the
+        # final def: CPython calls the earlier one there (compiled as bound then: f'at<i>)
+        spelled = ast.unparse(entry.returns).replace("List[", "list[").replace("Tuple[", "tuple[")
+        value = _literal(random_value(rng, spelled)) if spelled in VALUE_TYPES else None
+        if value is not None:
+            early = ast.FunctionDef(name=entry.name, args=copy.deepcopy(entry.args),
+                                    body=[ast.Return(value=value)], decorator_list=[],
+                                    returns=copy.deepcopy(entry.returns))
+            test = ast.Compare(left=between, ops=[ast.Eq()], comparators=[copy.deepcopy(value)])
+            at = body.index(entry)
+            body[at:at] = [early, ast.Assert(test=test, msg=None)]
+            used.add("earlier_def")
     if rng.random() < 0.5 and (printed := call()) is not None:
         body.append(ast.Expr(value=_call("print", _const("result:"), printed,
                                          keywords=[ast.keyword(arg="sep", value=_const(" "))])))
