@@ -338,6 +338,9 @@ class FunctionLowerer:
                 self.emit("POP")
             else:
                 seen.add(elt.id)
+                wrap = getattr(elt, "kwrap", None)  # an item into a union variable: boxed
+                if isinstance(wrap, tuple):
+                    self.emit("BOX", wrap[1])
                 self.store_var(elt.kvar)  # type: ignore[attr-defined]
 
     def s_AnnAssign(self, s: ast.AnnAssign) -> None:

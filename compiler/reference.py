@@ -7,6 +7,7 @@ Both are re-exported by the `compiler` package.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping, Sequence
 
 from compiler.assemble import assemble
@@ -59,6 +60,7 @@ def _compile(
     hints: dict[tuple[object, ...], Type] = {}
     while True:  # each Widen names one more union: the module is checked again, from its source
         functions = parse(source, filename)
+        _own_parameter_variables(functions, hints)
         try:
             infos = check_module(functions, report, arg_types, hints)
             break
@@ -68,6 +70,8 @@ def _compile(
                     widen.filename, widen.line, widen.col, widen.kind, widen.message
                 ) from None
             hints[widen.key] = widen.union
+            if widen.key[0] == "param":  # the variable that stands for it: the union
+                hints[("var", widen.key[1], widen.key[2])] = widen.union
     for name in [*require, *(arg_types or {})]:
         if name not in infos:
             # the program's own functions (not the compiler's $pow_mod, or specialisations)
@@ -102,6 +106,29 @@ def _compile(
         if any(isinstance(t, Type) and erase_vtuples(t) != t for t in host):
             compiled[-1].host_types = host  # type: ignore[assignment]  # a tuple[T, ...] there
     return Program(compiled, pool.consts, pool.image, pool.types, filename)
+
+
+def _own_parameter_variables(
+    functions: list[ast.FunctionDef], hints: Mapping[tuple[object, ...], Type]
+) -> None:
+    """For each parameter a hint names ("param", function, name: re-bound to another kind in
+    the body), the parameter renamed `name'arg` and `name = name'arg` made the body's first
+    statement: the body's variable, no longer the caller's argument, can hold a union (a
+    parameter is a local in CPython: the same program)."""
+    for key in hints:
+        if key[0] != "param":
+            continue
+        for fn in functions:
+            if fn.name != key[1]:
+                continue
+            for arg in fn.args.args:
+                if arg.arg == key[2]:
+                    arg.arg = f"{key[2]}'arg"
+                    first = ast.Assign(
+                        targets=[ast.Name(id=key[2], ctx=ast.Store())],
+                        value=ast.Name(id=arg.arg, ctx=ast.Load()),
+                    )
+                    fn.body.insert(0, ast.fix_missing_locations(ast.copy_location(first, fn)))
 
 
 def returns_a_dict(t: KType) -> bool:

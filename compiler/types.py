@@ -801,7 +801,17 @@ class FunctionChecker:
         """Raise Widen(error) when the values of `types` (all known) fit one union, and `var`
         (if any) is a plain variable of this function, not a parameter (the caller's argument
         is not boxed) nor one a comprehension binds."""
-        if var is not None and (var in self.info.params or var.hidden or self.scopes):
+        if var is not None and var in self.info.params and not (var.hidden or self.scopes):
+            joined = _joined(types)
+            if joined is not None and joined != resolve(types[0]):
+                # a parameter re-bound to another kind (`a = float(a)`): the caller's argument
+                # is not boxed, so the body gets a variable of its own (reference.py renames
+                # the parameter, `a = a'arg` first), which the union then types
+                key = ("param", self.info.source_name, var.name)
+                if self.module.hints.get(key) is None:
+                    raise Widen(error, key, joined)
+            return
+        if var is not None and (var.hidden or self.scopes):
             return
         joined = _joined(types)
         if joined is None or joined == resolve(types[0]) or self.module.hints.get(key) is not None:
@@ -1063,6 +1073,20 @@ class FunctionChecker:
         stmts = list(stmts)
         for i, stmt in enumerate(stmts):
             self.stmt(stmt)
+            if (assigned := self.kind_after(stmt)) is not None:
+                # `x = <an int>` of a union x: x is that int up to a statement assigning it
+                union_var, kind = assigned
+                end = next(
+                    (j for j in range(i + 1, len(stmts)) if union_var.name in _assigned_in(stmts[j])),
+                    len(stmts),
+                )
+                self.kinds.setdefault(union_var, []).append(kind)
+                try:
+                    self.block(stmts[i + 1 : end])
+                finally:
+                    self.kinds[union_var].pop()
+                self.block(stmts[end:])
+                return
             var = self.not_none_after(stmt)
             if var is not None:  # x is not None up to a statement that may assign it None
                 end = next(
@@ -1303,7 +1327,11 @@ class FunctionChecker:
                     raise self.report.unsupported(
                         elt, "nested unpacking target", "unpack into names or list items"
                     )
-                self.assign_target(elt, et, value)
+                var = self.lookup(elt.id) if isinstance(elt, ast.Name) else None
+                if var is not None and _is_union(var.type) and not self.scopes:
+                    self.bind(elt, et, elt)  # an item into a union variable: boxed (kwrap)
+                else:
+                    self.assign_target(elt, et, value)
         elif isinstance(target, ast.Subscript):
             if isinstance(target.slice, ast.Slice):
                 self.slice_target(target, target.slice, t, value)
@@ -1414,6 +1442,22 @@ class FunctionChecker:
             self.narrowed_block(self.narrowings(s.test, True), s.body)
         with self.kinds_in(s.test, False, s.orelse):
             self.narrowed_block(self.narrowings(s.test, False), s.orelse)
+
+    def kind_after(self, stmt: ast.stmt) -> tuple[Var, Type] | None:
+        """(x, T) for `x = value` of a union variable x and a value of its alternative T (a
+        parameter's own variable after `x = x'arg`, `best = float("inf")`); else None."""
+        if self.scopes or not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        ):
+            return None
+        var = self.lookup(stmt.targets[0].id)
+        value = resolve(getattr(stmt.value, "kty", None) or NONE)
+        if var is None or var.hidden or not _is_union(var.type) or not isinstance(value, Type):
+            return None
+        alts = resolve(var.type).args  # type: ignore[union-attr]
+        return (var, value) if value.kind != "union" and value in alts else None
 
     def kind_tests(self, test: ast.expr, when: bool) -> list[tuple[Var, Type]]:
         """The union variables whose alternatives `test` (isinstance(x, C), type(x) is C,
@@ -1877,7 +1921,9 @@ class FunctionChecker:
         # a copy that raises (an AttributeError of the int case) has no value: it takes the type
         never = [r for _, c, r in copies if c is not None and isinstance(resolve(r), NeverVar)]  # type: ignore[arg-type]
         results = [resolve(r) for _, c, r in copies if c is not None and r not in never]  # type: ignore[arg-type]
-        if not results:
+        if not results:  # each copy raises where it comes (lowered as any split)
+            evaluated = [(op, var) for op, var in zip(operands, temps, strict=True) if var is not None]
+            node.ksplit = (evaluated, [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
             return NeverVar("an operation every case of which raises")
         if not all(isinstance(r, Type) and is_concrete(r) for r in results):
             raise self.err(node, "the result type of this operation is not known here")
