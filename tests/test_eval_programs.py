@@ -52,9 +52,13 @@ SAMPLES = {
         NATIVE,
     ),
     "math without an import (NameError)": ("    return int(math.sqrt(4 * x * x))\n", NATIVE),
-    "a call of an earlier definition at top level": (
+    "a call of an earlier definition at top level (compiled as bound then: double'at3)": (
         "    return 0\n\n\nprint(double(1))\n\n\ndef double(x: int) -> int:\n    return 2 * x\n",
-        FALLBACK,
+        NATIVE,
+    ),
+    "an assert on an earlier definition at top level, which fails there": (
+        "    return 0\n\n\nassert double(1) == 2\n\n\ndef double(x: int) -> int:\n    return 2 * x\n",
+        NATIVE,
     ),
     "a helper named like the tests' check()": (
         "    return check(x)\n\n\ndef check(y: int) -> int:\n    return 2 * y\n",
