@@ -69,3 +69,20 @@ def test_the_language_reference_lists_every_method() -> None:
     text = surface.LANGUAGE_DOC.read_text()
     listed = re.findall(r"^\| `str\.(\w+)` \|", text, re.M)
     assert listed == [m.name for m in surface.STR_METHODS]
+
+
+def test_every_part_that_names_an_instruction_derives_it_from_the_table() -> None:
+    """A str method is its row in vm/surface.py, its semantics and a corpus program: every
+    other place that names its instruction derives it, and fails here when it does not."""
+    from compiler.batched import KC_OP_NAMES
+    from vm import isa, ref, typecheck
+
+    ops = list(dict.fromkeys(m.op for m in surface.STR_METHODS))
+    header = isa.HEADER_PATH.read_text()
+    for op in ops:
+        assert op in isa.BY_NAME and f"OP_{op} = {isa.BY_NAME[op].code}," in header, op
+        assert op in typecheck._SIMPLE, op  # its signature in the bytecode type checker
+        assert op in KC_OP_NAMES, op  # the batched compiler emits it
+        assert op in ref._STR_METHOD, op  # the reference VM runs it
+    assert isa.renumbered_ops(header) == []
+
