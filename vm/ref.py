@@ -267,8 +267,8 @@ INT_MAX_STR_DIGITS = 4300  # CPython 3.11's default sys.int_max_str_digits
 
 # the str methods' instructions that Python's own str method gives exactly (vm/surface.py: an
 # instruction's first row; ASCII-only ones trap Unsupported otherwise), unless `run` has a case
-# of its own for the instruction (STR_REPLACE, STR_SPLIT, STR_JOIN: what they allocate is
-# charged before they build it)
+# of its own for the instruction (STR_REPLACE, STR_SPLIT, STR_JOIN, STR_ZFILL: what they
+# allocate is charged before they build it)
 _STR_METHOD: dict[str, StrMethod] = {}
 for _m in STR_METHODS:
     _STR_METHOD.setdefault(_m.op, _m)
@@ -715,6 +715,10 @@ class _Machine:
                 if len(items) != n:
                     raise Trap("ValueError")
                 stack += items
+            case "STR_ZFILL":
+                width, s = pop(), pop()
+                self.alloc(1 + max(len(s), width))  # before building it: the width may be huge
+                push(s.zfill(width))
             case _ if name in _STR_METHOD:
                 self.str_method(_STR_METHOD[name])
             case _:  # pragma: no cover - the verifier admits only known opcodes

@@ -42,7 +42,7 @@ class StrMethod:
     example: str  # a Python expression: kiln's value is CPython's
     argument: str = "str"  # the type of each argument
     batched: tuple[int, ...] | None = None  # the counts the batched compiler takes (None: all)
-    family: str = ""  # case, strip, class, affix, search, edit: the random generator's groups
+    family: str = ""  # case, strip, class, affix, search, edit, pad: the random generator's groups
     # the arguments its instruction pops (None: the fewest it takes, 0 excepted)
     op_arity: int | None = None
 
@@ -110,6 +110,11 @@ STR_METHODS: Final[tuple[StrMethod, ...]] = (
         "`split`'s parts (the same without `maxsplit`); `rsplit(sep, maxsplit)`: at most"
         " `maxsplit` splits from the end, the kiln function `$rsplit_max`",
         '"a.b.c".rsplit(".", 1)', batched=(1,), family="edit",
+    ),
+    StrMethod(
+        "zfill", (1,), "str", "STR_ZFILL",
+        "`0`s added on the left up to the width given, after a leading `+` or `-`; unchanged when as long already",
+        '"-42".zfill(6)', argument="int", family="pad",
     ),
 )  # fmt: skip
 
