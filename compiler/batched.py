@@ -36,6 +36,7 @@ from compiler.diagnostics import CompileError
 from vm import isa
 from vm.build import BuildError, c_compiler, cache_dir
 from vm.container import Program, load
+from vm.surface import STR_METHODS
 from vm.values import BOOL, FLOAT, INT, STR, Type
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
@@ -70,6 +71,9 @@ KC_OP_NAMES = (
     "TUPLE_NEW TUPLE_GET UNPACK_TUPLE UNPACK_LIST SORTED_UNIQUE LIST_FIND "
     "SQRT_F FLOOR_F CEIL_F ROUND_F STR_BIN CMP_IF"
 ).split()
+# then the str methods' instructions not named above (vm/surface.py), in the table's order: kc
+# emits what kc_surface.h's KC_STR_METHOD_OP names
+KC_OP_NAMES += [op for op in dict.fromkeys(m.op for m in STR_METHODS) if op not in KC_OP_NAMES]
 # enum kc_type: T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR, then the list and tuple codes
 KC_TYPES = ("none", "int", "float", "bool", "none", "str", "list", "tuple")
 KC_TRAPS = (

@@ -2,86 +2,21 @@
 """kiln Python's language surface, defined once: one table per family (today the str methods;
 the builtins, the other methods and the module functions move here next, issue 17).
 
-For every str method: its name, the argument counts it takes, the type of its arguments and of
-its result, the instruction it lowers to, what it raises, a one-line doc and an example (a
-Python expression whose value kiln gives as CPython does: tests/test_surface.py runs each one).
-Everything else that names a str method is derived from STR_METHODS, so that adding one is an
-entry here plus its semantics (vm/ref.py, vm/kernels/interp.h) and a test:
-
-- compiler/types.py's signatures, compiler/lower.py's instructions, compiler/frontend.py's
-  known methods, fuzz/generator.py's case-mapping methods and vm/ref.py's delegation to
-  Python's own str methods read the table when they are imported;
-- the batched C compiler's tables (compiler/kernels/kc_surface.h) and the str-method table of
-  docs/LANGUAGE.md are generated (compiler/generated.py: `python -m compiler --write`).
+The str methods' table is vm/surface.py's STR_METHODS (re-exported here: the instruction set,
+the type checker of bytecode and the reference VM derive from it too, and vm sits below the
+compiler). This module adds the other receivers' method names and the compiler's generated
+files: the batched C compiler's tables (compiler/kernels/kc_surface.h) and the str-method table
+of docs/LANGUAGE.md (compiler/generated.py: `python -m compiler --write`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-
-@dataclass(frozen=True)
-class StrMethod:
-    name: str
-    arities: tuple[int, ...]  # the argument counts it takes
-    result: str  # its result's type: "str", "bool", "int" or "list[str]"
-    op: str  # the instruction a call lowers to (vm/isa.py)
-    doc: str  # what it does, and what kiln leaves to CPython (Unsupported) or raises
-    example: str  # a Python expression: kiln's value is CPython's
-    argument: str = "str"  # the type of each argument
-    batched: tuple[int, ...] | None = None  # the counts the batched compiler takes (None: all)
-    family: str = ""  # case, strip, class, affix, search, edit: the random generator's groups
-
-    @property
-    def batched_arities(self) -> tuple[int, ...]:
-        return self.arities if self.batched is None else self.batched
-
-
-_ASCII = " (ASCII; else Unsupported)"
-
-STR_METHODS: Final[tuple[StrMethod, ...]] = (
-    StrMethod("lower", (0,), "str", "STR_LOWER", "lowercase" + _ASCII, '"KiLn".lower()', family="case"),
-    StrMethod("upper", (0,), "str", "STR_UPPER", "uppercase" + _ASCII, '"KiLn".upper()', family="case"),
-    StrMethod("swapcase", (0,), "str", "STR_SWAPCASE", "case swapped" + _ASCII, '"KiLn".swapcase()', family="case"),
-    StrMethod("strip", (0,), "str", "STR_STRIP", "whitespace removed from both ends" + _ASCII, '" \\tkiln \\n".strip()', family="strip"),
-    StrMethod("lstrip", (0,), "str", "STR_LSTRIP", "whitespace removed from the start" + _ASCII, '"  kiln ".lstrip()', family="strip"),
-    StrMethod("rstrip", (0,), "str", "STR_RSTRIP", "whitespace removed from the end" + _ASCII, '"  kiln ".rstrip()', family="strip"),
-    StrMethod("isalpha", (0,), "bool", "STR_ISALPHA", "non-empty and letters only" + _ASCII, '"kiln".isalpha()', family="class"),
-    StrMethod("isdigit", (0,), "bool", "STR_ISDIGIT", "non-empty and digits only" + _ASCII, '"2026".isdigit()', family="class"),
-    StrMethod("isalnum", (0,), "bool", "STR_ISALNUM", "non-empty and letters or digits only" + _ASCII, '"k1ln".isalnum()', family="class"),
-    StrMethod("isspace", (0,), "bool", "STR_ISSPACE", "non-empty and whitespace only" + _ASCII, '" \\t".isspace()', family="class"),
-    StrMethod("isupper", (0,), "bool", "STR_ISUPPER", "has cased letters, all uppercase" + _ASCII, '"KILN 2".isupper()', family="class"),
-    StrMethod("islower", (0,), "bool", "STR_ISLOWER", "has cased letters, all lowercase" + _ASCII, '"kiln 2".islower()', family="class"),
-    StrMethod(
-        "find", (1, 2), "int", "STR_FIND",
-        "the lowest index of `sub` (at or after `start`, read as a slice start), or -1",
-        '"banana".find("an", 2)', batched=(1,), family="search",
-    ),
-    StrMethod("index", (1,), "int", "STR_FIND", "as `find`, but ValueError where `find` gives -1", '"banana".index("na")', family="search"),
-    StrMethod("count", (1,), "int", "STR_COUNT", "non-overlapping occurrences of `sub`", '"banana".count("an")', family="search"),
-    StrMethod("startswith", (1,), "bool", "STR_STARTSWITH", "whether it starts with the argument", '"kiln".startswith("ki")', family="affix"),
-    StrMethod("endswith", (1,), "bool", "STR_ENDSWITH", "whether it ends with the argument", '"kiln".endswith("ln")', family="affix"),
-    StrMethod("replace", (2,), "str", "STR_REPLACE", "every occurrence of `old` replaced by `new`", '"banana".replace("an", "AN")', family="edit"),
-    StrMethod("join", (1,), "str", "STR_JOIN", "the strs of the list, with this str between them", '"-".join(["k", "i", "l", "n"])', argument="list[str]", family="edit"),
-    StrMethod(
-        "split", (0, 1, 2), "list[str]", "STR_SPLIT",
-        "the parts between separators (ValueError for an empty one); without one, runs of"
-        " whitespace (`STR_SPLIT_WS`)" + _ASCII + "; `split(sep, maxsplit)`: at most"
-        " `maxsplit` splits from the start (negative: all), the kiln function `$split_max`;"
-        " `sep=`, `maxsplit=` as keywords too",
-        '" k i  ln ".split()', batched=(0, 1), family="edit",
-    ),
-    StrMethod(
-        "rsplit", (0, 1, 2), "list[str]", "STR_SPLIT",
-        "`split`'s parts (the same without `maxsplit`); `rsplit(sep, maxsplit)`: at most"
-        " `maxsplit` splits from the end, the kiln function `$rsplit_max`",
-        '"a.b.c".rsplit(".", 1)', batched=(1,), family="edit",
-    ),
-)  # fmt: skip
-
-STR_METHOD: Final[dict[str, StrMethod]] = {m.name: m for m in STR_METHODS}
+from vm.surface import STR_METHOD as STR_METHOD  # the str methods: vm/surface.py
+from vm.surface import STR_METHODS as STR_METHODS
+from vm.surface import StrMethod as StrMethod
 
 # The methods of the other receivers that the front end accepts, by receiver. Their signatures
 # and lowering are still the type checker's and the lowering's own, method by method (the next

@@ -31,7 +31,7 @@ from compiler.frontend import (
     MATH_HELPERS,
     MATH_KEYWORDS,
 )
-from compiler.surface import STR_METHODS
+from compiler.surface import STR_METHOD, STR_METHODS
 from compiler.walk import walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -2912,10 +2912,10 @@ class FunctionChecker:
                 node.args[0], f"str.{func.attr}(None)", "kiln splits at whitespace by split()"
             )
         for i, arg in enumerate(node.args):
-            want = list_of(STR) if func.attr == "join" else STR
-            if i == 1 and func.attr in ("find", "split", "rsplit"):  # s.find(sub, start)
-                self.index(arg)  # s.split(sep, maxsplit): an int (a bool is one)
-                continue
+            want = _SURFACE_TYPES[STR_METHOD[func.attr].argument]
+            if want == INT or (i == 1 and func.attr in ("find", "split", "rsplit")):
+                self.index(arg)  # s.find(sub, start), s.split(sep, maxsplit), s.zfill(width):
+                continue  # an int (a bool is one)
             t = self.expr(arg)
             if func.attr == "join" and isinstance(resolve(t), Type):
                 t = self.tuple_items(arg, resolve(t))  # type: ignore[arg-type]
@@ -3447,8 +3447,8 @@ class FunctionChecker:
         return list_of(STR) if seq.kind == "str" else seq
 
 
-# str methods (compiler/surface.py): the argument counts they take (all arguments are str; join's
-# is a list[str]) and their result type
+# str methods (compiler/surface.py): the argument counts they take and their result type (the
+# type of their arguments: the table's `argument`)
 _SURFACE_TYPES = {"str": STR, "bool": BOOL, "int": INT, "list[str]": list_of(STR)}
 _STR_METHODS: dict[str, tuple[tuple[int, ...], Type]] = {
     m.name: (m.arities, _SURFACE_TYPES[m.result]) for m in STR_METHODS

@@ -131,7 +131,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
     })),
     ("strings", frozenset({
         "str", "list[str]", "str_index", "str_slice", "str_concat", "str_repeat", "str_compare",
-        "str_in", "for_str", "ord", "chr", "str_conv", "int_of_str", "str_method",
+        "str_in", "for_str", "ord", "chr", "str_conv", "int_of_str", "str_method", "str_pad",
     })),
     ("functions", frozenset({
         "call", "none_return", "recursion", "mutual_recursion", "forward_call", "tuple",
@@ -173,6 +173,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "union_values": "ifexp int_float_mix float", "range_in": "compare",
     "dynamic_tuple": "tuple list[int] len",
     "split_max": "str_method", "int_base": "int_of_str", "is_integer": "float",
+    "str_pad": "str_method",
     "min_max_default": "min_max_list list[int]",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
@@ -1371,7 +1372,8 @@ class _Generator:
 
     def str_method(self, t: str, d: int, small: bool) -> ast.expr:
         """A str method call giving ``t``. String results are never longer than the operand
-        (`replace` puts at most one character for a non-empty one), so loops cannot blow up."""
+        (`replace` puts at most one character for a non-empty one) but for a `zfill` to a
+        constant width of at most 8, so loops cannot blow up."""
         rng = self.rng
         s = self.expr(STR, d, small=True)
         if t == INT:
@@ -1385,6 +1387,13 @@ class _Generator:
                 return _method(s, rng.choice(_STR_FAMILY["affix"]), self.expr(STR, d, small=True))
             return _method(s, rng.choice(_STR_FAMILY["class"]))
         kind = rng.choice(["case", "case", "strip", "replace", "split_join"])
+        if kind == "strip" and self.ok("str_pad") and self.chance(0.4):
+            # s.zfill(w), w a constant: at most 8 characters more
+            self.use("str_pad")
+            if self.ok("str_concat") and self.chance(0.4):  # a sign: the zeros go after it
+                self.use("str_concat")
+                s = _bin(_const(rng.choice("+-")), ast.Add(), s)
+            return _method(s, rng.choice(_STR_FAMILY["pad"]), _const(rng.randint(-1, 8)))
         if kind == "case":
             return _method(s, rng.choice(_STR_FAMILY["case"]))
         if kind == "strip":

@@ -23,6 +23,7 @@ from vm.build import BuildError, c_compiler, flatten, shared_library
 from vm.container import Function, Program
 from vm.isa import BY_NAME, CMP_IF_OPS, OPS, TRAP_BY_NAME, TRAPS, encode, local2
 from vm.limits import Limits
+from vm.surface import STR_METHODS
 from vm.values import (
     BOOL,
     FLOAT,
@@ -409,6 +410,20 @@ STR_SPLIT = one([S, S], LS, [(L, 0), (L, 1), "STR_SPLIT", "RET"])
 STR_SPLIT_WS = one([S], LS, [(L, 0), "STR_SPLIT_WS", "RET"])
 STR_JOIN = one([S, LS], S, [(L, 0), (L, 1), "STR_JOIN", "RET"])
 STR_BIN = one([INT], S, [(L, 0), "STR_BIN", "RET"])
+# every str method's instruction (vm/surface.py, an instruction's first row), from the table: a
+# new row's instruction is exercised here with no edit (test_surface_ops_match_python)
+_SURFACE_TYPE = {"str": S, "bool": BOOL, "int": INT, "list[str]": LS}
+SURFACE_OPS = {
+    op: (
+        m,
+        one(
+            [_SURFACE_TYPE[t] for t in m.op_signature[0]],
+            _SURFACE_TYPE[m.result],
+            [*((L, i) for i in range(1 + m.op_arguments)), op, "RET"],
+        ),
+    )
+    for op, m in reversed({m.op: m for m in reversed(STR_METHODS)}.items())
+}
 UNIQUE = {t: one([t], t, [(L, 0), ("SORTED_UNIQUE", t), "RET"]) for t in (LI, LS, list_of(BOOL))}
 FIND = {
     t: one([t, t.args[0]], INT, [(L, 0), (L, 1), ("LIST_FIND", t), "RET"])
@@ -481,6 +496,27 @@ def test_str_methods_match_python(s: str, x: str, y: str) -> None:
         assert trap(STR_SPLIT_WS, s) == "Unsupported"
     assert value(STR_JOIN, x, [s, y, s]) == x.join([s, y, s])
     assert value(STR_JOIN, x, []) == ""
+
+
+@given(_TEXT, _TEXT, st.integers(-3, 14))
+@settings(max_examples=150, deadline=None)
+def test_surface_ops_match_python(s: str, x: str, k: int) -> None:
+    """Each str method's instruction (vm/surface.py) is Python's method, on the C VM and the
+    reference VM alike: Unsupported where the table says ASCII only, ValueError where Python
+    raises it (split's empty separator)."""
+    for op, (m, program) in SURFACE_OPS.items():
+        arg = {"str": x, "int": k, "list[str]": [s, x, s]}[m.argument]
+        args = [arg] * m.op_arguments
+        receiver = s if m.argument != "list[str]" else x
+        if m.ascii_only and not receiver.isascii():
+            assert trap(program, receiver, *args) == "Unsupported", op
+            continue
+        try:
+            want = getattr(receiver, m.name)(*args)
+        except ValueError:
+            assert trap(program, receiver, *args) == "ValueError", op
+            continue
+        assert value(program, receiver, *args) == want, op
 
 
 @given(st.integers(INT64_MIN, INT64_MAX))

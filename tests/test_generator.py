@@ -176,7 +176,7 @@ METHODS = {"append", "pop", "get", "setdefault", "lower", "upper", "swapcase", "
            "replace",
            "split", "join", "find", "count", "startswith", "endswith", "isalpha", "isdigit",
            "rsplit", "is_integer",  # split_max, is_integer (level 6)
-           "isalnum", "isspace", "isupper", "islower",
+           "isalnum", "isspace", "isupper", "islower", "zfill",  # str_pad
            # set algebra (level 6)
            "intersection", "union", "difference", "symmetric_difference", "issubset",
            "issuperset", "isdisjoint"}

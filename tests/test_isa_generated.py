@@ -36,3 +36,12 @@ def test_an_isa_extends_its_prefixes_only():
     table[5] = (table[5][0] + "_CHANGED", *table[5][1:])
     assert isa.fingerprint(isa._TABLE, isa._TRAPS) == isa.isa_hash()
     assert not isa.isa_extends(isa.fingerprint(table, isa._TRAPS))
+
+
+def test_write_refuses_to_renumber_an_opcode():
+    """Opcodes are append-only (vm/surface.py's rows append theirs after the static table):
+    `python -m vm.isa --write` refuses a table that changes or drops a code of the header."""
+    header = isa.render_header()
+    assert isa.renumbered_ops(header) == []
+    assert isa.renumbered_ops(header.replace("    OP_NOP = 0,", "    OP_NOP = 7,")) == ["OP_NOP = 7"]
+    assert isa.renumbered_ops(header + "    OP_GONE = 250,  /* */\n") == ["OP_GONE = 250"]

@@ -13,6 +13,8 @@ from compiler import compile_source, generated, surface
 from compiler.batched import compile_with_fallback
 from vm import execute
 from vm.isa import BY_NAME
+from vm.limits import Limits
+from vm.values import INT, STR
 
 
 @pytest.mark.parametrize("path", sorted(generated.generated_files()), ids=lambda p: p.name)
@@ -69,3 +71,41 @@ def test_the_language_reference_lists_every_method() -> None:
     text = surface.LANGUAGE_DOC.read_text()
     listed = re.findall(r"^\| `str\.(\w+)` \|", text, re.M)
     assert listed == [m.name for m in surface.STR_METHODS]
+
+
+def test_every_part_that_names_an_instruction_derives_it_from_the_table() -> None:
+    """docs/CONTRIBUTING.md's worked example (str.zfill): a str method is its row in
+    vm/surface.py, its semantics and a corpus program; every other place that names its
+    instruction derives it, and fails here when it does not."""
+    from compiler.batched import KC_OP_NAMES
+    from vm import isa, ref, typecheck
+
+    ops = list(dict.fromkeys(m.op for m in surface.STR_METHODS))
+    header = isa.HEADER_PATH.read_text()
+    for op in ops:
+        assert op in isa.BY_NAME and f"OP_{op} = {isa.BY_NAME[op].code}," in header, op
+        assert op in typecheck._SIMPLE, op  # its signature in the bytecode type checker
+        assert op in KC_OP_NAMES, op  # the batched compiler emits it
+        assert op in ref._STR_METHOD, op  # the reference VM runs it
+    # a derived instruction: appended after the static table, its signature the row's
+    zfill = surface.STR_METHOD["zfill"]
+    op = isa.BY_NAME[zfill.op]
+    assert (op.operand, op.pops, op.pushes) == ("none", 2, 1) and zfill.doc in op.doc
+    assert typecheck._SIMPLE[zfill.op] == ((STR, INT), STR)
+    assert isa.renumbered_ops(header) == []
+    # the ISA stays append-only: a checkpoint of the ISA before str.zfill still loads
+    assert isa.isa_extends(isa.isa_hash(op.code))
+
+
+def test_zfill_charges_its_string_before_building_it() -> None:
+    """`s.zfill(width)` is a new string of max(len(s), width) characters: a huge width stops
+    with HeapExhausted (the CPython fallback) on both VMs, without building it."""
+    source = "def f(s: str, w: int) -> str:\n    return s.zfill(w)\n"
+    program = compile_source(source, "<zfill>")
+    small = Limits(heap_words=64)
+    for backend in ("ref", "cpu"):
+        assert execute(program, "f", ["-7", 4], backend=backend).value == "-007"
+        assert execute(program, "f", ["ü", -1], backend=backend).value == "ü"
+        assert execute(program, "f", ["7", 2**63 - 1], backend=backend).trap == "HeapExhausted"
+        done = execute(program, "f", ["7", 200], backend=backend, limits=small)
+        assert done.trap == "HeapExhausted"

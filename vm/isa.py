@@ -76,7 +76,7 @@ class Op:
 
 
 # name, operand kind, pops, pushes, "stack effect: meaning"
-_TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
+_STATIC: Final[list[tuple[str, str, int | str, int | str, str]]] = [
     # -- stack and constants
     ("NOP", "none", 0, 0, "-- : nothing"),
     ("POP", "none", 1, 0, "a -- : discard the top"),
@@ -394,6 +394,35 @@ _TABLE: Final[list[tuple[str, str, int | str, int | str, str]]] = [
         "i f -- i <op> f : an int (or bool) i and a float f compared exactly, as CPython does past 2**53 too; imm is the comparison (CMP_IF_OPS: 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=); with a NaN only != holds",
     ),
 ]
+
+
+def _surface_rows(named: set[str]) -> list[tuple[str, str, int | str, int | str, str]]:
+    """The instructions of the str methods (vm/surface.py) that the table above does not name,
+    in the surface table's order: appended after it, so that a surface row adds an opcode the
+    way an appended entry here does (append-only: codes are positions)."""
+    from vm.surface import STR_METHODS
+
+    rows: list[tuple[str, str, int | str, int | str, str]] = []
+    for m in STR_METHODS:
+        if m.op in named:
+            continue
+        named.add(m.op)
+        args = ("x", "y", "z")[: m.op_arguments]
+        stack = " ".join(("s", *args))
+        rows.append(
+            (m.op, "none", 1 + len(args), 1, f"{stack} -- s.{m.name}({', '.join(args)}) : {m.doc}")
+        )
+    return rows
+
+
+# -- appended from vm/surface.py's STR_METHODS: the instructions of its rows not named above, so
+# that a new str method's instruction needs no entry here. Both tables are append-only, and the
+# derived instructions come after this one: to append an instruction here once some are
+# derived, first copy the derived entries to the end of the list above (same order, same
+# meaning: their codes stay). `python -m vm.isa --write` refuses to renumber an opcode of the
+# header it replaces (renumbered_ops), and tests/test_isa_generated.py checks the same.
+_TABLE: Final = _STATIC + _surface_rows({name for name, *_ in _STATIC})
+
 # CMP_IF's immediate: the comparison, by index
 CMP_IF_OPS: Final = ("LT", "LE", "GT", "GE", "EQ", "NE")
 
@@ -650,7 +679,22 @@ def generated_files() -> dict[Path, str]:
     return {HEADER_PATH: render_header(), DOC_PATH: render_doc()}
 
 
+def renumbered_ops(header: str) -> list[str]:
+    """The opcodes of a generated header (kiln_isa.h's text) whose code this table changes or
+    drops: an append-only ISA has none."""
+    import re
+
+    return [
+        f"OP_{name} = {code}"
+        for name, code in re.findall(r"^    OP_(\w+) = (\d+),", header, re.M)
+        if name not in BY_NAME or BY_NAME[name].code != int(code)
+    ]
+
+
 def main(argv: list[str]) -> int:
+    if HEADER_PATH.exists() and (moved := renumbered_ops(HEADER_PATH.read_text())):
+        print(f"opcodes renumbered (the ISA is append-only): {', '.join(moved)}", file=sys.stderr)
+        return 1
     stale = [
         path
         for path, text in generated_files().items()

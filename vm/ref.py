@@ -38,6 +38,7 @@ from typing import Any
 
 from vm import semantics
 from vm.container import Function, Program
+from vm.surface import STR_METHODS, StrMethod
 from vm.disasm import format_instruction
 from vm.isa import CMP_IF_OPS, OPS, TRAPS, TYPE_CODES, decode, split_local2
 from vm.limits import Limits
@@ -264,24 +265,13 @@ def sort(items: list[Any], elem: Type, descending: bool) -> list[Any]:
 INT_MAX_STR_DIGITS = 4300  # CPython 3.11's default sys.int_max_str_digits
 
 
-_STR_METHOD = {
-    "STR_LOWER": "lower",
-    "STR_UPPER": "upper",
-    "STR_SWAPCASE": "swapcase",
-    "STR_STRIP": "strip",
-    "STR_LSTRIP": "lstrip",
-    "STR_RSTRIP": "rstrip",
-    "STR_ISALPHA": "isalpha",
-    "STR_ISDIGIT": "isdigit",
-    "STR_ISALNUM": "isalnum",
-    "STR_ISSPACE": "isspace",
-    "STR_ISUPPER": "isupper",
-    "STR_ISLOWER": "islower",
-    "STR_FIND": "find",
-    "STR_COUNT": "count",
-    "STR_STARTSWITH": "startswith",
-    "STR_ENDSWITH": "endswith",
-}
+# the str methods' instructions that Python's own str method gives exactly (vm/surface.py: an
+# instruction's first row; ASCII-only ones trap Unsupported otherwise), unless `run` has a case
+# of its own for the instruction (STR_REPLACE, STR_SPLIT, STR_JOIN, STR_ZFILL: what they
+# allocate is charged before they build it)
+_STR_METHOD: dict[str, StrMethod] = {}
+for _m in STR_METHODS:
+    _STR_METHOD.setdefault(_m.op, _m)
 
 
 def _ascii(s: str) -> str:
@@ -653,28 +643,7 @@ class _Machine:
                 for item in items:
                     total_f += bits_float(item)
                 push(float_bits(total_f))
-            # -- str methods
-            case (
-                "STR_LOWER"
-                | "STR_UPPER"
-                | "STR_SWAPCASE"
-                | "STR_STRIP"
-                | "STR_LSTRIP"
-                | "STR_RSTRIP"
-            ):
-                push(self.new_str(getattr(_ascii(pop()), _STR_METHOD[name])()))
-            case (
-                "STR_ISALPHA"
-                | "STR_ISDIGIT"
-                | "STR_ISALNUM"
-                | "STR_ISSPACE"
-                | "STR_ISUPPER"
-                | "STR_ISLOWER"
-            ):
-                push(int(getattr(_ascii(pop()), _STR_METHOD[name])()))
-            case "STR_FIND" | "STR_COUNT" | "STR_STARTSWITH" | "STR_ENDSWITH":
-                sub = pop()
-                push(int(getattr(pop(), _STR_METHOD[name])(sub)))
+            # -- str methods (the others: delegated, at the end)
             case "STR_REPLACE":
                 new, old, s = pop(), pop(), pop()
                 occurrences = len(s) + 1 if not old else s.count(old)
@@ -746,8 +715,28 @@ class _Machine:
                 if len(items) != n:
                     raise Trap("ValueError")
                 stack += items
+            case "STR_ZFILL":
+                width, s = pop(), pop()
+                self.alloc(1 + max(len(s), width))  # before building it: the width may be huge
+                push(s.zfill(width))
+            case _ if name in _STR_METHOD:
+                self.str_method(_STR_METHOD[name])
             case _:  # pragma: no cover - the verifier admits only known opcodes
                 raise AssertionError(name)
+
+    def str_method(self, m: StrMethod) -> None:
+        """A str method's instruction that Python's own method gives (vm/surface.py): the
+        receiver and `m.op_arguments` arguments popped, the result pushed (a str is a new one)."""
+        args = self.pop_n(m.op_arguments)
+        s = self.stack.pop()
+        result = getattr(_ascii(s) if m.ascii_only else s, m.name)(*args)
+        if m.result == "str":
+            push_value: Any = self.new_str(result)
+        elif m.result in ("int", "bool"):
+            push_value = int(result)
+        else:  # pragma: no cover - a list result needs a case of its own
+            raise AssertionError(m.op)
+        self.stack.append(push_value)
 
     def loop_step(self, frame: _Frame, name: str, operand: int) -> None:
         """FOR_RANGE, FOR_LIST or FOR_STR: the state at local b is updated first, then the next

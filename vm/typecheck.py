@@ -56,6 +56,7 @@ from collections.abc import Callable, Sequence
 from vm.container import Program, VerifyError
 from vm.container import verify_failure as _fail
 from vm.isa import OPS, TYPE_CODES, decode, split_local2
+from vm.surface import STR_METHODS
 from vm.values import BOOL, FLOAT, INT, STR, Type, list_of, optional_of, tuple_of
 
 ANY = Type("any")  # unknown (the items of a list nothing went into yet): accepted by every use
@@ -769,31 +770,16 @@ _SIMPLE: dict[str, tuple[tuple[Expected, ...], Type]] = {
     "LIST_RANGE": ((_I, _I, _I), list_of(_I)),
     "SUM_I": ((list_of(_I),), _I),
     "SUM_F": ((list_of(_F),), _F),
-    **{
-        k: ((STR,), STR)
-        for k in ("STR_LOWER", "STR_UPPER", "STR_SWAPCASE", "STR_STRIP", "STR_LSTRIP", "STR_RSTRIP")
-    },
-    **{
-        k: ((STR,), BOOL)
-        for k in (
-            "STR_ISALPHA",
-            "STR_ISDIGIT",
-            "STR_ISALNUM",
-            "STR_ISSPACE",
-            "STR_ISUPPER",
-            "STR_ISLOWER",
-        )
-    },
-    "STR_FIND": ((STR, STR), _I),
-    "STR_COUNT": ((STR, STR), _I),
-    "STR_STARTSWITH": ((STR, STR), BOOL),
-    "STR_ENDSWITH": ((STR, STR), BOOL),
-    "STR_REPLACE": ((STR, STR, STR), STR),
-    "STR_SPLIT": ((STR, STR), list_of(STR)),
     "STR_SPLIT_WS": ((STR,), list_of(STR)),
-    "STR_JOIN": ((STR, list_of(STR)), STR),
     "STR_BIN": ((_I,), STR),
 }
+# the str methods' instructions (vm/surface.py): the receiver and arguments, the result
+_SURFACE_TYPES: dict[str, Type] = {"str": STR, "bool": BOOL, "int": _I, "list[str]": list_of(STR)}
+for _m in reversed(STR_METHODS):  # an instruction's first row gives its signature
+    _SIMPLE[_m.op] = (
+        tuple(_SURFACE_TYPES[t] for t in _m.op_signature[0]),
+        _SURFACE_TYPES[_m.op_signature[1]],
+    )
 assert all(k in {op.name for op in OPS} for k in _SIMPLE)
 
 

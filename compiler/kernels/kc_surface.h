@@ -8,11 +8,11 @@
 /* the other receivers' methods the batched compiler takes (frontend.py's list is
    METHOD_NAMES) */
 KC_TABLE char *const KC_METHODS[] = {"add", "get", "keys", "values", "items", "append", "pop", "sort", "reverse", "clear", "extend", "index", "count", "remove", 0};
-KC_TABLE char *const KC_STR_METHODS[] = {"lower", "upper", "swapcase", "strip", "lstrip", "rstrip", "isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower", "find", "index", "count", "startswith", "endswith", "replace", "join", "split", "rsplit", 0};
-KC_TABLE int KC_STR_METHOD_OP[] = {K_STR_LOWER, K_STR_UPPER, K_STR_SWAPCASE, K_STR_STRIP, K_STR_LSTRIP, K_STR_RSTRIP, K_STR_ISALPHA, K_STR_ISDIGIT, K_STR_ISALNUM, K_STR_ISSPACE, K_STR_ISUPPER, K_STR_ISLOWER, K_STR_FIND, K_STR_FIND, K_STR_COUNT, K_STR_STARTSWITH, K_STR_ENDSWITH, K_STR_REPLACE, K_STR_JOIN, K_STR_SPLIT, K_STR_SPLIT};
-KC_TABLE int KC_STR_METHOD_ARITY[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 3, 1};
-KC_TABLE int KC_STR_METHOD_RESULT[] = {T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_INT, T_INT, T_INT, T_BOOL, T_BOOL, T_STR, T_STR, T_STR + KC_LIST, T_STR + KC_LIST};
-KC_TABLE int KC_STR_METHOD_ARG[] = {T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR + KC_LIST, T_STR, T_STR};
+KC_TABLE char *const KC_STR_METHODS[] = {"lower", "upper", "swapcase", "strip", "lstrip", "rstrip", "isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower", "find", "index", "count", "startswith", "endswith", "replace", "join", "split", "rsplit", "zfill", 0};
+KC_TABLE int KC_STR_METHOD_OP[] = {K_STR_LOWER, K_STR_UPPER, K_STR_SWAPCASE, K_STR_STRIP, K_STR_LSTRIP, K_STR_RSTRIP, K_STR_ISALPHA, K_STR_ISDIGIT, K_STR_ISALNUM, K_STR_ISSPACE, K_STR_ISUPPER, K_STR_ISLOWER, K_STR_FIND, K_STR_FIND, K_STR_COUNT, K_STR_STARTSWITH, K_STR_ENDSWITH, K_STR_REPLACE, K_STR_JOIN, K_STR_SPLIT, K_STR_SPLIT, K_STR_ZFILL};
+KC_TABLE int KC_STR_METHOD_ARITY[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 3, 1, 1};
+KC_TABLE int KC_STR_METHOD_RESULT[] = {T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_BOOL, T_INT, T_INT, T_INT, T_BOOL, T_BOOL, T_STR, T_STR, T_STR + KC_LIST, T_STR + KC_LIST, T_STR};
+KC_TABLE int KC_STR_METHOD_ARG[] = {T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_STR + KC_LIST, T_STR, T_STR, T_INT};
 enum {
     KC_STR_M_LOWER = 0,
     KC_STR_M_UPPER = 1,
@@ -35,6 +35,7 @@ enum {
     KC_STR_M_JOIN = 18,
     KC_STR_M_SPLIT = 19,
     KC_STR_M_RSPLIT = 20,
+    KC_STR_M_ZFILL = 21,
 };
 
 #endif

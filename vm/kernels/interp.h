@@ -2031,6 +2031,22 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             NEXT;
         }
 
+        CASE(OP_STR_ZFILL): { /* s width -- s.zfill(width): CPython's, on any str */
+            int64_t n, w, fill, k, addr, *d;
+            const int64_t *cs;
+            NEED(2);
+            if (kiln_str(&vm, sp[-2], &n, &cs)) TRAP(TRAP_MemoryFault);
+            w = sp[-1];
+            fill = w > n ? w - n : 0;
+            CHECK(kiln_new_str(&vm, n + fill, &addr, &d));
+            for (k = 0; k < fill; k++) d[k] = '0';
+            kiln_copy(d + fill, cs, n);
+            if (fill > 0 && n > 0 && (cs[0] == '+' || cs[0] == '-')) { d[0] = cs[0]; d[fill] = '0'; }
+            sp--;
+            sp[-1] = addr;
+            NEXT;
+        }
+
         /* -- math */
         CASE(OP_SQRT_F): { double r = 0.0; NEED(1); CHECK(kiln_sqrt_f(kiln_f(sp[-1]), &r)); sp[-1] = kiln_w(r); NEXT; }
         CASE(OP_FLOOR_F): NEED(1); sp[-1] = kiln_w(kiln_floor_f(kiln_f(sp[-1]))); NEXT;

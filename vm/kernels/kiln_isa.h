@@ -2,7 +2,7 @@
 #ifndef KILN_ISA_H
 #define KILN_ISA_H
 
-#define KILN_ISA_HASH 0x4aeb4686u
+#define KILN_ISA_HASH 0x369317c2u
 #define KILN_FORMAT_VERSION 1
 
 enum kiln_op {
@@ -149,7 +149,8 @@ enum kiln_op {
     OP_TAG = 140,  /* u -- tag : the type code of the kind of the value in box u */
     OP_UNBOX = 141,  /* u -- v : the value in box u; MemoryFault unless its tag is imm (the compiler tests the tag first) */
     OP_CMP_IF = 142,  /* i f -- i <op> f : an int (or bool) i and a float f compared exactly, as CPython does past 2**53 too; imm is the comparison (CMP_IF_OPS: 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=); with a NaN only != holds */
-    KILN_N_OPS = 143
+    OP_STR_ZFILL = 143,  /* s x -- s.zfill(x) : `0`s added on the left up to the width given, after a leading `+` or `-`; unchanged when as long already */
+    KILN_N_OPS = 144
 };
 
 enum kiln_trap {
@@ -335,5 +336,6 @@ enum kiln_type {
     [OP_TAG] = &&L_OP_TAG, \
     [OP_UNBOX] = &&L_OP_UNBOX, \
     [OP_CMP_IF] = &&L_OP_CMP_IF, \
+    [OP_STR_ZFILL] = &&L_OP_STR_ZFILL, \
 
 #endif
