@@ -404,7 +404,7 @@ def test_samples_the_native_path_gives_up_on_reach_the_fallback_before_it_ends(
         "def check(candidate):\n    assert candidate(1) == 2\n",
         "    return x + 1\n",
     )
-    outside = "    return int(str(x + 1).zfill(3))\n"  # str.zfill: not in kiln Python
+    outside = "    return int(\"{}\".format(x + 1))\n"  # str.format: not in kiln Python
     completions = [outside] + [f"    return x + 1  # {k}\n" for k in range(7)]
     samples = [Sample("s/0", c, k) for k, c in enumerate(completions)]
     events: list[tuple[str, float]] = []
