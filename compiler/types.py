@@ -427,7 +427,12 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
         node = todo.pop()
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
+            for name in node._fields:  # ast.iter_child_nodes(node), without its generators
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    todo.extend([v for v in value if isinstance(v, ast.AST)])
+                elif isinstance(value, ast.AST):
+                    todo.append(value)
 
 
 def _assigned_in(stmt: ast.stmt) -> set[str]:
