@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
-import copy
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field

@@ -66,8 +66,9 @@ def _copy(value: object, memo: dict[int, object]) -> object:
     if cls is list:
         out: list[object] = []
         memo[key] = out
-        out.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in value)  # type: ignore[attr-defined]
+        items: list[object] = value  # type: ignore[assignment]
+        out.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in items)
         return out
-    if cls is frozenset and all(type(item) in _ATOMIC for item in value):  # type: ignore[attr-defined]
-        return value  # immutable all through (deepcopy would build an equal one)
-    return copy.deepcopy(value, memo)  # type: ignore[arg-type]
+    if cls is frozenset and all(type(i) in _ATOMIC for i in value):  # type: ignore[attr-defined]
+        return value  # immutable through and through (deepcopy builds an equal one)
+    return copy.deepcopy(value, memo)

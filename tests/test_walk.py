@@ -47,12 +47,17 @@ def _shape(tree: object) -> list[object]:
         out.append((type(value).__name__, seen.setdefault(id(value), len(seen))))
         if not first:
             continue
-        items = list(value.__dict__.items()) if isinstance(value, ast.AST) else list(enumerate(value))  # type: ignore[arg-type]
+        if isinstance(value, ast.AST):
+            items = list(value.__dict__.items())
+        else:
+            items = list(enumerate(value))  # type: ignore[arg-type]
         for name, item in items:
             if isinstance(item, (ast.AST, list)):
                 todo.append(item)
-            else:  # a frozenset's order is its hashes' (deepcopy may build it in another)
-                out.append((name, sorted(map(repr, item)) if isinstance(item, frozenset) else repr(item)))
+            elif isinstance(item, frozenset):  # its order is its hashes' (deepcopy builds anew)
+                out.append((name, sorted(map(repr, item))))
+            else:
+                out.append((name, repr(item)))
     return out
 
 
