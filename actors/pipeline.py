@@ -143,6 +143,10 @@ def cuda_available() -> bool:
         return False
 
 
+COMPILED_KEPT = 4096
+"""Compiled programs (or compile errors) a Pipeline keeps for its later batches."""
+
+
 class Pipeline:
     """Compile -> execute -> verify on one backend (module docstring)."""
 
@@ -185,6 +189,10 @@ class Pipeline:
         self.backend = backend
         self.limits = limits
         self.threads = threads
+        # (source, entry, argument types) -> its program or compile error, and whether the
+        # batched compiler gave it: what one batch compiled, the next batches find (a job's
+        # identical samples fall in different batches). Deterministic compiling only.
+        self._compiled: dict[Any, tuple[Program | CandidateResult, bool]] = {}
 
     def variant(
         self, limits: Mapping[str, int] | None = None, compile_path: str = "deterministic"
@@ -427,11 +435,15 @@ class Pipeline:
         if isinstance(arg_types, CandidateResult):
             return arg_types
         key = (cand.code, cand.entry, arg_types)
+        if key not in memo.programs and key in self._compiled:
+            memo.compiles += 1  # a distinct source of this batch, compiled by an earlier one
+            memo.programs[key], by_batched = self._compiled[key]
+            memo.batched_used += by_batched
         if key not in memo.programs:
             memo.compiles += 1
+            batched = memo.batched.pop(key, None)
             try:
                 types = {cand.entry: list(arg_types)} if arg_types is not None else None
-                batched = memo.batched.pop(key, None)
                 memo.batched_used += batched is not None
                 memo.programs[key] = batched or compile_source(
                     cand.code, f"<{cand.entry}>", arg_types=types, require=[cand.entry]
@@ -443,7 +455,16 @@ class Pipeline:
                     reference = memo.programs[key]
                     assert isinstance(reference, Program)
                     memo.programs[key] = self._neural(cand, reference, tests)
+            if self.compile_path == "deterministic":
+                self._remember(key, memo.programs[key], batched is not None)
         return memo.programs[key]
+
+    def _remember(self, key: Any, outcome: Program | CandidateResult, by_batched: bool) -> None:
+        """Keep a compiled program (or its compile error) for later batches, the most recent
+        COMPILED_KEPT of them."""
+        if len(self._compiled) >= COMPILED_KEPT:
+            self._compiled.pop(next(iter(self._compiled)))
+        self._compiled[key] = (outcome, by_batched)
 
     def _arg_types(
         self, cand: Candidate, tests: Sequence[TestSpec], memo: _Memo
@@ -477,7 +498,9 @@ class Pipeline:
             if isinstance(cand.code, str):
                 arg_types = self._arg_types(cand, tests, memo)
                 if not isinstance(arg_types, CandidateResult):
-                    keys.setdefault((cand.code, cand.entry, arg_types))
+                    key = (cand.code, cand.entry, arg_types)
+                    if key not in self._compiled:  # an earlier batch's: `_program` finds it
+                        keys.setdefault(key)
         if not keys:
             return
         from compiler.batched import compile_batch

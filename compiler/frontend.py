@@ -790,6 +790,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             "default parameter value",
             "every argument must be passed",
         )
+    callees: set[int] | None = None  # ids of the callees of fn's calls, when first needed
     for node in walk(fn):
         if node is fn:
             continue
@@ -808,8 +809,11 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             construct, why = _REJECTED[type(node)]
             if isinstance(node, ast.GeneratorExp) and getattr(node, "kallowed", False):
                 continue
-            if isinstance(node, ast.Attribute) and _is_supported_method_call(node, fn):
-                continue
+            if isinstance(node, ast.Attribute):
+                if callees is None:  # once per function, not once per attribute (a walk each)
+                    callees = {id(n.func) for n in walk(fn) if isinstance(n, ast.Call)}
+                if _is_supported_method_call(node, callees):
+                    continue
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)
@@ -1063,16 +1067,13 @@ def _math_function_name(func: ast.expr) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
-def _is_supported_method_call(attr: ast.Attribute, fn: ast.FunctionDef) -> bool:
-    """`x.append(...)`, `s.split(...)`, `math.sqrt(...)` as the callee of a call: checked for
-    types later."""
+def _is_supported_method_call(attr: ast.Attribute, callees: set[int]) -> bool:
+    """`x.append(...)`, `s.split(...)`, `math.sqrt(...)` as the callee of a call (`callees`: the
+    ids of the function's calls' callees): checked for types later."""
     is_math = isinstance(attr.value, ast.Name) and attr.value.id == "math"
     if attr.attr not in (MATH_FUNCTIONS if is_math else _METHODS):
         return False
-    for node in walk(fn):
-        if isinstance(node, ast.Call) and node.func is attr:
-            return True
-    return False
+    return id(attr) in callees
 
 
 # ---- rewrites that bring common forms into the subset ------------------------------------------

@@ -16,6 +16,7 @@ from compiler.frontend import parse
 from compiler.lower import Pool, lower_function
 from compiler.optimize import PASSES, optimize
 from compiler.types import KType, Widen, check_module, show
+from compiler.walk import copy_tree
 from vm.container import LOCAL_SUFFIX, Program
 from vm.isa import OPS, decode
 from vm.limits import MAX_TYPE_DEPTH
@@ -58,8 +59,9 @@ def _compile(
 ) -> Program:
     report = Reporter(filename)
     hints: dict[tuple[object, ...], Type] = {}
-    while True:  # each Widen names one more union: the module is checked again, from its source
-        functions = parse(source, filename)
+    parsed = parse(source, filename)  # parsed once: the checker changes the trees it checks
+    while True:  # each Widen names one more union: the module is checked again, on a fresh copy
+        functions: list[ast.FunctionDef] = copy_tree(parsed)  # type: ignore[assignment]
         _own_parameter_variables(functions, hints)
         try:
             infos = check_module(functions, report, arg_types, hints)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
-import copy
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from compiler.frontend import (
     MATH_KEYWORDS,
 )
 from compiler.surface import STR_METHOD, STR_METHODS
-from compiler.walk import walk
+from compiler.walk import copy_tree, walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -427,7 +426,12 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
         node = todo.pop()
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
+            for name in node._fields:  # ast.iter_child_nodes(node), without its generators
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    todo.extend([v for v in value if isinstance(v, ast.AST)])
+                elif isinstance(value, ast.AST):
+                    todo.append(value)
 
 
 def _assigned_in(stmt: ast.stmt) -> set[str]:
@@ -565,7 +569,7 @@ class Checker:
                 )
             info = self.function_info(fn, fn.name)
             if any(arg.annotation is None for arg in fn.args.args):
-                info.pristine = copy.deepcopy(fn)
+                info.pristine = copy_tree(fn)  # type: ignore[assignment]
             self.infos[fn.name] = info
         for name, types in arg_types.items():
             if name not in self.infos:
@@ -647,7 +651,7 @@ class Checker:
         for v in base.variants:
             if [show(p.type) for p in v.params] == key:
                 return v
-        fn = copy.deepcopy(base.pristine)
+        fn = copy_tree(base.pristine)  # type: ignore[assignment]
         fn.name = f"{base.name}'{len(base.variants) + 2}"
         info = self.function_info(fn, base.name)
         for param, arg, t in zip(info.params, fn.args.args, arg_types):
@@ -3840,7 +3844,8 @@ def check_module(
     as a number, say), its end is the fallback trap Unsupported, as lowering leaves it."""
     if any(_falls_off_with_a_value(fn) for fn in functions):
         try:
-            return Checker(copy.deepcopy(functions), report, arg_types or {}, True, hints).run()
+            copied: list[ast.FunctionDef] = copy_tree(functions)  # type: ignore[assignment]
+            return Checker(copied, report, arg_types or {}, True, hints).run()
         except CompileError:
             pass  # the module as it checks without those Optionals decides
     return Checker(functions, report, arg_types or {}, hints=hints).run()

@@ -61,6 +61,7 @@ from actors.local import LocalRunner
 from actors.pipeline import entry_arg_types
 from compiler.frontend import is_main_guard
 from compiler.surface import pure_import_binds
+from compiler.walk import walk
 from core.jobs import Candidate, CandidateResult, Runner, TestSpec
 from evaluation.drawn import draw_tests, redefined_name
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
@@ -602,7 +603,7 @@ def reads_harness_names(code: str, names: frozenset[str]) -> str | None:
     for stmt in tree.body:
         if is_main_guard(stmt):
             continue
-        for node in ast.walk(stmt):
+        for node in walk(stmt):  # ast.walk's order, faster
             if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load):
                 return node.id
             if isinstance(node, ast.FunctionDef) and node.name == CHECK_FUNCTION:
@@ -694,12 +695,15 @@ def evaluate(
     total = len(samples)
     done = 0
     test_names = {tid: harness_names(p.test, p.kind) for tid, p in used.items()}
+    compiled: dict[str, str | None] = {}  # program -> cpython_compile_error (samples repeat)
     for i, s in enumerate(samples):
         pp = prepared[s.task_id]
         if native:
             program = pp.problem.program(s.completion)
             try:
-                error = cpython_compile_error(program)
+                if program not in compiled:
+                    compiled[program] = cpython_compile_error(program)
+                error = compiled[program]
             except (RecursionError, MemoryError):  # too deep for this process: CPython decides
                 to_fallback[i] = "compile: nested too deeply to compile in kiln's process"
                 continue

@@ -105,6 +105,43 @@ def test_resubmitted_bytecode_gives_the_same_verdicts(ref: Pipeline) -> None:
     assert ref.run([Candidate(data, "f")], TESTS).results[0].verdict == first.results[1].verdict
 
 
+def test_later_batches_find_what_earlier_ones_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pipeline keeps its compiled programs (and compile errors) for its later batches: the
+    same source in the next batch is not compiled again, and nothing it reports changes."""
+    import actors.pipeline as pipeline_module
+
+    union = "def f(x):\n    y = 1\n    if x > 3:\n        y = 'big'\n    return x\n"  # a union
+    error = "def f(x):\n    return {}\n"
+    calls: list[str] = []
+    compile_source = pipeline_module.compile_source
+
+    def counted(source: str, *args: object, **kwargs: object) -> object:
+        calls.append(source)
+        return compile_source(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline_module, "compile_source", counted)
+    pipe = Pipeline("ref", limits=LIMITS, compiler="reference")
+    batch = [Candidate(DOUBLE, "f"), Candidate(union, "f"), Candidate(error, "f")]
+    first = pipe.run(batch, [TESTS, [TestSpec((1,), 1)], TESTS])
+    assert len(calls) == 3
+    again = pipe.run(batch, [TESTS, [TestSpec((1,), 1)], TESTS])
+    assert len(calls) == 3  # none compiled again
+    assert [(r.verdict, r.diagnostic, r.bytecode, r.steps) for r in again.results] == [
+        (r.verdict, r.diagnostic, r.bytecode, r.steps) for r in first.results
+    ]
+    assert [r.verdict for r in again.results] == ["passed", "passed", "compile error"]
+    assert again.compiles == first.compiles == 3 and again.batched == first.batched == 0
+    assert again.results[2] is not first.results[2]  # a verdict is each candidate's own object
+    # the batched compiler's programs too: counted as the batched compiler's again
+    batched = Pipeline("ref", limits=LIMITS, compiler="batched")
+    one = batched.run(batch, [TESTS, [TestSpec((1,), 1)], TESTS])
+    two = batched.run(batch, [TESTS, [TestSpec((1,), 1)], TESTS])
+    assert one.batched == two.batched >= 1 and one.compiles == two.compiles == 3
+    assert [(r.verdict, r.diagnostic, r.bytecode) for r in two.results] == [
+        (r.verdict, r.diagnostic, r.bytecode) for r in first.results
+    ]
+
+
 def test_identical_sources_compile_once(ref: Pipeline) -> None:
     triple = "def f(x):\n    return 3 * x\n"
     candidates = (

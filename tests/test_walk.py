@@ -34,3 +34,49 @@ def test_walk_is_ast_walk_in_the_same_order() -> None:
     # a node built by hand, with None and missing optional fields
     call = ast.Call(func=ast.Name("f", ast.Load()), args=[], keywords=[])
     assert list(walk(call)) == list(ast.walk(call))
+
+
+def _shape(tree: object) -> list[object]:
+    """Every node's and list's class, attributes and place in the sharing (ids numbered as met)."""
+    seen: dict[int, int] = {}
+    out: list[object] = []
+    todo = [tree]
+    while todo:
+        value = todo.pop()
+        first = id(value) not in seen
+        out.append((type(value).__name__, seen.setdefault(id(value), len(seen))))
+        if not first:
+            continue
+        if isinstance(value, ast.AST):
+            items = list(value.__dict__.items())
+        else:
+            items = list(enumerate(value))  # type: ignore[arg-type]
+        for name, item in items:
+            if isinstance(item, (ast.AST, list)):
+                todo.append(item)
+            elif isinstance(item, frozenset):  # its order is its hashes' (deepcopy builds anew)
+                out.append((name, sorted(map(repr, item))))
+            else:
+                out.append((name, repr(item)))
+    return out
+
+
+def test_copy_tree_is_deepcopy() -> None:
+    import copy
+
+    from compiler.diagnostics import CompileError
+    from compiler.frontend import parse
+    from compiler.walk import copy_tree
+
+    trees = 0
+    for source in _sources():
+        try:
+            functions = parse(source)  # with the front end's own marks (kallowed, ...)
+        except (CompileError, RecursionError):
+            continue
+        trees += 1
+        mine, theirs = copy_tree(functions), copy.deepcopy(functions)
+        assert _shape(mine) == _shape(theirs)
+        assert _shape(mine) == _shape(functions)
+        assert all(a is not b for a, b in zip(mine, functions))  # type: ignore[call-overload]
+    assert trees > 200
