@@ -70,7 +70,10 @@ def _shape(value: object) -> str:
 
 
 def _fits(shape: str, annotation: str) -> bool:
-    """Whether a value of ``shape`` may have the static type ``annotation``."""
+    """Whether a value of ``shape`` may have the static type ``annotation`` (``Any``: a helper's
+    scalar parameter, any_annotation)."""
+    if annotation == "Any":
+        return shape in ("int", "float", "bool", "str")
     if "?" not in shape:
         return shape == annotation
     pattern = shape.replace("[", r"\[").replace("]", r"\]").replace("?", ".*")
