@@ -1925,8 +1925,8 @@ class FunctionChecker:
         # a copy that raises (an AttributeError of the int case) has no value: it takes the type
         never = [r for _, c, r in copies if c is not None and isinstance(resolve(r), NeverVar)]  # type: ignore[arg-type]
         results = [resolve(r) for _, c, r in copies if c is not None and r not in never]  # type: ignore[arg-type]
+        evaluated = [(op, var) for op, var in zip(operands, temps, strict=True) if var is not None]
         if not results:  # each copy raises where it comes (lowered as any split)
-            evaluated = [(op, var) for op, var in zip(operands, temps, strict=True) if var is not None]
             node.ksplit = (evaluated, [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
             return NeverVar("an operation every case of which raises")
         if not all(isinstance(r, Type) and is_concrete(r) for r in results):
@@ -1945,7 +1945,6 @@ class FunctionChecker:
                 unify(result, joined)  # type: ignore[arg-type]
             elif result != joined and not self.fits(copy_, result, joined):  # type: ignore[arg-type]
                 raise self.err(node, f"cannot make {show(result)} a {show(joined)}")
-        evaluated = [(op, var) for op, var in zip(operands, temps, strict=True) if var is not None]
         node.ksplit = (evaluated, [(tags, c) for tags, c, _ in copies])  # type: ignore[attr-defined]
         return joined
 
