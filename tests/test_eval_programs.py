@@ -120,6 +120,6 @@ def test_an_import_that_reads_the_users_cache_gets_human_evals_verdict() -> None
 
     completion = "    return 2 * x\nimport matplotlib.pyplot as plt\n"
     reference = check_correctness(PROBLEM.as_dict(), completion, 20.0)
-    with FallbackPool(workers=1) as fresh:  # zygotes read the host's caches when they start
+    with FallbackPool(workers=1, imports="host") as fresh:  # reads the caches at start
         got = fresh.run([PROBLEM.program(completion)], 20.0)[0]
     assert reference["result"] == got == "passed"

