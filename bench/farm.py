@@ -1,9 +1,10 @@
 """`kiln bench farm`: the Ray farm's scaling with actors and the scheduler's overhead per batch.
 
-The workload: distinct HumanEval-sized candidates (bench/programs/humaneval_like.py, each made
-distinct by a comment, as samples of a model are), ten tests per problem, tests given per
-problem as the dataset evaluator gives them, so the farm's dedup saves nothing and every
-candidate is compiled, run and verified. On an embedded local Ray cluster of this machine:
+The workload (`cluster.workload`, the one `kiln farm check` runs): distinct HumanEval-sized
+candidates (cluster/programs/humaneval_like.py, each made distinct by a comment, as samples of a
+model are), ten tests per problem, tests given per problem as the dataset evaluator gives them,
+so the farm's dedup saves nothing and every candidate is compiled, run and verified. On an
+embedded local Ray cluster of this machine:
 
 1. scaling: verified candidates/s of a farm of 1 and of 2 CPU actors (one thread each; the
    cost model sizes the batches), beside a Pipeline in this process on one thread (no Ray), the
@@ -37,7 +38,8 @@ from typing import Any
 
 from actors.pipeline import Pipeline
 from bench.vm import machine
-from core.jobs import Candidate, CandidateResult, TestSpec
+from cluster.workload import workload
+from core.jobs import Candidate, CandidateResult
 from vm.limits import Limits
 
 HERE = Path(__file__).resolve().parent
@@ -49,18 +51,6 @@ SIZES = {False: [1, 2, 5, 10, 20, 50, 100, 200, 500], True: [1, 5, 20, 100]}
 CANDIDATES = {False: 6000, True: 1200}
 OVERHEAD_CANDIDATES = {False: 2000, True: 400}
 REPEAT = {False: 5, True: 2}
-
-
-def workload(n: int, seed: int = 1) -> tuple[list[Candidate], dict[str, list[TestSpec]]]:
-    """`n` distinct candidates over the HumanEval-sized problems, and their tests per problem."""
-    from bench.gpu import humaneval_problems
-
-    problems = humaneval_problems(seed)
-    candidates = [
-        Candidate(p.source + f"# sample {i}\n", p.entry, p.name)
-        for i, p in ((i, problems[i % len(problems)]) for i in range(n))
-    ]
-    return candidates, {p.name: p.tests for p in problems}
 
 
 def _timed_job(

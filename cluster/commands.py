@@ -105,7 +105,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 @_reported
 def cmd_check(args: argparse.Namespace) -> int:
     from actors.pipeline import Pipeline
-    from bench.farm import workload
+    from cluster.workload import workload
 
     candidates, tests = workload(args.n, seed=1)
     with _start(args) as farm:
