@@ -150,7 +150,8 @@ class LocalJob:
 class LocalRunner:
     """A Pipeline in this process behind `submit` (module docstring). `batch_size`: the
     candidates per batch when a submit names none (None: about LOCAL_BATCHES batches a job);
-    `threads`: the Pipeline's CPU threads (None: every core)."""
+    `threads`: the Pipeline's CPU threads (None: every core); `limits`, `compiler`: the
+    Pipeline's (its defaults; the caller passes the settings')."""
 
     def __init__(
         self,
@@ -159,10 +160,11 @@ class LocalRunner:
         *,
         batch_size: int | None = None,
         threads: int | None = None,
+        compiler: str = "batched",
     ) -> None:
         if batch_size is not None and batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        self.pipeline = Pipeline(backend=backend, limits=limits, threads=threads)
+        self.pipeline = Pipeline(backend=backend, limits=limits, threads=threads, compiler=compiler)
         self.batch_size = batch_size
         self._variants = PipelineVariants(self.pipeline)
         self._lock = threading.Lock()  # guards the variants

@@ -39,6 +39,7 @@ from typing import Any
 from actors.pipeline import Pipeline
 from bench.vm import machine
 from cluster.workload import workload
+from configs.settings import Settings, load_settings
 from core.jobs import Candidate, CandidateResult
 from vm.limits import Limits
 
@@ -62,7 +63,8 @@ def _timed_job(
     return time.perf_counter() - started, results, job.stats
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settings: Settings | None = None) -> int:
+    """`settings`: what the `kiln` command read (an edge); read here, once, when run alone."""
     import ray
 
     from cluster import Farm
@@ -76,7 +78,9 @@ def main(quick: bool = False) -> int:
     load = os.getloadavg()[0]
     print(f"{n} distinct HumanEval-sized candidates, 10 tests each; {cores} cores, load {load:.1f}")
 
-    local = Pipeline("cpu", limits=LIMITS, threads=1)
+    settings = settings if settings is not None else load_settings()
+    farm_settings = settings.farm
+    local = Pipeline("cpu", limits=LIMITS, threads=1, compiler=settings.compiler)
     local.run(candidates[:50], tests)  # builds or loads the C library
     best_local = float("inf")
     for _ in range(repeat):
@@ -104,8 +108,12 @@ def main(quick: bool = False) -> int:
         # Both farms stay up and take turns, so that both see the same load on a shared machine
         # (Ray declares a logical CPU for each actor; one job runs at a time).
         with (
-            Farm.start(workers=1, threads=1, backend="cpu", limits=LIMITS) as one,
-            Farm.start(workers=2, threads=1, backend="cpu", limits=LIMITS) as two,
+            Farm.start(
+                workers=1, threads=1, backend="cpu", limits=LIMITS, settings=farm_settings
+            ) as one,
+            Farm.start(
+                workers=2, threads=1, backend="cpu", limits=LIMITS, settings=farm_settings
+            ) as two,
         ):
             farms = {1: one, 2: two}
             best: dict[int, tuple[float, Any]] = {}
@@ -148,7 +156,9 @@ def main(quick: bool = False) -> int:
             f"{'batch':>6}{'batches':>9}{'wall s':>9}{'work s':>9}"
             f"{'overhead/batch':>16}{'share':>8}"
         )
-        with Farm.start(workers=1, threads=1, backend="cpu", limits=LIMITS) as farm:
+        with Farm.start(
+            workers=1, threads=1, backend="cpu", limits=LIMITS, settings=farm_settings
+        ) as farm:
             _timed_job(farm, sub[:50], tests, None)
             for size in SIZES[quick]:
                 best_row: dict[str, Any] | None = None

@@ -31,6 +31,7 @@ from typing import Any
 from actors.pipeline import BatchReport, Pipeline, cuda_available
 from bench.vm import machine
 from cluster.workload import TESTS_PER_CANDIDATE, Problem, expected_tests, humaneval_problems
+from configs.settings import Settings, load_settings
 from core.jobs import Candidate, TestSpec
 from vm.limits import Limits
 
@@ -149,7 +150,9 @@ def device_name() -> str:
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settings: Settings | None = None) -> int:
+    """`settings`: what the `kiln` command read (an edge); read here, once, when run alone."""
+    compiler = (settings if settings is not None else load_settings()).compiler
     seed = 1
     he = humaneval_problems(seed)
     gen = generated_problems(24 if quick else 200, seed)
@@ -159,8 +162,8 @@ def main(quick: bool = False) -> int:
     uniform_pool = [next(p for p in he if p.name == "below_zero")]
     sizes = QUICK_SIZES if quick else SIZES
     on_gpu = cuda_available()
-    gpu = Pipeline("cuda", limits=LIMITS) if on_gpu else None
-    cpu = Pipeline("cpu", limits=LIMITS)
+    gpu = Pipeline("cuda", limits=LIMITS, compiler=compiler) if on_gpu else None
+    cpu = Pipeline("cpu", limits=LIMITS, compiler=compiler)
     energy = _Energy() if on_gpu else None
     cpu_left = CPU_BUDGET_S[quick]
     rows: list[dict[str, Any]] = []

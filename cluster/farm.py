@@ -9,8 +9,9 @@
             ...
         job.results()                           # all of them, in candidate order
 
-`Farm.start(address=...)` (or `KILN_RAY_ADDRESS`, or `[farm] ray_address`) joins an existing
-cluster instead. Jobs may be submitted from several threads at once and run side by side,
+`Farm.start(address=...)` (or `settings=` a `FarmSettings` whose `ray_address` names one: the
+`[farm]` settings, which the caller, an edge of kiln, reads and passes) joins an existing cluster
+instead. Jobs may be submitted from several threads at once and run side by side,
 taking turns on the workers.
 """
 
@@ -24,6 +25,7 @@ from actors.pipeline import COMPILE_PATHS
 from actors.worker import PipelineWorker, WorkerInfo
 from cluster.runtime import FarmError, Runtime
 from cluster.scheduler import FarmJob, Scheduler
+from configs.settings import FarmSettings
 from core.jobs import CandidateLike, Tests
 from vm.limits import Limits
 
@@ -56,35 +58,36 @@ class Farm:
         worker_class: type[PipelineWorker] = PipelineWorker,
         ray_options: dict[str, Any] | None = None,
         wait: bool = True,
+        settings: FarmSettings | None = None,
     ) -> Farm:
         """Connect (or start Ray), start the workers and the scheduler.
 
-        address: a Ray address; None -> `[farm] ray_address` / KILN_RAY_ADDRESS, else an embedded
-            local cluster (shut down again on close, as Ray is only if kiln started it).
-        workers: CPU actors where the cluster has no GPU (default `[farm] workers`: one per
-            core); with GPUs there is one per GPU.
+        address: a Ray address; None -> `settings.ray_address`, else an embedded local cluster
+            (shut down again on close, as Ray is only if kiln started it).
+        workers: CPU actors where the cluster has no GPU (default `settings.workers`, else one
+            per core); with GPUs there is one per GPU.
         backend: "auto" (CUDA on GPU workers where it works, else the CPU backend), or "cpu",
             "cuda", "ref" for every worker.
-        limits: VM limits for every worker (default: the settings', read here, so every node
-            runs with the same fuel).
+        limits: VM limits for every worker (the driver's, so every node runs with the same fuel;
+            default `Limits()`: the caller passes the settings' [vm]).
         threads: CPU threads per CPU actor (default: the cores divided among the actors).
-        in_flight, batch_size: defaults for the scheduler (`[farm]` settings).
+        in_flight, batch_size: defaults for the scheduler (default: `settings`').
         worker_class: a subclass of PipelineWorker to host instead (tests inject faults so).
         ray_options: extra keyword arguments of `ray.init`.
         wait: block until the first workers have warmed up (at most START_TIMEOUT_S).
+        settings: the `[farm]` settings (default `FarmSettings()`: an embedded cluster, the
+            cost model's batches). The farm reads no settings itself: the edge passes them.
         """
-        from configs.settings import load_settings
-
-        settings = load_settings()
+        farm = settings if settings is not None else FarmSettings()
         if address is None:
-            address = settings.farm.ray_address or None
+            address = farm.ray_address or None
         if workers is None:
-            workers = settings.farm.workers
+            workers = farm.workers
         runtime = Runtime(
             address=address,
             workers=workers,
             backend=backend,
-            limits=limits if limits is not None else settings.vm,
+            limits=limits if limits is not None else Limits(),
             threads=threads,
             worker_class=worker_class,
             init_options=ray_options,
@@ -98,12 +101,12 @@ class Farm:
                         f"no worker became ready in {START_TIMEOUT_S:.0f} s: "
                         f"{runtime.last_error or 'none was placed (check the cluster resources)'}"
                     )
-            scheduler = Scheduler(runtime, in_flight or settings.farm.in_flight)
+            scheduler = Scheduler(runtime, in_flight or farm.in_flight)
             scheduler.start()
         except BaseException:
             runtime.shutdown()
             raise
-        return cls(runtime, scheduler, batch_size or settings.farm.batch_size)
+        return cls(runtime, scheduler, batch_size or farm.batch_size)
 
     def workers(self, refresh: bool = True) -> list[WorkerInfo]:
         """Every worker that is up, as it reports itself (`refresh`: ask the idle ones now; one
