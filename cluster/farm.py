@@ -17,7 +17,6 @@ taking turns on the workers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -26,14 +25,14 @@ from actors.worker import PipelineWorker, WorkerInfo
 from cluster.runtime import FarmError, Runtime
 from cluster.scheduler import FarmJob, Scheduler
 from configs.settings import FarmSettings
-from core.jobs import CandidateLike, Tests
+from core.jobs import Submission, SubmitsJobs
 from vm.limits import Limits
 
 START_TIMEOUT_S = 120.0
 """How long `Farm.start` waits for the first workers to warm up."""
 
 
-class Farm:
+class Farm(SubmitsJobs[FarmJob]):
     """A running farm (module docstring). Make one with `Farm.start`."""
 
     takes_limits = True  # submit() takes per-job limits (and a compile path)
@@ -113,21 +112,15 @@ class Farm:
         found dead is listed unhealthy, a busy one as it last reported)."""
         return self.runtime.infos(refresh=refresh)
 
-    def submit(
-        self,
-        candidates: Sequence[CandidateLike],
-        tests: Tests,
-        batch_size: int | None = None,
-        limits: Mapping[str, int] | None = None,
-        compile_path: str = "deterministic",
-        detail: bool = False,
-    ) -> FarmJob:
-        """Queue a job (the arguments of `Pipeline.run`) and return it at once. `limits`
-        overrides fields of the workers' `Limits` for this job (stack_words, heap_words,
-        max_call_depth, ...); `compile_path` is the Pipeline's (deterministic, neural, hybrid);
-        `detail`: the workers add each test's own verdict to each result (`Pipeline.run`)."""
+    def _submit(self, submission: Submission) -> FarmJob:
+        """`submit` (core.jobs.SubmitsJobs): queue a job (the arguments of `Pipeline.run`) and
+        return it at once. `limits` overrides fields of the workers' `Limits` for this job
+        (stack_words, heap_words, max_call_depth, ...); `compile_path` is the Pipeline's
+        (deterministic, neural, hybrid); `detail`: the workers add each test's own verdict to
+        each result (`Pipeline.run`)."""
         if self._closed:
             raise FarmError("the farm is shut down")
+        limits, compile_path = submission.limits, submission.compile_path
         options: dict[str, Any] = {}
         if limits:
             Limits().replace(**limits)  # an unknown field is the caller's error, raised here
@@ -138,9 +131,10 @@ class Farm:
                     f"unknown compile path {compile_path!r}: choose {', '.join(COMPILE_PATHS)}"
                 )
             options["compile_path"] = compile_path
-        if detail:
+        if submission.detail:
             options["detail"] = True
-        return self.scheduler.submit(candidates, tests, batch_size or self.batch_size, options)
+        batch_size = submission.batch_size or self.batch_size
+        return self.scheduler.submit(submission.candidates, submission.tests, batch_size, options)
 
     def batches_in_flight(self) -> int:
         """Batches sent to workers and not yet back, over every job."""
