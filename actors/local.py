@@ -35,6 +35,8 @@ from core.jobs import (
     CandidateLike,
     CandidateResult,
     JobCancelled,
+    Submission,
+    SubmitsJobs,
     Tests,
     as_candidate,
     tests_per_candidate,
@@ -147,10 +149,11 @@ class LocalJob:
             self._queue.put(_END)
 
 
-class LocalRunner:
+class LocalRunner(SubmitsJobs[LocalJob]):
     """A Pipeline in this process behind `submit` (module docstring). `batch_size`: the
     candidates per batch when a submit names none (None: about LOCAL_BATCHES batches a job);
-    `threads`: the Pipeline's CPU threads (None: every core)."""
+    `threads`: the Pipeline's CPU threads (None: every core); `limits`, `compiler`: the
+    Pipeline's (its defaults; the caller passes the settings')."""
 
     def __init__(
         self,
@@ -159,10 +162,11 @@ class LocalRunner:
         *,
         batch_size: int | None = None,
         threads: int | None = None,
+        compiler: str = "batched",
     ) -> None:
         if batch_size is not None and batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        self.pipeline = Pipeline(backend=backend, limits=limits, threads=threads)
+        self.pipeline = Pipeline(backend=backend, limits=limits, threads=threads, compiler=compiler)
         self.batch_size = batch_size
         self._variants = PipelineVariants(self.pipeline)
         self._lock = threading.Lock()  # guards the variants
@@ -170,24 +174,15 @@ class LocalRunner:
         self._next_ticket = 0
         self._serving = 0
 
-    def submit(
-        self,
-        candidates: Sequence[CandidateLike],
-        tests: Tests,
-        batch_size: int | None = None,
-        limits: Mapping[str, int] | None = None,
-        compile_path: str = "deterministic",
-        detail: bool = False,
-    ) -> LocalJob:
-        """Queue a job and return it at once (the arguments of `cluster.Farm.submit`)."""
-        if batch_size is not None and batch_size < 1:
-            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        cands = [as_candidate(c) for c in candidates]
+    def _submit(self, submission: Submission) -> LocalJob:
+        """`submit` (core.jobs.SubmitsJobs): queue a job and return it at once."""
+        tests, batch_size = submission.tests, submission.batch_size
+        cands = [as_candidate(c) for c in submission.candidates]
         tests_per_candidate(cands, tests)  # a job that does not fit its tests fails here, as
         # the farm's does
         job = LocalJob(len(cands))
         with self._lock:
-            pipeline = self._variants.get(limits, compile_path)
+            pipeline = self._variants.get(submission.limits, submission.compile_path)
         size = batch_size or self.batch_size or self.default_batch(len(cands))
         with self._order:
             ticket = self._next_ticket
@@ -197,7 +192,7 @@ class LocalRunner:
             with self._order:  # jobs start in the order they were submitted
                 self._order.wait_for(lambda: self._serving == ticket)
             try:
-                job._run(pipeline, cands, tests, size, detail)
+                job._run(pipeline, cands, tests, size, submission.detail)
             finally:
                 with self._order:
                     self._serving += 1

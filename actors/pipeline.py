@@ -157,7 +157,7 @@ class Pipeline:
         threads: int | None = None,
         compile_path: str = "deterministic",
         checkpoint: str | None = None,
-        compiler: str | None = None,
+        compiler: str = "batched",
     ) -> None:
         """`compile_path`: "deterministic" (compiler/), "neural" (sampled and verified against
         the deterministic compiler's bytecode; none verified is a compile error) or "hybrid"
@@ -165,13 +165,9 @@ class Pipeline:
         the neural model (default neural/checkpoints/small.pt). `compiler`: "batched" (the C
         compiler of compiler/batched.py for every source it covers, in one call per batch, the
         reference compiler for the rest) or "reference" (compile_source for all); both give
-        the same bytes. Default: the settings' ([runtime] compiler, KILN_COMPILER)."""
-        if compiler is None or limits is None:
-            from configs.settings import load_settings
-
-            settings = load_settings()
-            compiler = compiler or settings.compiler
-            limits = limits or settings.vm
+        the same bytes. `limits` default to `Limits()`. A Pipeline reads no settings: kiln's edges
+        pass the settings' ([vm], [runtime] compiler) down (docs/ARCHITECTURE.md)."""
+        limits = limits if limits is not None else Limits()
         if compiler not in ("batched", "reference"):
             raise ValueError(f"unknown compiler {compiler!r}: choose batched or reference")
         self.compiler = compiler

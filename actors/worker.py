@@ -38,6 +38,7 @@ import ray
 
 from actors.local import PipelineVariants
 from actors.pipeline import BatchReport, Pipeline, cuda_available
+from configs.settings import Settings
 from core.jobs import (
     WORKER_CRASHED,
     Candidate,
@@ -112,13 +113,16 @@ def _ray_context() -> tuple[str, str, str, tuple[str, ...]]:
     )
 
 
-def _apply_node_settings() -> None:
+def _apply_node_settings() -> Settings:
     """A worker's process is an edge: the settings of its node (its environment and KILN_CONFIG)
     are read once here and passed down to the C VM for the life of the process (its build cache
-    folder, `configs.settings.apply`), as the `kiln` command does for its own."""
+    folder, `configs.settings.apply`), as the `kiln` command does for its own, and to the
+    worker's Pipeline (its compiler)."""
     from configs.settings import apply, load_settings
 
-    apply(load_settings())  # for good: the process ends with the actor
+    settings = load_settings()
+    apply(settings)  # for good: the process ends with the actor
+    return settings
 
 
 def _cuda_device_name() -> str:
@@ -135,8 +139,15 @@ class PipelineWorker:
     """One Pipeline on one device (module docstring)."""
 
     def __init__(
-        self, backend: str = "auto", limits: Limits | None = None, threads: int | None = None
+        self,
+        backend: str = "auto",
+        limits: Limits | None = None,
+        threads: int | None = None,
+        compiler: str | None = None,
     ) -> None:
+        """`limits`: the driver's (the farm sends its own to every node); `compiler`: the
+        Pipeline's, default the node's settings in an actor's process ([runtime] compiler, read
+        at that edge), else the Pipeline's default."""
         self._id, self._node, self._address, self._gpu_ids = _ray_context()
         if backend == "auto":
             backend = "cuda" if self._gpu_ids and cuda_available() else "cpu"
@@ -149,8 +160,11 @@ class PipelineWorker:
         self._variants: PipelineVariants | None = None  # per-job limits and compile paths
         try:
             if self._id not in ("local", "driver"):  # an actor's own process: an edge of kiln's
-                _apply_node_settings()
-            self._pipeline = Pipeline(backend, limits=limits, threads=self._threads)
+                node = _apply_node_settings()
+                compiler = compiler or node.compiler
+            self._pipeline = Pipeline(
+                backend, limits=limits, threads=self._threads, compiler=compiler or "batched"
+            )
             self._variants = PipelineVariants(self._pipeline)
             report = self._pipeline.run([_WARMUP], _WARMUP_TESTS)
             if not report.results[0].passed:

@@ -24,9 +24,7 @@ from vm.limits import Limits
 
 
 def _settings_limits(args: argparse.Namespace) -> Limits:
-    from configs.settings import load_settings
-
-    limits = load_settings().vm
+    limits = args.settings.vm  # the settings `main` read (configs/kiln.toml, KILN_VM_*)
     overrides = {name: getattr(args, name) for name in ("fuel", "stack_words", "heap_words", "max_call_depth") if getattr(args, name, None) is not None}
     return limits.replace(**overrides)
 
@@ -163,9 +161,13 @@ COMMAND_MODULES = (
 
 def cmd_bench(args: argparse.Namespace) -> int:
     import importlib
+    import inspect
 
     module = importlib.import_module(f"bench.{args.what}")
-    return int(module.main(quick=args.quick))
+    # a benchmark that runs kiln's layers takes the settings `main` read (`settings=`)
+    takes_settings = "settings" in inspect.signature(module.main).parameters
+    extra = {"settings": args.settings} if takes_settings else {}
+    return int(module.main(quick=args.quick, **extra))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -219,8 +221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from vm.container import ContainerError
 
     try:
-        # the edge: the settings are read once here and passed down (a bad one is this error)
-        with applied(load_settings()):
+        # the edge: the settings are read once here and passed down (a bad one is this error):
+        # to the C VM (`applied`) and to the command, as `args.settings`
+        args.settings = load_settings()
+        with applied(args.settings):
             return int(args.func(args))
     except (CompileError, ContainerError, ValueError, KeyError, OSError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e

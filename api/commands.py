@@ -67,9 +67,7 @@ def register(sub: Any) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from configs.settings import load_settings
-
-    settings = load_settings()  # a bad setting fails here, with its message, not in a worker
+    settings = args.settings  # read by the `kiln` command: a bad one failed there, not in a worker
     if not settings.api.tokens:
         token = secrets.token_urlsafe(24)
         os.environ["KILN_API_TOKENS"] = token

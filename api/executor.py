@@ -10,10 +10,11 @@ The service codes against `Executor`: a `core.jobs.Runner` (the shape of `cluste
     executor.workers()               # what /readyz and /metrics report
     executor.shutdown()
 
-`make_executor()` starts the real farm (an embedded local Ray cluster unless KILN_RAY_ADDRESS
-names one). `ThreadExecutor` is the local runner in this process, one CPU thread, batches of
-THREAD_BATCH: for tests of the service alone and for machines where Ray cannot start
-(`kiln serve --executor thread`).
+`make_executor(kind, workers, settings)` starts the real farm (an embedded local Ray cluster unless
+the settings' `[farm] ray_address` / KILN_RAY_ADDRESS names one), with the settings the application
+read (`api.main.create_app`, the edge). `ThreadExecutor` is the local runner in this process, one
+CPU thread, batches of THREAD_BATCH: for tests of the service alone and for machines where Ray
+cannot start (`kiln serve --executor thread`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from actors.local import LocalRunner
+from configs.settings import Settings
 from core.jobs import Runner
 from vm.limits import Limits
 
 THREAD_BATCH = 64
 """Candidates per batch of a `ThreadExecutor` job (its verdicts are stored as batches finish)."""
+
 
 class Executor(Runner, Protocol):
     def workers(self) -> list[Any]: ...
@@ -52,9 +55,13 @@ class ThreadExecutor(LocalRunner):
     # and a compile_path
 
     def __init__(
-        self, backend: str = "cpu", limits: Limits | None = None, batch_size: int = THREAD_BATCH
+        self,
+        backend: str = "cpu",
+        limits: Limits | None = None,
+        batch_size: int = THREAD_BATCH,
+        compiler: str = "batched",
     ) -> None:
-        super().__init__(backend, limits, batch_size=batch_size, threads=1)
+        super().__init__(backend, limits, batch_size=batch_size, threads=1, compiler=compiler)
 
     def workers(self) -> list[Any]:
         return [ThreadWorker("thread-0", "local", "cpu", self.pipeline.backend, True)]
@@ -63,14 +70,18 @@ class ThreadExecutor(LocalRunner):
         pass
 
 
-def make_executor(kind: str = "farm", workers: int | None = None) -> Executor:
-    """The farm of `cluster/` (an embedded local Ray cluster unless KILN_RAY_ADDRESS names
-    one), or a `ThreadExecutor` for kind "thread"."""
+def make_executor(
+    kind: str = "farm", workers: int | None = None, settings: Settings | None = None
+) -> Executor:
+    """The farm of `cluster/` (an embedded local Ray cluster unless `settings.farm` names one),
+    or a `ThreadExecutor` for kind "thread"; either runs with the settings' `[vm]` limits and
+    compiler (default `Settings()`: nothing is read here)."""
+    settings = settings if settings is not None else Settings()
     if kind == "thread":
-        return ThreadExecutor()
+        return ThreadExecutor(limits=settings.vm, compiler=settings.compiler)
     if kind != "farm":
         raise ValueError(f"unknown executor {kind!r}: choose farm or thread")
     from cluster import Farm  # Ray is imported there, lazily
 
-    farm: Executor = Farm.start(workers=workers)
+    farm: Executor = Farm.start(workers=workers, limits=settings.vm, settings=settings.farm)
     return farm

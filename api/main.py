@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 
@@ -36,11 +37,12 @@ def create_app(settings: Settings | None = None, executor: Executor | None = Non
         with applied(settings):
             owned = executor is None
             farm = executor or make_executor(
-                settings.api.executor, settings.api.farm_workers or None
+                settings.api.executor, settings.api.farm_workers or None, settings
             )
             store = Store(settings.api.database)
+            problems = partial(lookup_problem, limits=settings.vm, compiler=settings.compiler)
             runner = JobRunner(
-                store, farm, settings.api, metrics, lookup_problem, default_fuel=settings.vm.fuel
+                store, farm, settings.api, metrics, problems, default_fuel=settings.vm.fuel
             )
             app.state.settings, app.state.store, app.state.executor = settings, store, farm
             app.state.runner, app.state.metrics = runner, metrics

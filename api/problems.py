@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from core.jobs import TestSpec
+from vm.limits import Limits
 
 DEFAULT_DATASET = "humaneval"
 
@@ -68,7 +69,9 @@ def _problems(dataset: str) -> tuple[Mapping[str, Any], Mapping[str, str]]:
 
 
 @lru_cache(maxsize=256)
-def _prepare(problem_id: str, dataset: str) -> ProblemTests | None:
+def _prepare(
+    problem_id: str, dataset: str, limits: Limits | None, compiler: str
+) -> ProblemTests | None:
     problems, aliases = _problems(dataset)
     problem_id = aliases.get(problem_id, problem_id)
     problem = problems.get(problem_id)
@@ -77,7 +80,8 @@ def _prepare(problem_id: str, dataset: str) -> ProblemTests | None:
     from actors.local import LocalRunner
     from evaluation.run import prepare_problems
 
-    prepared = prepare_problems({problem_id: problem}, LocalRunner(backend="cpu"))[problem_id]
+    runner = LocalRunner(backend="cpu", limits=limits, compiler=compiler)
+    prepared = prepare_problems({problem_id: problem}, runner)[problem_id]
     if prepared.specs is None:
         raise ProblemUnavailable(
             f"problem {problem_id!r} needs the CPython fallback, which the service does not run:"
@@ -86,9 +90,17 @@ def _prepare(problem_id: str, dataset: str) -> ProblemTests | None:
     return ProblemTests(prepared.entry, list(prepared.specs), prepared)
 
 
-def lookup_problem(problem_id: str, dataset: str = DEFAULT_DATASET) -> ProblemTests | None:
+def lookup_problem(
+    problem_id: str,
+    dataset: str = DEFAULT_DATASET,
+    *,
+    limits: Limits | None = None,
+    compiler: str = "batched",
+) -> ProblemTests | None:
     """The problem's tests, or None when the dataset does not know the id; raises
-    ProblemUnavailable for a problem that cannot run natively."""
+    ProblemUnavailable for a problem that cannot run natively. `limits`, `compiler`: the VM
+    limits and compiler the canonical solution runs with (the service's settings, which the
+    application passes: `api.main`; default `Limits()`, the batched compiler)."""
     if len(problem_id) > 200 or dataset not in dataset_names():
         return None
-    return _prepare(problem_id, dataset)
+    return _prepare(problem_id, dataset, limits, compiler)

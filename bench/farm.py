@@ -1,9 +1,10 @@
 """`kiln bench farm`: the Ray farm's scaling with actors and the scheduler's overhead per batch.
 
-The workload: distinct HumanEval-sized candidates (bench/programs/humaneval_like.py, each made
-distinct by a comment, as samples of a model are), ten tests per problem, tests given per
-problem as the dataset evaluator gives them, so the farm's dedup saves nothing and every
-candidate is compiled, run and verified. On an embedded local Ray cluster of this machine:
+The workload (`cluster.workload`, the one `kiln farm check` runs): distinct HumanEval-sized
+candidates (cluster/programs/humaneval_like.py, each made distinct by a comment, as samples of a
+model are), ten tests per problem, tests given per problem as the dataset evaluator gives them,
+so the farm's dedup saves nothing and every candidate is compiled, run and verified. On an
+embedded local Ray cluster of this machine:
 
 1. scaling: verified candidates/s of a farm of 1 and of 2 CPU actors (one thread each; the
    cost model sizes the batches), beside a Pipeline in this process on one thread (no Ray), the
@@ -37,7 +38,9 @@ from typing import Any
 
 from actors.pipeline import Pipeline
 from bench.vm import machine
-from core.jobs import Candidate, CandidateResult, TestSpec
+from cluster.workload import workload
+from configs.settings import Settings, load_settings
+from core.jobs import Candidate, CandidateResult
 from vm.limits import Limits
 
 HERE = Path(__file__).resolve().parent
@@ -51,18 +54,6 @@ OVERHEAD_CANDIDATES = {False: 2000, True: 400}
 REPEAT = {False: 5, True: 2}
 
 
-def workload(n: int, seed: int = 1) -> tuple[list[Candidate], dict[str, list[TestSpec]]]:
-    """`n` distinct candidates over the HumanEval-sized problems, and their tests per problem."""
-    from bench.gpu import humaneval_problems
-
-    problems = humaneval_problems(seed)
-    candidates = [
-        Candidate(p.source + f"# sample {i}\n", p.entry, p.name)
-        for i, p in ((i, problems[i % len(problems)]) for i in range(n))
-    ]
-    return candidates, {p.name: p.tests for p in problems}
-
-
 def _timed_job(
     farm: Any, candidates: list[Candidate], tests: Any, batch_size: int | None
 ) -> tuple[float, list[CandidateResult], Any]:
@@ -72,7 +63,8 @@ def _timed_job(
     return time.perf_counter() - started, results, job.stats
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settings: Settings | None = None) -> int:
+    """`settings`: what the `kiln` command read (an edge); read here, once, when run alone."""
     import ray
 
     from cluster import Farm
@@ -86,7 +78,9 @@ def main(quick: bool = False) -> int:
     load = os.getloadavg()[0]
     print(f"{n} distinct HumanEval-sized candidates, 10 tests each; {cores} cores, load {load:.1f}")
 
-    local = Pipeline("cpu", limits=LIMITS, threads=1)
+    settings = settings if settings is not None else load_settings()
+    farm_settings = settings.farm
+    local = Pipeline("cpu", limits=LIMITS, threads=1, compiler=settings.compiler)
     local.run(candidates[:50], tests)  # builds or loads the C library
     best_local = float("inf")
     for _ in range(repeat):
@@ -114,8 +108,12 @@ def main(quick: bool = False) -> int:
         # Both farms stay up and take turns, so that both see the same load on a shared machine
         # (Ray declares a logical CPU for each actor; one job runs at a time).
         with (
-            Farm.start(workers=1, threads=1, backend="cpu", limits=LIMITS) as one,
-            Farm.start(workers=2, threads=1, backend="cpu", limits=LIMITS) as two,
+            Farm.start(
+                workers=1, threads=1, backend="cpu", limits=LIMITS, settings=farm_settings
+            ) as one,
+            Farm.start(
+                workers=2, threads=1, backend="cpu", limits=LIMITS, settings=farm_settings
+            ) as two,
         ):
             farms = {1: one, 2: two}
             best: dict[int, tuple[float, Any]] = {}
@@ -158,7 +156,9 @@ def main(quick: bool = False) -> int:
             f"{'batch':>6}{'batches':>9}{'wall s':>9}{'work s':>9}"
             f"{'overhead/batch':>16}{'share':>8}"
         )
-        with Farm.start(workers=1, threads=1, backend="cpu", limits=LIMITS) as farm:
+        with Farm.start(
+            workers=1, threads=1, backend="cpu", limits=LIMITS, settings=farm_settings
+        ) as farm:
             _timed_job(farm, sub[:50], tests, None)
             for size in SIZES[quick]:
                 best_row: dict[str, Any] | None = None

@@ -3,7 +3,7 @@
 Two workloads, about ten tests per candidate, expected values computed once by CPython:
 
 - mixed: candidates drawn in turn from a pool of programs: random programs from the project's
-  generator (`fuzz.generate`) and HumanEval-sized functions (bench/programs/humaneval_like.py);
+  generator (`fuzz.generate`) and HumanEval-sized functions (`cluster.workload`);
 - uniform: every candidate is the same program, so the lanes of a warp share it.
 
 For batch sizes from 1e3 up to 1e6 candidates it runs `actors.pipeline.Pipeline` on the CUDA
@@ -22,25 +22,21 @@ verdict shows.
 
 from __future__ import annotations
 
-import ast
-import copy
 import json
-import random
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from actors.pipeline import BatchReport, Pipeline, cuda_available
 from bench.vm import machine
+from cluster.workload import TESTS_PER_CANDIDATE, Problem, expected_tests, humaneval_problems
+from configs.settings import Settings, load_settings
 from core.jobs import Candidate, TestSpec
 from vm.limits import Limits
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-TESTS_PER_CANDIDATE = 10
 SIZES = [1_000, 10_000, 100_000, 1_000_000]
 QUICK_SIZES = [100, 1_000]
 CPU_BUDGET_S = {False: 80.0, True: 10.0}  # CPU time the sizes may use, full and --quick
@@ -48,62 +44,7 @@ LIMITS = Limits(fuel=1_000_000)
 TARGETS = {"candidates_per_s": 1e6, "ops_per_s_mixed": 1e11, "ops_per_s_uniform": 5e11}
 
 
-@dataclass(frozen=True)
-class Problem:
-    name: str
-    source: str
-    entry: str
-    tests: list[TestSpec]
-
-
 # ---- the programs ------------------------------------------------------------------------------
-
-_INPUTS: dict[str, Callable[[random.Random], tuple[Any, ...]]] = {
-    "has_close_elements": lambda r: (
-        [round(r.uniform(0, 10), 1) for _ in range(8)],
-        round(r.uniform(0.05, 1.0), 2),
-    ),
-    "below_zero": lambda r: ([r.randint(-10, 12) for _ in range(10)],),
-    "sum_product": lambda r: ([r.randint(-5, 5) for _ in range(6)],),
-    "is_palindrome": lambda r: (_maybe_palindrome(r),),
-    "fizz_buzz": lambda r: (r.randint(50, 400),),
-    "largest_divisor": lambda r: (r.randint(2, 200),),
-    "incr_list": lambda r: ([r.randint(-100, 100) for _ in range(10)],),
-    "count_upper": lambda r: ("".join(r.choice("AEIOUaeiouBCDxyz") for _ in range(12)),),
-}
-
-
-def _maybe_palindrome(r: random.Random) -> str:
-    half = "".join(r.choice("abc") for _ in range(r.randint(0, 5)))
-    return half + half[::-1] if r.random() < 0.5 else half + r.choice("xy") + half
-
-
-def _expected(source: str, entry: str, inputs: list[tuple[Any, ...]]) -> list[TestSpec] | None:
-    """Tests with CPython's results as expected values; None if any input raises."""
-    namespace: dict[str, Any] = {}
-    exec(compile(source, f"<{entry}>", "exec"), namespace)
-    tests = []
-    for args in inputs:
-        try:
-            tests.append(TestSpec(args, namespace[entry](*copy.deepcopy(args))))
-        except Exception:  # the workloads hold programs that return on every input
-            return None
-    return tests
-
-
-def humaneval_problems(seed: int) -> list[Problem]:
-    text = (HERE / "programs" / "humaneval_like.py").read_text()
-    rng = random.Random(seed)
-    problems = []
-    for fn in ast.parse(text).body:
-        if isinstance(fn, ast.FunctionDef):
-            source = ast.get_source_segment(text, fn) or ""
-            tests = _expected(
-                source, fn.name, [_INPUTS[fn.name](rng) for _ in range(TESTS_PER_CANDIDATE)]
-            )
-            assert tests is not None, fn.name
-            problems.append(Problem(fn.name, source + "\n", fn.name, tests))
-    return problems
 
 
 def generated_problems(n: int, seed: int) -> list[Problem]:
@@ -117,7 +58,7 @@ def generated_problems(n: int, seed: int) -> list[Problem]:
         if len(problems) == n:
             break
         program = generate(s, n_inputs=TESTS_PER_CANDIDATE)
-        tests = _expected(program.source, program.entry, program.inputs)
+        tests = expected_tests(program.source, program.entry, program.inputs)
         if tests is None:
             continue
         try:
@@ -209,7 +150,9 @@ def device_name() -> str:
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settings: Settings | None = None) -> int:
+    """`settings`: what the `kiln` command read (an edge); read here, once, when run alone."""
+    compiler = (settings if settings is not None else load_settings()).compiler
     seed = 1
     he = humaneval_problems(seed)
     gen = generated_problems(24 if quick else 200, seed)
@@ -219,8 +162,8 @@ def main(quick: bool = False) -> int:
     uniform_pool = [next(p for p in he if p.name == "below_zero")]
     sizes = QUICK_SIZES if quick else SIZES
     on_gpu = cuda_available()
-    gpu = Pipeline("cuda", limits=LIMITS) if on_gpu else None
-    cpu = Pipeline("cpu", limits=LIMITS)
+    gpu = Pipeline("cuda", limits=LIMITS, compiler=compiler) if on_gpu else None
+    cpu = Pipeline("cpu", limits=LIMITS, compiler=compiler)
     energy = _Energy() if on_gpu else None
     cpu_left = CPU_BUDGET_S[quick]
     rows: list[dict[str, Any]] = []

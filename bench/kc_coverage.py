@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.vm import RESULTS, machine
+from configs.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SET = ROOT.parent / "shared" / "datasets" / "humaneval-real" / "samples.jsonl"
@@ -51,14 +52,14 @@ def reason_key(reason: str) -> str:
     return text.strip()[:100]
 
 
-def programs(samples: Any, problems: Any) -> list[tuple[str, str, Any]]:
+def programs(samples: Any, problems: Any, settings: Settings) -> list[tuple[str, str, Any]]:
     """The distinct (source, entry, argument types or None) the native path compiles for
-    `samples`, as the Pipeline types them (module docstring)."""
+    `samples`, as the Pipeline types them (module docstring), under kiln's `settings`."""
     from actors.pipeline import entry_annotated, entry_arg_types
     from evaluation.run import entry_types, cpython_compile_error, local_runner, prepare_problems
 
     used = {s.task_id: problems[s.task_id] for s in samples}
-    with local_runner() as runner:
+    with local_runner(limits=settings.vm, compiler=settings.compiler) as runner:
         prepared = prepare_problems(used, runner)
     keys: dict[tuple[str, str, Any], None] = {}
     for s in samples:
@@ -167,7 +168,7 @@ def measure(keys: list[tuple[str, str, Any]]) -> dict[str, Any]:
     }
 
 
-def dev_keys(quick: bool) -> list[tuple[str, str, Any]]:
+def dev_keys(quick: bool, settings: Settings) -> list[tuple[str, str, Any]]:
     from evaluation.datasets import load_problems
     from evaluation.problems import read_samples
 
@@ -177,10 +178,10 @@ def dev_keys(quick: bool) -> list[tuple[str, str, Any]]:
     if quick:
         seen: set[str] = set()
         samples = [s for s in samples if not (s.task_id in seen or seen.add(s.task_id))]
-    return programs(samples, problems)
+    return programs(samples, problems, settings)
 
 
-def mbpp_keys(quick: bool) -> list[tuple[str, str, Any]]:
+def mbpp_keys(quick: bool, settings: Settings) -> list[tuple[str, str, Any]]:
     from evaluation.datasets import load_problems
     from evaluation.problems import Sample
 
@@ -192,7 +193,7 @@ def mbpp_keys(quick: bool) -> list[tuple[str, str, Any]]:
     ]
     if quick:
         samples = samples[:100]
-    return programs(samples, problems)
+    return programs(samples, problems, settings)
 
 
 def table(name: str, r: dict[str, Any], top: int = 25) -> str:
@@ -209,10 +210,12 @@ def table(name: str, r: dict[str, Any], top: int = 25) -> str:
     return "\n".join(lines)
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settings: Settings | None = None) -> int:
+    """`settings`: what the `kiln` command read (an edge); read here when run alone."""
+    settings = settings if settings is not None else load_settings()
     results: dict[str, Any] = {"machine": machine(), "quick": quick}
     for name, keys in (("dev", dev_keys), ("mbpp", mbpp_keys)):
-        results[name] = measure(keys(quick))
+        results[name] = measure(keys(quick, settings))
         print(table(name, results[name]), flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = RESULTS / ("kc-coverage-quick.json" if quick else "kc-coverage.json")

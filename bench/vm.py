@@ -3,9 +3,9 @@
 For each program of bench/programs/ it times the call under CPython (in process) and on the C
 VM (one thread), best of 9 runs each, the two taking turns (a burst of load on a shared machine
 then falls on both), checks that both give the same value, and reports the ratio and the VM's bytecode instructions per second. It also times the
-reference compiler against CPython's own `compile()` on the same sources (the bench programs and
-the golden corpus). Prints a table, writes JSON (with machine details) under bench/results/ and,
-when matplotlib is installed, a bar chart beside it.
+reference compiler against CPython's own `compile()` on the same sources (the bench programs,
+cluster/programs/humaneval_like.py and the golden corpus). Prints a table, writes JSON (with
+machine details) under bench/results/ and, when matplotlib is installed, a bar chart beside it.
 """
 
 from __future__ import annotations
@@ -118,7 +118,10 @@ def main(quick: bool = False) -> int:
             }
         )
 
-    sources = [(p.name, p.read_text()) for p in sorted(PROGRAMS.glob("*.py"))]
+    from cluster.workload import PROGRAMS as HUMANEVAL_LIKE  # the farm's workload, moved there
+
+    paths = sorted([*PROGRAMS.glob("*.py"), HUMANEVAL_LIKE], key=lambda p: p.name)
+    sources = [(p.name, p.read_text()) for p in paths]
     corpus = HERE.parent / "tests" / "programs"
     for path in sorted(corpus.rglob("*.py")):
         text = path.read_text()

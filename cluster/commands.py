@@ -55,7 +55,14 @@ def _start(args: argparse.Namespace) -> Any:
     from cluster import Farm
 
     started = time.perf_counter()
-    farm = Farm.start(address=args.address, workers=args.workers, backend=args.backend)
+    settings = args.settings  # read once by the `kiln` command (api.cli), passed down
+    farm = Farm.start(
+        address=args.address,
+        workers=args.workers,
+        backend=args.backend,
+        limits=settings.vm,
+        settings=settings.farm,
+    )
     where = "an embedded local Ray cluster" if farm.runtime.embedded else "the Ray cluster"
     print(f"farm on {where}: started in {time.perf_counter() - started:.1f} s")
     return farm
@@ -105,7 +112,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 @_reported
 def cmd_check(args: argparse.Namespace) -> int:
     from actors.pipeline import Pipeline
-    from bench.farm import workload
+    from cluster.workload import workload
 
     candidates, tests = workload(args.n, seed=1)
     with _start(args) as farm:
@@ -115,7 +122,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         results = job.results()
         elapsed = time.perf_counter() - started
         stats = job.stats
-    expected = Pipeline("cpu", limits=farm.runtime.limits).run(candidates, tests).results
+    local = Pipeline("cpu", limits=farm.runtime.limits, compiler=args.settings.compiler)
+    expected = local.run(candidates, tests).results
     wrong = [i for i, (a, b) in enumerate(zip(results, expected, strict=True)) if a != b]
     print(
         f"{len(candidates)} candidates ({stats.units} distinct) in {stats.batches} batches:"

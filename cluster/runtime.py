@@ -1,9 +1,10 @@
 """The farm's Ray runtime: connecting to a cluster and keeping one worker actor per device.
 
-`Runtime.connect()` joins the cluster at `address` (the argument, else `KILN_RAY_ADDRESS` /
-`[farm] ray_address`), or starts an embedded local Ray cluster when there is none (`ray.init`
-with the machine's cores declared, no dashboard); it shuts Ray down on close only where it was
-the one that called `ray.init`, so a driver that had already connected keeps its connection.
+`Runtime.connect()` joins the cluster at `address` (the argument: `Farm.start` passes `[farm]
+ray_address` / KILN_RAY_ADDRESS where the edge read one), or starts an embedded local Ray cluster
+when there is none (`ray.init` with the machine's cores declared, no dashboard); it shuts Ray down
+on close only where it was the one that called `ray.init`, so a driver that had already connected
+keeps its connection.
 
 The worker actors (`actors.worker.PipelineWorker`) follow the cluster's resources:
 

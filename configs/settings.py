@@ -41,6 +41,8 @@ AUTO = "auto"
 LIMIT_NAMES = tuple(f.name for f in fields(Limits))
 RUNTIME_KEYS = ("cache_dir", "cpu_threads", "compiler")
 API_VARIABLE_PREFIX = "KILN_API_"
+API_CLIENT_VARIABLES = ("KILN_API_URL", "KILN_API_TOKEN")
+"""The client's (`kiln submit`, api.commands), not the service's: not settings, not unknown."""
 RAY_ADDRESS_VARIABLE = "KILN_RAY_ADDRESS"
 FARM_VARIABLE_PREFIX = "KILN_FARM_"
 FARM_KEYS = ("ray_address", "workers", "batch_size", "in_flight")
@@ -303,7 +305,11 @@ def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
         compiler = _compiler(raw.strip(), f"{COMPILER_VARIABLE}={raw!r}")
     api_variables = {API_VARIABLE_PREFIX + key.upper(): key for key in API_KEYS}
     for name in sorted(env):
-        if name.startswith(API_VARIABLE_PREFIX) and name not in api_variables:
+        if (
+            name.startswith(API_VARIABLE_PREFIX)
+            and name not in api_variables
+            and name not in API_CLIENT_VARIABLES
+        ):
             raise SettingsError(f"{name}: unknown variable (kiln reads {', '.join(api_variables)})")
     api_values: dict[str, object] = {}
     for name, key in api_variables.items():

@@ -18,7 +18,7 @@
   verified bytecode of a passing candidate, and the path that produced it (`PATHS`).
 - `Job` and `Runner`: the shape of "a Pipeline behind submit", which the farm (`cluster.Farm`)
   and the local runner (`actors.local.LocalRunner`) both have, and `kiln eval` and the API code
-  against.
+  against; `SubmitsJobs`: their one `submit`, which hands each of them the job as a `Submission`.
 
 This module imports nothing of kiln: it is the bottom layer (docs/ARCHITECTURE.md).
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 # ---- verdicts ----------------------------------------------------------------------------------
 
@@ -191,9 +191,11 @@ class Job(Protocol):
 
 class Runner(Protocol):
     """A Pipeline behind `submit`: the farm (`cluster.Farm`) or the local runner
-    (`actors.local.LocalRunner`). `submit` returns at once. `limits` overrides fields of the
-    runner's `vm.limits.Limits` for this job, `compile_path` is the Pipeline's (deterministic,
-    neural, hybrid), `detail` adds each test's own verdict to each result."""
+    (`actors.local.LocalRunner`), both `SubmitsJobs`. `submit` returns at once. `batch_size`:
+    candidates per batch (None: the runner's choice; under 1 is a ValueError). `limits`
+    overrides fields of the runner's `vm.limits.Limits` for this job, `compile_path` is the
+    Pipeline's (deterministic, neural, hybrid), `detail` adds each test's own verdict to each
+    result (`Submission`)."""
 
     def submit(
         self,
@@ -204,3 +206,41 @@ class Runner(Protocol):
         compile_path: str = "deterministic",
         detail: bool = False,
     ) -> Job: ...
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A job as `Runner.submit` takes it, its batch size checked (`SubmitsJobs`); the runner
+    checks its options (`limits`, `compile_path`) against its Pipeline."""
+
+    candidates: Sequence[CandidateLike]
+    tests: Tests
+    batch_size: int | None = None
+    limits: Mapping[str, int] | None = None
+    compile_path: str = "deterministic"
+    detail: bool = False
+
+
+J = TypeVar("J", bound=Job)
+
+
+class SubmitsJobs(Generic[J]):
+    """`Runner.submit`, defined once for the runners: a subclass gives `_submit`, which gets the
+    job as one `Submission`, its batch size checked."""
+
+    def submit(
+        self,
+        candidates: Sequence[CandidateLike],
+        tests: Tests,
+        batch_size: int | None = None,
+        limits: Mapping[str, int] | None = None,
+        compile_path: str = "deterministic",
+        detail: bool = False,
+    ) -> J:
+        """Queue a job and return it at once (`Runner`)."""
+        if batch_size is not None and batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        return self._submit(Submission(candidates, tests, batch_size, limits, compile_path, detail))
+
+    def _submit(self, submission: Submission) -> J:
+        raise NotImplementedError

@@ -55,7 +55,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"kiln: warning: {why}; running a Pipeline in this process", file=sys.stderr)
 
     runner_context = open_runner(
-        args.workers, args.backend, address=args.address, on_fallback=warn, farm=args.farm
+        args.workers,
+        args.backend,
+        address=args.address,
+        on_fallback=warn,
+        farm=args.farm,
+        settings=args.settings,  # read once by the `kiln` command (api.cli)
     )
     with runner_context as (runner, where), _progress(args.quiet, len(samples)) as advance:
         report = evaluate(
@@ -196,7 +201,8 @@ def cmd_problems_check(args: argparse.Namespace) -> int:
         if p.canonical_solution is not None
     ]
     if samples:
-        with local_runner(args.backend) as runner:
+        settings = args.settings  # read once by the `kiln` command (api.cli)
+        with local_runner(args.backend, settings.vm, settings.compiler) as runner:
             report = evaluate(
                 samples,
                 problems,

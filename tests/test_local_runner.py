@@ -134,3 +134,16 @@ def test_kiln_eval_and_the_api_use_this_runner() -> None:
     executor = ThreadExecutor()
     assert isinstance(executor, LocalRunner)
     assert executor.batch_size == 64 and executor.pipeline.threads == 1
+
+
+def test_the_farm_and_the_local_runner_share_one_submit(runner: LocalRunner) -> None:
+    """`Runner.submit` is defined once (core.jobs.SubmitsJobs): the same checks on both."""
+    from cluster.farm import Farm
+    from core.jobs import SubmitsJobs
+
+    assert LocalRunner.submit is Farm.submit is SubmitsJobs.submit
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="batch_size must be at least 1"):
+            runner.submit([], [], batch_size=bad)
+    with pytest.raises(ValueError, match="unknown compile path"):
+        runner.submit([], [], compile_path="magic")

@@ -191,6 +191,15 @@ def test_bad_file_names_the_file_and_the_key(tmp_path: Path, text: str, message:
     assert message in str(caught.value)
 
 
+def test_the_clients_variables_are_not_unknown_settings() -> None:
+    """`kiln submit` reads KILN_API_URL and KILN_API_TOKEN (api.commands); with them set, every
+    `kiln` command still loads its settings (KILN_API_TOKENS is the server's)."""
+    env = {"KILN_API_URL": "http://host:8000", "KILN_API_TOKEN": "secret"}
+    assert load_settings(env=env) == load_settings(env={})
+    with pytest.raises(SettingsError, match="KILN_API_TOKN: unknown variable"):
+        load_settings(env={"KILN_API_TOKN": "secret"})
+
+
 def test_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="no such settings file"):
         load_settings(tmp_path / "absent.toml", env={})

@@ -5,7 +5,10 @@ worker's process), never from the VM reading the settings itself (docs/ARCHITECT
 from __future__ import annotations
 
 import argparse
+import ast
 import os
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -91,3 +94,78 @@ def test_the_apis_application_is_an_edge(tmp_path: Path) -> None:
     with TestClient(create_app(settings, ThreadExecutor())):
         assert (build.cache_dir(), cpu.default_threads()) == (tmp_path / "cache", 2)
     assert build.use_cache_dir(None) is None
+
+
+# ---- nothing below the edges reads the settings --------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+EDGES = {
+    "api/cli.py": "the `kiln` command: `main` reads them once, commands get `args.settings`",
+    "api/main.py": "the API's application factory (`create_app`)",
+    "actors/worker.py": "a farm worker's own process (`_apply_node_settings`)",
+    "configs/settings.py": "the loader itself",
+}
+EDGE_PACKAGES = ("bench",)  # benchmarks: run by `kiln bench` (settings=) or alone
+SETTINGS_VARIABLES = re.compile(
+    r"^KILN_(CONFIG|VM_\w+|CPU_THREADS|COMPILER|RAY_ADDRESS|FARM_\w+|API_(?!URL$|TOKEN$)\w+)$"
+)
+"""What `load_settings` reads from the environment (KILN_CACHE_DIR aside: vm.build's own
+fallback where no edge passed a folder, test_without_an_edge_...), less the client's variables."""
+
+
+def _root_packages() -> list[str]:
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        return list(tomllib.load(file)["tool"]["importlinter"]["root_packages"])
+
+
+def _settings_reads(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, what) for each use of the settings loader, and each read of a settings variable
+    from the environment (os.environ.get, os.getenv, os.environ[...])."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "configs.settings":
+            for alias in node.names:
+                if alias.name in ("load_settings", "*"):
+                    found.append((node.lineno, f"imports {alias.name} from configs.settings"))
+        elif isinstance(node, ast.Attribute) and node.attr == "load_settings":
+            found.append((node.lineno, "calls configs.settings.load_settings"))
+        elif isinstance(node, ast.Call) or (
+            isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+        ):
+            target = node.func if isinstance(node, ast.Call) else node.value
+            args = node.args[:1] if isinstance(node, ast.Call) else [node.slice]
+            reads_env = ast.unparse(target) in ("os.environ.get", "os.getenv", "os.environ")
+            for arg in args if reads_env else []:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    if SETTINGS_VARIABLES.match(arg.value):
+                        found.append((node.lineno, f"reads ${arg.value}"))
+    return found
+
+
+def test_no_module_below_the_edges_reads_the_settings() -> None:
+    """Settings are read once at the edge (EDGES) and passed down as arguments: a module below
+    takes the types (`Settings`, `FarmSettings`, `Limits`) and defaults that read nothing."""
+    offenders = []
+    scanned = 0
+    for package in _root_packages():
+        if package in EDGE_PACKAGES:
+            continue
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative in EDGES:
+                continue
+            scanned += 1
+            for line, what in _settings_reads(ast.parse(path.read_text(), relative)):
+                offenders.append(f"{relative}:{line}: {what}")
+    assert scanned > 50  # the packages were found
+    assert offenders == [], "settings read below the edge:\n" + "\n".join(offenders)
+
+
+def test_the_scan_finds_a_settings_read() -> None:
+    source = (
+        "import os\nfrom configs.settings import Settings, load_settings\n"
+        "a = os.environ.get('KILN_COMPILER')\nb = os.environ['KILN_RAY_ADDRESS']\n"
+        "c = os.getenv('KILN_API_URL')\nos.environ['KILN_API_TOKENS'] = 't'\n"
+        "import configs.settings\nd = configs.settings.load_settings()\n"
+    )
+    assert [line for line, _ in _settings_reads(ast.parse(source))] == [2, 3, 4, 8]

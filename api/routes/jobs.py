@@ -285,7 +285,9 @@ def _accept(body: JobCreate, settings: SettingsDep) -> tuple[dict[str, Any], lis
     spec: dict[str, Any] = {"options": body.options.model_dump(exclude_none=True)}
     if body.problem is not None:
         try:
-            problem = lookup_problem(body.problem, body.problems)
+            problem = lookup_problem(
+                body.problem, body.problems, limits=settings.vm, compiler=settings.compiler
+            )
         except ProblemUnavailable as error:
             raise _invalid(str(error)) from None
         if problem is None:

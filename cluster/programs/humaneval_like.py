@@ -1,6 +1,7 @@
-# HumanEval-sized functions for `kiln bench gpu`: typical solutions, unannotated as models write
-# them (their tests' arguments give the types). bench/gpu.py takes each function as one
-# candidate source, with ten test inputs; expected values come from CPython.
+# HumanEval-sized functions for `kiln farm check`, `kiln bench farm` and `kiln bench gpu`:
+# typical solutions, unannotated as models write them (their tests' arguments give the types).
+# cluster/workload.py takes each function as one candidate source, with ten test inputs;
+# expected values come from CPython.
 
 
 def has_close_elements(numbers, threshold):
