@@ -43,19 +43,7 @@ class Type:
     args: tuple[Type, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind in ("list", "set"):
-            return f"{self.kind}[{self.args[0]}]"
-        if self.kind == "dict":
-            return f"dict[{self.args[0]}, {self.args[1]}]"
-        if self.kind == "tuple":
-            return f"tuple[{', '.join(map(str, self.args))}]"
-        if self.kind == "vtuple":
-            return f"tuple[{self.args[0]}, ...]"
-        if self.kind == "optional":
-            return f"Optional[{self.args[0]}]"
-        if self.kind == "union":
-            return " | ".join(map(str, self.args))
-        return self.kind
+        return type_text(self.kind, [str(a) for a in self.args])
 
     @property
     def is_ref(self) -> bool:
@@ -73,6 +61,27 @@ class Type:
         for arg in self.args:
             words += arg.descriptor()
         return words
+
+
+# How a type of each kind with arguments is written, from the text of its arguments (`type_text`)
+_TEXT_FORMATS = {
+    "list": "list[{0}]",
+    "set": "set[{0}]",
+    "dict": "dict[{0}, {1}]",
+    "vtuple": "tuple[{0}, ...]",
+    "optional": "Optional[{0}]",
+}
+
+
+def type_text(kind: str, args: list[str]) -> str:
+    """A type as Python writes it, from its kind and the text of its arguments: `Type.__str__`
+    writes the arguments with `str`; a writer of types whose arguments may be something else
+    (the type checker's type variables) passes its own text for them."""
+    if kind == "tuple":
+        return f"tuple[{', '.join(args)}]"
+    if kind == "union":
+        return " | ".join(args)
+    return _TEXT_FORMATS[kind].format(*args) if kind in _TEXT_FORMATS else kind
 
 
 INT = Type("int")
