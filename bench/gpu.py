@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from actors.pipeline import BatchReport, Pipeline, cuda_available
-from bench.vm import machine
+from bench.vm import machine, pyplot
 from core.jobs import Candidate, TestSpec
 from vm.limits import Limits
 
@@ -360,13 +360,8 @@ def _print_summary(rows: list[dict[str, Any]], on_gpu: bool) -> None:
 
 
 def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     colours = {

@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _c_build import STRICT_C11, build
 from _corpus import call_types
 
 from compiler import CompileError, compile_one, compile_source
@@ -540,18 +541,6 @@ def test_pathological_nesting_and_huge_literals():
 
 # ---- the C source builds warning-free, for the host and as CUDA device code --------------------
 
-WARNINGS = [
-    "-std=c11",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-Wshadow",
-    "-Wconversion",
-    "-Wno-sign-conversion",
-]
-
-
 PHASES = (
     "kc_lex.h", "kc_parse.h", "kc_types.h", "kc_lower.h", "kc_opt.h", "kc_emit.h", "kc_diag.h",
     "kc_compile.h",
@@ -575,9 +564,8 @@ def test_kc_h_includes_one_file_per_phase_each_with_its_contract():
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_batched_compiler_builds_warning_free_as_c11(tmp_path):
-    command = ["gcc", *WARNINGS, "-O2", "-fsyntax-only", "-pthread", str(KERNELS / "kc_cpu.c")]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    command = ["gcc", *STRICT_C11, "-O2", "-fsyntax-only", "-pthread", str(KERNELS / "kc_cpu.c")]
+    build(command, tmp_path)
 
 
 @pytest.mark.slow  # 1.5 minutes of nvcc; tests/test_batched_cuda.py builds the real kernel each run
@@ -600,9 +588,7 @@ def test_batched_compiler_header_builds_to_ptx(tmp_path):
         "}\n"
     )
     ptx = tmp_path / "kc.ptx"
-    command = ["nvcc", "-ptx", "-arch=sm_90", f"-I{KERNELS}", str(kernel), "-o", str(ptx)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    build(["nvcc", "-ptx", "-arch=sm_90", f"-I{KERNELS}", str(kernel), "-o", str(ptx)], tmp_path)
     assert ".entry kc_compile_programs(" in ptx.read_text()
 
 

@@ -246,19 +246,25 @@ def type_of_value(value: Any) -> Type:
     return _type_of_value(value, 0)
 
 
+# The Python classes of the scalar values and their types, a bool before the int it also is
+_SCALAR_TYPES = ((bool, BOOL), (int, INT), (float, FLOAT), (str, STR), (type(None), NONE))
+
+
+def scalar_type(value: Any) -> Type | None:
+    """The type of a bool, int (of any size: the caller checks the 64 bits), float, str or None;
+    None for any other value."""
+    for cls, ty in _SCALAR_TYPES:
+        if isinstance(value, cls):
+            return ty
+    return None
+
+
 def _type_of_value(value: Any, depth: int) -> Type:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        if not INT64_MIN <= value <= INT64_MAX:
-            raise ValueError(f"int {value} does not fit in 64 bits")
-        return INT
-    if isinstance(value, float):
-        return FLOAT
-    if isinstance(value, str):
-        return STR
-    if value is None:
-        return NONE
+    scalar = scalar_type(value)
+    if scalar == INT and not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(f"int {value} does not fit in 64 bits")
+    if scalar is not None:
+        return scalar
     if isinstance(value, (tuple, list)) and depth >= MAX_TYPE_DEPTH:
         raise ValueError(
             f"the value nests deeper than {MAX_TYPE_DEPTH} lists or tuples"
