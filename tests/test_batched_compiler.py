@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from _c_build import STRICT_C11, build
-from _corpus import call_types
+from _corpus import call_types, generated
 
 from compiler import CompileError, compile_one, compile_source
 from compiler.batched import KERNELS, Unsupported, compile_batch, compile_with_fallback
@@ -126,12 +126,9 @@ def test_crlf_and_tab_indented_corpus_is_byte_identical():
 
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_generated_programs_are_byte_identical(level):
-    programs = [generate(seed, complexity=level) for seed in range(400)]
-    sources = [p.source for p in programs]
-    names = [f"gen{level}_{p.seed}.py" for p in programs]
-    accepted = _check_identical(sources, names, [None] * len(programs))
-    print(f"generated level {level}: {accepted}/{len(programs)} accepted")
-    assert accepted == len(programs)  # every program of levels 0-2 is covered
+    accepted = _check_identical(*generated(level, 400, f"gen{level}_"))
+    print(f"generated level {level}: {accepted}/400 accepted")
+    assert accepted == 400  # every program of levels 0-2 is covered
 
 
 # accepted of 100 when measured (str, list, tuple, set and dict values, comprehensions, methods,
@@ -141,10 +138,7 @@ HIGHER_LEVEL_FLOORS = {3: 97, 4: 97, 5: 97}
 
 @pytest.mark.parametrize("level", [3, 4, 5])
 def test_generated_programs_of_higher_levels_are_identical_or_unsupported(level):
-    programs = [generate(seed, complexity=level) for seed in range(100)]
-    accepted = _check_identical(
-        [p.source for p in programs], [f"g{level}_{p.seed}.py" for p in programs], [None] * 100
-    )
+    accepted = _check_identical(*generated(level, 100, f"g{level}_"))
     print(f"generated level {level}: {accepted}/100 accepted")
     assert accepted >= HIGHER_LEVEL_FLOORS[level]
 

@@ -803,26 +803,24 @@ def check_scalar(name: str, table: dict, program: Program, cases: list[tuple]) -
         assert r.steps == (len(case) + 2 if r.trap is None else len(case) + 1)
 
 
+def _edges(name: str, int_table: dict[str, Any]) -> list[Any]:
+    """The edge operands of instruction `name`: ints (and their negations) or floats."""
+    if name in int_table:
+        return INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
+    return FLOAT_EDGES
+
+
 @pytest.mark.parametrize("name", sorted(SCALAR_BINARY))
 def test_scalar_binary_edges(name):
     table = {**semantics.INT_BINARY, **semantics.FLOAT_BINARY}
-    edges = (
-        INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
-        if name in semantics.INT_BINARY
-        else FLOAT_EDGES
-    )
+    edges = _edges(name, semantics.INT_BINARY)
     check_scalar(name, table, SCALAR_BINARY[name], [(a, b) for a in edges for b in edges])
 
 
 @pytest.mark.parametrize("name", sorted(SCALAR_UNARY))
 def test_scalar_unary_edges(name):
     table = {**semantics.INT_UNARY, **semantics.FLOAT_UNARY}
-    edges = (
-        INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
-        if name in semantics.INT_UNARY
-        else FLOAT_EDGES
-    )
-    check_scalar(name, table, SCALAR_UNARY[name], [(a,) for a in edges])
+    check_scalar(name, table, SCALAR_UNARY[name], [(a,) for a in _edges(name, semantics.INT_UNARY)])
 
 
 @settings(max_examples=30, deadline=None)
