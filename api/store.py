@@ -208,7 +208,7 @@ class _JobIds:
 new_job_id = _JobIds()
 
 
-def take_waiting(source: queue.Queue[T], batch: list[T], limit: int | None = None) -> list[T]:
+def take_waiting(source: queue.SimpleQueue[T], batch: list[T], limit: int | None = None) -> list[T]:
     """`batch` with the items `source` holds already appended, without waiting for more, up to
     `limit` items in all: what a worker takes in one go after its first item."""
     while limit is None or len(batch) < limit:

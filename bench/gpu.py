@@ -376,43 +376,25 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
             style = "-o" if workload == "mixed" else "--s"
             xs = [r["candidates"] for r in sel]
             name = f"{backend} {workload}"
-            left.plot(
-                xs,
-                [r["candidates_per_s"] for r in sel],
-                style,
-                color=colour,
-                label=f"{name}, end to end",
-            )
-            left.plot(
-                xs,
-                [r["device_candidates_per_s"] for r in sel],
-                style,
-                color=colour,
-                alpha=0.4,
-                label=f"{name}, device",
-            )
+            for key, alpha, what in (
+                ("candidates_per_s", None, "end to end"),
+                ("device_candidates_per_s", 0.4, "device"),
+            ):
+                left.plot(
+                    xs,
+                    [r[key] for r in sel],
+                    style,
+                    color=colour,
+                    alpha=alpha,
+                    label=f"{name}, {what}",
+                )
             right.plot(xs, [r["ops_per_s"] for r in sel], style, color=colour, label=name)
-    left.axhline(
-        TARGETS["candidates_per_s"],
-        color="gray",
-        linestyle=":",
-        linewidth=1,
-        label="GPU target 1e6/s",
-    )
-    right.axhline(
-        TARGETS["ops_per_s_mixed"],
-        color="gray",
-        linestyle=":",
-        linewidth=1,
-        label="GPU target, mixes",
-    )
-    right.axhline(
-        TARGETS["ops_per_s_uniform"],
-        color="black",
-        linestyle=":",
-        linewidth=1,
-        label="GPU target, uniform",
-    )
+    for ax, target, colour, label in (  # the targets (TARGETS), dotted
+        (left, "candidates_per_s", "gray", "GPU target 1e6/s"),
+        (right, "ops_per_s_mixed", "gray", "GPU target, mixes"),
+        (right, "ops_per_s_uniform", "black", "GPU target, uniform"),
+    ):
+        ax.axhline(TARGETS[target], color=colour, linestyle=":", linewidth=1, label=label)
     for ax, label in (
         (left, "verified candidates/s (10 tests each)"),
         (right, "bytecode ops/s (kernel)"),
