@@ -13,7 +13,6 @@ from configs.settings import (
     FARM_KEYS,
     PACKAGED_FILE,
     FarmSettings,
-    farm_variable,
     load_settings,
 )
 
@@ -36,15 +35,6 @@ def test_packaged_file_holds_every_farm_key_at_its_default() -> None:
         packaged = tomllib.load(file)["farm"]
     assert tuple(packaged) == FARM_KEYS
     assert packaged == {"ray_address": "", "workers": "auto", "batch_size": "auto", "in_flight": 2}
-
-
-def test_every_farm_key_has_a_variable() -> None:
-    assert [farm_variable(key) for key in FARM_KEYS] == [
-        "KILN_RAY_ADDRESS",
-        "KILN_FARM_WORKERS",
-        "KILN_FARM_BATCH_SIZE",
-        "KILN_FARM_IN_FLIGHT",
-    ]
 
 
 def test_file_sets_the_farm(tmp_path: Path) -> None:

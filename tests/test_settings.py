@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from configs.settings import (
+    FARM_KEYS,
     LIMIT_NAMES,
     PACKAGED_FILE,
     Settings,
     SettingsError,
+    farm_variable,
     load_settings,
     vm_variable,
 )
@@ -53,13 +56,31 @@ def test_settings_are_frozen() -> None:
         settings.cpu_threads = 3  # type: ignore[misc]
 
 
-def test_every_limit_has_a_variable() -> None:
-    assert [vm_variable(name) for name in LIMIT_NAMES] == [
-        "KILN_VM_FUEL",
-        "KILN_VM_STACK_WORDS",
-        "KILN_VM_MAX_CALL_DEPTH",
-        "KILN_VM_HEAP_WORDS",
-    ]
+@pytest.mark.parametrize(
+    ("variable", "keys", "names"),
+    [
+        (
+            vm_variable,
+            LIMIT_NAMES,
+            ["KILN_VM_FUEL", "KILN_VM_STACK_WORDS", "KILN_VM_MAX_CALL_DEPTH", "KILN_VM_HEAP_WORDS"],
+        ),
+        (
+            farm_variable,
+            FARM_KEYS,
+            [
+                "KILN_RAY_ADDRESS",
+                "KILN_FARM_WORKERS",
+                "KILN_FARM_BATCH_SIZE",
+                "KILN_FARM_IN_FLIGHT",
+            ],
+        ),
+    ],
+    ids=["vm", "farm"],
+)
+def test_every_key_has_a_variable(
+    variable: Callable[[str], str], keys: tuple[str, ...], names: list[str]
+) -> None:
+    assert [variable(key) for key in keys] == names
 
 
 # --- the user file --------------------------------------------------------------------------
