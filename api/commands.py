@@ -89,17 +89,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _read_candidates(path: Path) -> list[dict[str, Any]]:
-    candidates = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            candidate = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}:{number}: not JSON: {error.msg}") from None
-        if not isinstance(candidate, dict):
-            raise ValueError(f"{path}:{number}: a candidate is a JSON object")
-        candidates.append(candidate)
+    from evaluation.problems import json_objects  # a DataError (ValueError) names file and line
+
+    candidates = [candidate for _, candidate in json_objects(path)]
     if not candidates:
         raise ValueError(f"{path}: no candidates")
     return candidates

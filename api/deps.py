@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
@@ -27,29 +27,21 @@ from configs.settings import ApiSettings, Settings
 T = TypeVar("T")
 
 
-async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+def _state(name: str) -> Callable[[Request], Awaitable[Any]]:
+    """The dependency that reads `request.app.state.<name>` (set up when the app starts)."""
+
+    async def dependency(request: Request) -> Any:
+        return getattr(request.app.state, name)
+
+    dependency.__name__ = dependency.__qualname__ = f"get_{name}"
+    return dependency
 
 
-async def get_store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
-
-
-async def get_runner(request: Request) -> JobRunner:
-    runner: JobRunner = request.app.state.runner
-    return runner
-
-
-async def get_executor(request: Request) -> Executor:
-    executor: Executor = request.app.state.executor
-    return executor
-
-
-async def get_metrics(request: Request) -> Metrics:
-    metrics: Metrics = request.app.state.metrics
-    return metrics
+get_settings = _state("settings")
+get_store = _state("store")
+get_runner = _state("runner")
+get_executor = _state("executor")
+get_metrics = _state("metrics")
 
 
 @dataclass(frozen=True)
@@ -64,9 +56,7 @@ class Service:
     metrics: Metrics
 
 
-async def get_service(request: Request) -> Service:
-    service: Service = request.app.state.service
-    return service
+get_service = _state("service")
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

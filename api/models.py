@@ -16,6 +16,19 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SourceOrBytecode(Strict):
+    """A program given one way: kiln Python source, or a `.kbc` container in base64."""
+
+    source: str | None = None
+    bytecode: str | None = Field(default=None, description="a .kbc container, base64")
+
+    @model_validator(mode="after")
+    def one_kind(self) -> SourceOrBytecode:
+        if (self.source is None) == (self.bytecode is None):
+            raise ValueError("give exactly one of source and bytecode")
+        return self
+
+
 class TestIn(Strict):
     """One test: the entry function's arguments and the value it must return."""
 
@@ -30,23 +43,15 @@ class TestIn(Strict):
     fuel: int | None = Field(default=None, ge=1, description="instructions this test may run")
 
 
-class CandidateIn(Strict):
+class CandidateIn(SourceOrBytecode):
     """A kiln Python source, or a `.kbc` container in base64; and the function the tests call."""
 
-    source: str | None = None
-    bytecode: str | None = Field(default=None, description="a .kbc container, base64")
     entry: str | None = Field(
         default=None,
         min_length=1,
         max_length=255,
         description="the function the tests call (default: the problem's)",
     )
-
-    @model_validator(mode="after")
-    def one_kind(self) -> CandidateIn:
-        if (self.source is None) == (self.bytecode is None):
-            raise ValueError("give exactly one of source and bytecode")
-        return self
 
 
 class JobOptions(Strict):
@@ -181,18 +186,10 @@ class CompilePublic(BaseModel):
     functions: list[FunctionPublic] = Field(default_factory=list)
 
 
-class RunRequest(Strict):
-    source: str | None = None
-    bytecode: str | None = Field(default=None, description="a .kbc container, base64")
+class RunRequest(SourceOrBytecode):
     entry: str = Field(min_length=1, max_length=255)
     args: list[Any] = Field(default_factory=list)
     fuel: int | None = Field(default=None, ge=1)
-
-    @model_validator(mode="after")
-    def one_kind(self) -> RunRequest:
-        if (self.source is None) == (self.bytecode is None):
-            raise ValueError("give exactly one of source and bytecode")
-        return self
 
 
 class RunPublic(BaseModel):

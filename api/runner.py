@@ -41,7 +41,7 @@ from typing import Any
 from api.executor import Executor
 from api.metrics import Metrics
 from api.problems import DEFAULT_DATASET, ProblemTests
-from api.store import DONE, FAILED, UNFINISHED, CandidateRow, NewCandidate, Store
+from api.store import DONE, FAILED, UNFINISHED, CandidateRow, NewCandidate, Store, take_waiting
 from configs.settings import ApiSettings
 from core.jobs import Candidate, CandidateResult, TestSpec
 from vm.limits import Limits
@@ -230,12 +230,7 @@ class JobRunner:
         executor job when one of MERGED_IN_FLIGHT is free (module docstring)."""
         waiting: dict[str, list[_Prepared]] = {}  # small jobs by their options, in order
         while not self._stop.is_set():
-            batch = [self._queue.get()]
-            while True:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            batch = take_waiting(self._queue, [self._queue.get()])
             if self._stop.is_set():
                 return
             for job_id, accepted in batch:
@@ -390,11 +385,7 @@ class JobRunner:
                 if self._stop.is_set() and not self._threads:
                     return
                 continue
-            while len(batch) < RECORD_BATCH:
-                try:
-                    batch.append(self._verdicts.get_nowait())
-                except queue.Empty:
-                    break
+            take_waiting(self._verdicts, batch, RECORD_BATCH)
             try:
                 self._record_batch(batch)
             except Exception:  # the store may be unreachable: the jobs resume elsewhere

@@ -24,7 +24,7 @@ from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -55,6 +55,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from api.limits import clip
 from core.jobs import CandidateResult
+
+T = TypeVar("T")
 
 QUEUED, RUNNING, DONE, CANCELLED, FAILED = "queued", "running", "done", "cancelled", "failed"
 UNFINISHED = (QUEUED, RUNNING)
@@ -204,6 +206,17 @@ class _JobIds:
 
 
 new_job_id = _JobIds()
+
+
+def take_waiting(source: queue.SimpleQueue[T], batch: list[T], limit: int | None = None) -> list[T]:
+    """`batch` with the items `source` holds already appended, without waiting for more, up to
+    `limit` items in all: what a worker takes in one go after its first item."""
+    while limit is None or len(batch) < limit:
+        try:
+            batch.append(source.get_nowait())
+        except queue.Empty:
+            break
+    return batch
 
 
 def database_url(database: str) -> str:
@@ -427,12 +440,7 @@ class Store:
     def _write_jobs(self) -> None:
         """The writer: every job submitted while it wrote the last batch goes in the next one."""
         while True:
-            batch = [self._writes.get()]
-            while True:
-                try:
-                    batch.append(self._writes.get_nowait())
-                except queue.Empty:
-                    break
+            batch = take_waiting(self._writes, [self._writes.get()])
             jobs: list[_Insert] = []
             try:
                 with self._commit_lock:

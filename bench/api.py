@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 
 from api.process import ServiceProcess
-from bench.vm import RESULTS, machine
+from bench.vm import RESULTS, machine, pyplot
 
 TOKEN = "bench-token"
 SOURCE = """def below_zero(operations: list[int]) -> bool:
@@ -280,13 +280,8 @@ def main(quick: bool = False) -> int:
 
 def plot(record: dict[str, Any], path: Path) -> None:
     """Latency (p50, p99) and throughput of a record of `main`, as a PNG at `path`."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot")
+    plt = pyplot()
+    if plt is None:
         return
     rows, stream = record["rows"], record["stream"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4))

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.vm import HERE, RESULTS, best_of, machine
+from bench.vm import HERE, RESULTS, best_of, machine, pyplot
 
 CORPUS = HERE.parent / "tests" / "programs"
 
@@ -183,13 +183,8 @@ def main(quick: bool = False) -> int:
 
 
 def _plot(rows: list[dict], path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot")
+    plt = pyplot()
+    if plt is None:
         return
     fig, ax = plt.subplots(figsize=(7, 3.5))
     labels = [

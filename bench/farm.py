@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from actors.pipeline import Pipeline
-from bench.vm import machine
+from bench.vm import machine, pyplot
 from cluster.workload import workload
 from configs.settings import Settings, load_settings
 from core.jobs import Candidate, CandidateResult
@@ -263,13 +263,8 @@ def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
 
 
 def _plot(document: dict[str, Any], path: Path, title: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     scaling = document["scaling"]

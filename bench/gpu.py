@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from actors.pipeline import BatchReport, Pipeline, cuda_available
-from bench.vm import machine
+from bench.vm import machine, pyplot
 from cluster.workload import TESTS_PER_CANDIDATE, Problem, expected_tests, humaneval_problems
 from configs.settings import Settings, load_settings
 from core.jobs import Candidate, TestSpec
@@ -303,13 +303,8 @@ def _print_summary(rows: list[dict[str, Any]], on_gpu: bool) -> None:
 
 
 def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     colours = {
@@ -324,43 +319,25 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
             style = "-o" if workload == "mixed" else "--s"
             xs = [r["candidates"] for r in sel]
             name = f"{backend} {workload}"
-            left.plot(
-                xs,
-                [r["candidates_per_s"] for r in sel],
-                style,
-                color=colour,
-                label=f"{name}, end to end",
-            )
-            left.plot(
-                xs,
-                [r["device_candidates_per_s"] for r in sel],
-                style,
-                color=colour,
-                alpha=0.4,
-                label=f"{name}, device",
-            )
+            for key, alpha, what in (
+                ("candidates_per_s", None, "end to end"),
+                ("device_candidates_per_s", 0.4, "device"),
+            ):
+                left.plot(
+                    xs,
+                    [r[key] for r in sel],
+                    style,
+                    color=colour,
+                    alpha=alpha,
+                    label=f"{name}, {what}",
+                )
             right.plot(xs, [r["ops_per_s"] for r in sel], style, color=colour, label=name)
-    left.axhline(
-        TARGETS["candidates_per_s"],
-        color="gray",
-        linestyle=":",
-        linewidth=1,
-        label="GPU target 1e6/s",
-    )
-    right.axhline(
-        TARGETS["ops_per_s_mixed"],
-        color="gray",
-        linestyle=":",
-        linewidth=1,
-        label="GPU target, mixes",
-    )
-    right.axhline(
-        TARGETS["ops_per_s_uniform"],
-        color="black",
-        linestyle=":",
-        linewidth=1,
-        label="GPU target, uniform",
-    )
+    for ax, target, colour, label in (  # the targets (TARGETS), dotted
+        (left, "candidates_per_s", "gray", "GPU target 1e6/s"),
+        (right, "ops_per_s_mixed", "gray", "GPU target, mixes"),
+        (right, "ops_per_s_uniform", "black", "GPU target, uniform"),
+    ):
+        ax.axhline(TARGETS[target], color=colour, linestyle=":", linewidth=1, label=label)
     for ax, label in (
         (left, "verified candidates/s (10 tests each)"),
         (right, "bytecode ops/s (kernel)"),

@@ -61,6 +61,20 @@ def best_of_alternating(
     return best
 
 
+def pyplot() -> Any | None:
+    """matplotlib.pyplot on the Agg backend (files only, no display), or None, said on stdout,
+    when matplotlib is not installed: every bench's plot is optional."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not installed: no plot")
+        return None
+    return plt
+
+
 def machine() -> dict[str, Any]:
     cpu = platform.processor() or platform.machine()
     try:
@@ -178,13 +192,8 @@ def main(quick: bool = False) -> int:
         + "\n"
     )
     print(f"wrote {out.relative_to(HERE.parent)}")
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot")
+    plt = pyplot()
+    if plt is None:
         return 0
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.bar(

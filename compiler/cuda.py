@@ -35,7 +35,6 @@ in docs/BATCHED_COMPILER.md, "On the GPU").
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import lzma
 import re
@@ -316,19 +315,8 @@ def module() -> Any:
     matching this text, options and device (vm/prebuilt.py: built by the device session into the
     cache), else compiled by NVRTC (minutes: ptxas is slow on kc.h)."""
     cupy = _cupy()
-    text = source()
-    key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
     with _lock:
-        if key not in _modules:
-            mod = prebuilt.load(cupy, "compiler", text, ENTRIES)
-            if mod is not None:
-                _modules[key] = mod
-                return mod
-            mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
-            for entry in ENTRIES:
-                mod.get_function(entry)  # compiles (NVRTC) and loads the module now
-            _modules[key] = mod
-        return _modules[key]
+        return prebuilt.module(cupy, "compiler", source(), OPTIONS, ENTRIES, _modules)
 
 
 def ensure_stack(cupy: Any) -> int:

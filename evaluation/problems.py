@@ -94,7 +94,9 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         raise DataError(f"{path}: {e}") from None
 
 
-def _objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def json_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a JSON Lines file (gzipped where it ends .gz) with their 1-based line
+    numbers, blank lines skipped; a DataError names the file and line of anything else."""
     for number, line in _lines(path):
         if not line.strip():
             continue
@@ -215,7 +217,7 @@ def load_problem_file(path: Path) -> dict[str, Problem]:
     if not path.exists():
         raise DataError(f"{path}: no such problem file")
     problems: dict[str, Problem] = {}
-    for number, obj in _objects(path):
+    for number, obj in json_objects(path):
         problem = parse_problem(obj, f"{path}:{number}", number)
         if problem.task_id in problems:
             first = problems[problem.task_id].line
@@ -247,7 +249,7 @@ def read_samples(path: str | Path, problems: Mapping[str, Problem]) -> list[Samp
         raise DataError(f"{path}: no such sample file")
     aliases = task_aliases(problems)
     samples = []
-    for number, obj in _objects(path):
+    for number, obj in json_objects(path):
         task_id, completion = obj.get("task_id"), obj.get("completion")
         if isinstance(task_id, int) and not isinstance(task_id, bool):
             task_id = str(task_id)

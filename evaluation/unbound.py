@@ -32,14 +32,28 @@ import ast
 import builtins
 import importlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
+from typing import Any
 
 from compiler.frontend import is_main_guard
 from compiler.surface import pure_import_binds
 
 BUILTINS = frozenset(dir(builtins))
 _LOAD, _EFFECT = "load", "effect"
+
+
+# The operations whose operands CPython evaluates first, in this order, before the operation,
+# which runs code or may raise (a comparison chain's first comparison, where evaluation stops
+# being followed anyway)
+_OPERANDS: dict[type[ast.AST], Callable[[Any], list[ast.AST]]] = {
+    ast.Call: lambda n: [n.func, *n.args, *(kw.value for kw in n.keywords)],
+    ast.Compare: lambda n: [n.left, n.comparators[0]],
+    ast.BinOp: lambda n: [n.left, n.right],
+    ast.UnaryOp: lambda n: [n.operand],
+    ast.Attribute: lambda n: [n.value],
+    ast.Subscript: lambda n: [n.value, n.slice],
+}
 
 
 def _events(node: ast.AST, modules: dict[str, ModuleType]) -> Iterator[tuple[str, str]]:
@@ -58,28 +72,9 @@ def _events(node: ast.AST, modules: dict[str, ModuleType]) -> Iterator[tuple[str
         yield _LOAD, node.id
     elif isinstance(node, ast.Constant):
         return
-    elif isinstance(node, ast.Call):
-        yield from _events(node.func, modules)
-        for arg in node.args:
-            yield from _events(arg, modules)
-        for kw in node.keywords:
-            yield from _events(kw.value, modules)
-        yield _EFFECT, ""
-    elif isinstance(node, ast.Compare):
-        yield from _events(node.left, modules)
-        yield from _events(node.comparators[0], modules)
-        yield _EFFECT, ""
-    elif isinstance(node, ast.BinOp):
-        yield from _events(node.left, modules)
-        yield from _events(node.right, modules)
-        yield _EFFECT, ""
-    elif isinstance(node, (ast.UnaryOp, ast.Attribute)):
-        operand = node.operand if isinstance(node, ast.UnaryOp) else node.value
-        yield from _events(operand, modules)
-        yield _EFFECT, ""
-    elif isinstance(node, ast.Subscript):
-        yield from _events(node.value, modules)
-        yield from _events(node.slice, modules)
+    elif type(node) in _OPERANDS:  # its operands in order, then the operation itself
+        for operand in _OPERANDS[type(node)](node):
+            yield from _events(operand, modules)
         yield _EFFECT, ""
     elif isinstance(node, (ast.Tuple, ast.List)):
         for elt in node.elts:

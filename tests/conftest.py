@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from evaluation.fallback import FallbackPool
 
 # Every test prepares its problems afresh (the prepared-problem cache is tested on its own, with
 # a folder of its own): a cache filled by an earlier run would hide the preparation code.
@@ -82,3 +87,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if reason is not None:
         for item in gpu_items:
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[FallbackPool]:
+    """A CPython fallback pool of two workers with the default timeout, one per test module that
+    asks for it (a module that needs another timeout or environment defines its own `pool`)."""
+    from evaluation.fallback import FallbackPool  # lazily: a device run does not collect its users
+
+    with FallbackPool(workers=2) as p:
+        yield p

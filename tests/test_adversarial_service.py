@@ -7,6 +7,7 @@ failed before the fix (a 500, a hang, a job that never stops, a re-run per reque
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import sqlite3
 import time
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import _service_client
 import httpx
 import pytest
 
@@ -57,14 +59,7 @@ def submit(c: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
     return job
 
 
-def wait_done(c: httpx.Client, job_id: str, timeout: float = 30) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job: dict[str, Any] = c.get(f"/v1/jobs/{job_id}").json()
-        if job["status"] not in ("queued", "running"):
-            return job
-        time.sleep(0.02)
-    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
+wait_done = functools.partial(_service_client.wait_done, timeout=30)
 
 
 def results(c: httpx.Client, job_id: str, **params: str) -> dict[int, dict[str, Any]]:

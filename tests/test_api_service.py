@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from _service_client import wait_done
 
 from api.process import ServiceProcess
 from vm.verify import verify_bytes
@@ -89,16 +90,6 @@ def stream_results(c: httpx.Client, job_id: str) -> list[dict[str, Any]]:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("application/x-ndjson")
         return [json.loads(line) for line in response.iter_lines() if line]
-
-
-def wait_done(c: httpx.Client, job_id: str, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job: dict[str, Any] = c.get(f"/v1/jobs/{job_id}").json()
-        if job["status"] not in ("queued", "running"):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
 
 
 def test_health_readiness_and_docs(service: ServiceProcess) -> None:

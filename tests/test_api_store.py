@@ -8,7 +8,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from threading import Thread
@@ -182,45 +182,16 @@ def test_a_store_made_before_a_column_existed_gets_it(tmp_path: Path) -> None:
     Store(str(path)).close()  # the column is there now: opening again adds nothing
 
 
-def second_replica(store: Store) -> Store:
-    """Another Store on the same database, as a second API replica would open it."""
-    return Store(store.engine.url.render_as_string(hide_password=False))
-
-
-def test_two_replicas_claim_each_orphan_once(store: Store) -> None:
-    for i in range(24):
-        new_job(store, f"orphan{i:02}", lease_s=-1)
-    other = second_replica(store)
-    claimed: dict[str, list[str]] = {"r2": [], "r3": []}
-
-    def claim(s: Store, replica: str) -> None:
-        while batch := s.claim_orphans(replica, lease_s=30, limit=3):
-            claimed[replica] += batch
-
-    try:
-        threads = [Thread(target=claim, args=a) for a in ((store, "r2"), (other, "r3"))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        other.close()
-    both = claimed["r2"] + claimed["r3"]
-    assert sorted(both) == [f"orphan{i:02}" for i in range(24)]  # each one, by one replica
-
-
-def test_two_replicas_storing_one_jobs_verdicts_keep_each_once(store: Store) -> None:
-    store.create_job("j", "o", {}, [NewCandidate("f", source="x")] * 40, replica="r1", lease_s=30)
-    other = second_replica(store)
-
-    def write(s: Store, order: list[int]) -> None:
-        for start in range(0, len(order), 5):
-            s.add_results("j", [(i, CandidateResult("passed")) for i in order[start : start + 5]])
-
+def on_two_replicas(
+    store: Store, work: Callable[[Store, Any], None], first: Any, second: Any
+) -> None:
+    """Runs `work(store, first)` and, at the same time, `work(other, second)` on another Store on
+    the same database, as a second API replica would open it; returns when both are done."""
+    other = Store(store.engine.url.render_as_string(hide_password=False))
     try:
         threads = [
-            Thread(target=write, args=(store, list(range(40)))),
-            Thread(target=write, args=(other, list(range(39, -1, -1)))),
+            Thread(target=work, args=(store, first)),
+            Thread(target=work, args=(other, second)),
         ]
         for t in threads:
             t.start()
@@ -228,6 +199,30 @@ def test_two_replicas_storing_one_jobs_verdicts_keep_each_once(store: Store) -> 
             t.join()
     finally:
         other.close()
+
+
+def test_two_replicas_claim_each_orphan_once(store: Store) -> None:
+    for i in range(24):
+        new_job(store, f"orphan{i:02}", lease_s=-1)
+    claimed: dict[str, list[str]] = {"r2": [], "r3": []}
+
+    def claim(s: Store, replica: str) -> None:
+        while batch := s.claim_orphans(replica, lease_s=30, limit=3):
+            claimed[replica] += batch
+
+    on_two_replicas(store, claim, "r2", "r3")
+    both = claimed["r2"] + claimed["r3"]
+    assert sorted(both) == [f"orphan{i:02}" for i in range(24)]  # each one, by one replica
+
+
+def test_two_replicas_storing_one_jobs_verdicts_keep_each_once(store: Store) -> None:
+    store.create_job("j", "o", {}, [NewCandidate("f", source="x")] * 40, replica="r1", lease_s=30)
+
+    def write(s: Store, order: list[int]) -> None:
+        for start in range(0, len(order), 5):
+            s.add_results("j", [(i, CandidateResult("passed")) for i in order[start : start + 5]])
+
+    on_two_replicas(store, write, list(range(40)), list(range(39, -1, -1)))
     rows = store.results_after("j", 0, 100)
     assert sorted(r.index for r in rows) == list(range(40))
     assert store.get_job("j").done == 40  # type: ignore[union-attr]

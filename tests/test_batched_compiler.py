@@ -17,7 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from _corpus import call_types
+from _c_build import STRICT_C11, build
+from _corpus import call_types, generated
 
 from compiler import CompileError, compile_one, compile_source
 from compiler.batched import KERNELS, Unsupported, compile_batch, compile_with_fallback
@@ -125,12 +126,9 @@ def test_crlf_and_tab_indented_corpus_is_byte_identical():
 
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_generated_programs_are_byte_identical(level):
-    programs = [generate(seed, complexity=level) for seed in range(400)]
-    sources = [p.source for p in programs]
-    names = [f"gen{level}_{p.seed}.py" for p in programs]
-    accepted = _check_identical(sources, names, [None] * len(programs))
-    print(f"generated level {level}: {accepted}/{len(programs)} accepted")
-    assert accepted == len(programs)  # every program of levels 0-2 is covered
+    accepted = _check_identical(*generated(level, 400, f"gen{level}_"))
+    print(f"generated level {level}: {accepted}/400 accepted")
+    assert accepted == 400  # every program of levels 0-2 is covered
 
 
 # accepted of 100 when measured (str, list, tuple, set and dict values, comprehensions, methods,
@@ -140,10 +138,7 @@ HIGHER_LEVEL_FLOORS = {3: 97, 4: 97, 5: 97}
 
 @pytest.mark.parametrize("level", [3, 4, 5])
 def test_generated_programs_of_higher_levels_are_identical_or_unsupported(level):
-    programs = [generate(seed, complexity=level) for seed in range(100)]
-    accepted = _check_identical(
-        [p.source for p in programs], [f"g{level}_{p.seed}.py" for p in programs], [None] * 100
-    )
+    accepted = _check_identical(*generated(level, 100, f"g{level}_"))
     print(f"generated level {level}: {accepted}/100 accepted")
     assert accepted >= HIGHER_LEVEL_FLOORS[level]
 
@@ -540,18 +535,6 @@ def test_pathological_nesting_and_huge_literals():
 
 # ---- the C source builds warning-free, for the host and as CUDA device code --------------------
 
-WARNINGS = [
-    "-std=c11",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-Wshadow",
-    "-Wconversion",
-    "-Wno-sign-conversion",
-]
-
-
 PHASES = (
     "kc_lex.h", "kc_parse.h", "kc_types.h", "kc_lower.h", "kc_opt.h", "kc_emit.h", "kc_diag.h",
     "kc_compile.h",
@@ -575,9 +558,8 @@ def test_kc_h_includes_one_file_per_phase_each_with_its_contract():
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_batched_compiler_builds_warning_free_as_c11(tmp_path):
-    command = ["gcc", *WARNINGS, "-O2", "-fsyntax-only", "-pthread", str(KERNELS / "kc_cpu.c")]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    command = ["gcc", *STRICT_C11, "-O2", "-fsyntax-only", "-pthread", str(KERNELS / "kc_cpu.c")]
+    build(command, tmp_path)
 
 
 @pytest.mark.slow  # 1.5 minutes of nvcc; tests/test_batched_cuda.py builds the real kernel each run
@@ -600,9 +582,7 @@ def test_batched_compiler_header_builds_to_ptx(tmp_path):
         "}\n"
     )
     ptx = tmp_path / "kc.ptx"
-    command = ["nvcc", "-ptx", "-arch=sm_90", f"-I{KERNELS}", str(kernel), "-o", str(ptx)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    build(["nvcc", "-ptx", "-arch=sm_90", f"-I{KERNELS}", str(kernel), "-o", str(ptx)], tmp_path)
     assert ".entry kc_compile_programs(" in ptx.read_text()
 
 

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from _corpus import call_types
+from _corpus import call_types, generated
 
 from compiler import CompileError, compile_source
 from compiler.batched import Unsupported, compile_batch, compile_with_fallback, passes_mask
@@ -75,10 +75,7 @@ def test_corpus_programs_it_accepts_are_byte_identical_with_every_pass():
 
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_generated_programs_are_byte_identical_with_every_pass(level):
-    programs = [generate(seed, complexity=level) for seed in range(400)]
-    sources = [p.source for p in programs]
-    names = [f"gen{level}_{p.seed}.py" for p in programs]
-    accepted = _check_identical(sources, names, [None] * len(programs))
+    accepted = _check_identical(*generated(level, 400, f"gen{level}_"))
     assert all(accepted)  # every program of levels 0-2 is covered
 
 

@@ -54,12 +54,24 @@ def _patch(data: bytes, at: int, value: int) -> bytes:
     return _reseal(body[:at] + struct.pack("<I", value) + body[at + 4 :])
 
 
-def test_round_trip() -> None:
-    program = _sample()
+def _round_trip(program: Program) -> Program:
+    """`program` loaded from its container: equal to it, and written again to the same bytes."""
     data = program.to_bytes()
     loaded = load(data)
     assert loaded == program
     assert loaded.to_bytes() == data
+    return loaded
+
+
+def _rejects_every_truncation(data: bytes) -> None:
+    for n in range(len(data)):
+        with pytest.raises(ContainerError):
+            load(data[:n])
+
+
+def test_round_trip() -> None:
+    program = _sample()
+    loaded = _round_trip(program)
     assert loaded.signature(0) == ([list_of(INT), STR], tuple_of(INT, FLOAT))
 
 
@@ -76,10 +88,7 @@ def _dynamic_tuple_program() -> Program:
 def test_host_types_round_trip() -> None:
     """A tuple[T, ...] is a list[T] in the type table; the host types section keeps it a tuple."""
     program = _dynamic_tuple_program()
-    data = program.to_bytes()
-    loaded = load(data)
-    assert loaded == program
-    assert loaded.to_bytes() == data
+    loaded = _round_trip(program)
     assert loaded.signature(0) == ([vtuple_of(INT), INT], vtuple_of(INT))
     assert [loaded.types[t] for t in loaded.functions[0].param_types] == [list_of(INT), INT]
     from vm.ref import run
@@ -94,22 +103,15 @@ def test_damaged_host_types_are_rejected() -> None:
     f.host_types = [vtuple_of(STR), INT, vtuple_of(INT)]
     with pytest.raises(ContainerError, match="differ from its type table"):
         load(program.to_bytes())
-    data = _dynamic_tuple_program().to_bytes()
-    for n in range(len(data)):
-        with pytest.raises(ContainerError):
-            load(data[:n])
+    _rejects_every_truncation(_dynamic_tuple_program().to_bytes())
 
 
 def test_empty_program_round_trips() -> None:
-    program = Program([], [], [], [], "")
-    assert load(program.to_bytes()) == program
+    _round_trip(Program([], [], [], [], ""))
 
 
 def test_every_truncation_is_rejected() -> None:
-    data = _sample().to_bytes()
-    for n in range(len(data)):
-        with pytest.raises(ContainerError):
-            load(data[:n])
+    _rejects_every_truncation(_sample().to_bytes())
 
 
 def test_every_flipped_byte_is_rejected() -> None:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler.lower import Pool
 from vm import ExecResult, cpu, ref, semantics
 from vm.build import BuildError, c_compiler, flatten, shared_library
 from vm.container import Function, Program
@@ -52,28 +53,7 @@ class Asm:
     STR, a function name for CALL, a trap name for RAISE. max_stack is the verifier's own depth."""
 
     def __init__(self) -> None:
-        self.types: list[Type] = []
-        self.consts: list[int] = []
-        self.image: list[int] = []
-        self.strings: dict[str, int] = {}
         self.bodies: list[tuple[str, list[Type], Type, list[Any], int | None]] = []
-
-    def ty(self, t: Type) -> int:
-        if t not in self.types:
-            self.types.append(t)
-        return self.types.index(t)
-
-    def const(self, v: int | float) -> int:
-        word = float_bits(v) if isinstance(v, float) else v
-        if word not in self.consts:
-            self.consts.append(word)
-        return self.consts.index(word)
-
-    def string(self, s: str) -> int:
-        if s not in self.strings:
-            self.strings[s] = len(self.image)
-            self.image += [len(s), *map(ord, s)]
-        return self.strings[s]
 
     def func(
         self, name: str, params: list[Type], ret: Type, body: list[Any], n_locals: int | None = None
@@ -85,6 +65,7 @@ class Asm:
         from vm.verify import max_depth
 
         names = [b[0] for b in self.bodies]
+        pool = Pool(names)  # the compiler's own tables: each entry once, in order of first use
         functions = []
         for name, params, ret, body, n_locals in self.bodies:
             labels, pc = {}, 0
@@ -106,28 +87,29 @@ class Asm:
                 if op.operand == "jump":
                     operand = labels[operand]
                 elif op.operand == "type":
-                    operand = self.ty(operand)
+                    operand = pool.type(operand)
                 elif op.operand == "const":
-                    operand = self.const(operand)
+                    word = float_bits(operand) if isinstance(operand, float) else operand
+                    operand = pool.const(word)
                 elif op.operand == "str":
-                    operand = self.string(operand)
+                    operand = pool.string(operand)
                 elif op.operand == "func":
-                    operand = names.index(operand)
+                    operand = pool.function_index[operand]
                 elif op.operand == "trap":
                     operand = TRAP_BY_NAME[operand].code
                 code.append(encode(op, operand))
             functions.append(
                 Function(
                     name,
-                    [self.ty(p) for p in params],
-                    self.ty(ret),
+                    [pool.type(p) for p in params],
+                    pool.type(ret),
                     n_locals if n_locals is not None else len(params),
                     0,
                     code,
                     [1] * len(code),
                 )
             )
-        program = Program(functions, self.consts, self.image, self.types, "<test>")
+        program = Program(functions, pool.consts, pool.image, pool.types, "<test>")
         for i, fn in enumerate(functions):
             fn.max_stack = max_depth(program, i)
         return program
@@ -821,26 +803,24 @@ def check_scalar(name: str, table: dict, program: Program, cases: list[tuple]) -
         assert r.steps == (len(case) + 2 if r.trap is None else len(case) + 1)
 
 
+def _edges(name: str, int_table: dict[str, Any]) -> list[Any]:
+    """The edge operands of instruction `name`: ints (and their negations) or floats."""
+    if name in int_table:
+        return INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
+    return FLOAT_EDGES
+
+
 @pytest.mark.parametrize("name", sorted(SCALAR_BINARY))
 def test_scalar_binary_edges(name):
     table = {**semantics.INT_BINARY, **semantics.FLOAT_BINARY}
-    edges = (
-        INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
-        if name in semantics.INT_BINARY
-        else FLOAT_EDGES
-    )
+    edges = _edges(name, semantics.INT_BINARY)
     check_scalar(name, table, SCALAR_BINARY[name], [(a, b) for a in edges for b in edges])
 
 
 @pytest.mark.parametrize("name", sorted(SCALAR_UNARY))
 def test_scalar_unary_edges(name):
     table = {**semantics.INT_UNARY, **semantics.FLOAT_UNARY}
-    edges = (
-        INT_EDGES + [-e for e in INT_EDGES if e != INT64_MIN]
-        if name in semantics.INT_UNARY
-        else FLOAT_EDGES
-    )
-    check_scalar(name, table, SCALAR_UNARY[name], [(a,) for a in edges])
+    check_scalar(name, table, SCALAR_UNARY[name], [(a,) for a in _edges(name, semantics.INT_UNARY)])
 
 
 @settings(max_examples=30, deadline=None)

@@ -5,7 +5,6 @@ with goes to the fallback, and a check whose shape the drawn tests could not exp
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -21,12 +20,6 @@ RANDOM_CHECKS = {"HumanEval/38": 100, "HumanEval/50": 100, "HumanEval/53": 105}
 @pytest.fixture(scope="module")
 def problems() -> dict[str, Problem]:
     return load_problems("humaneval")
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[FallbackPool]:
-    with FallbackPool(workers=2) as p:
-        yield p
 
 
 def test_humaneval_random_checks_are_drawn_once_and_the_same_every_time(

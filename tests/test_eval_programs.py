@@ -5,10 +5,6 @@ forms kiln can run natively must run natively."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from evaluation.fallback import FallbackPool
 from evaluation.problems import Problem, Sample
 from evaluation.run import FALLBACK, NATIVE, LocalRunner, cpython_compile_error, evaluate
@@ -65,12 +61,6 @@ SAMPLES = {
         FALLBACK,
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[FallbackPool]:
-    with FallbackPool(workers=2) as p:
-        yield p
 
 
 def test_whole_programs_get_human_evals_verdicts(pool: FallbackPool) -> None:

@@ -40,12 +40,6 @@ def runner() -> LocalRunner:
     return LocalRunner("cpu")
 
 
-@pytest.fixture(scope="module")
-def pool() -> Iterator[FallbackPool]:
-    with FallbackPool(workers=2) as p:
-        yield p
-
-
 def _kind(result: str) -> str:
     return "failed" if result.startswith("failed") else result
 

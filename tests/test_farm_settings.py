@@ -1,5 +1,6 @@
 """configs.settings, table [farm]: the Ray address, workers, batch size and batches in flight
-(packaged defaults, the user file, KILN_RAY_ADDRESS and KILN_FARM_* variables, their errors)."""
+(packaged defaults, the user file, KILN_RAY_ADDRESS and KILN_FARM_* variables, their errors; a bad
+variable's and a bad key's message are cases of tests/test_settings.py's tests of every table)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from configs.settings import (
     FARM_KEYS,
     PACKAGED_FILE,
     FarmSettings,
-    SettingsError,
-    farm_variable,
     load_settings,
 )
 
@@ -38,15 +37,6 @@ def test_packaged_file_holds_every_farm_key_at_its_default() -> None:
     assert packaged == {"ray_address": "", "workers": "auto", "batch_size": "auto", "in_flight": 2}
 
 
-def test_every_farm_key_has_a_variable() -> None:
-    assert [farm_variable(key) for key in FARM_KEYS] == [
-        "KILN_RAY_ADDRESS",
-        "KILN_FARM_WORKERS",
-        "KILN_FARM_BATCH_SIZE",
-        "KILN_FARM_IN_FLIGHT",
-    ]
-
-
 def test_file_sets_the_farm(tmp_path: Path) -> None:
     path = write(
         tmp_path, '[farm]\nray_address = "auto"\nworkers = 3\nbatch_size = 500\nin_flight = 4\n'
@@ -69,40 +59,6 @@ def test_empty_variables_count_as_unset(tmp_path: Path) -> None:
     path = write(tmp_path, '[farm]\nray_address = "auto"\n')
     env = {"KILN_RAY_ADDRESS": "", "KILN_FARM_WORKERS": " "}
     assert load_settings(path, env=env).farm == FarmSettings("auto")
-
-
-@pytest.mark.parametrize(
-    ("env", "message"),
-    [
-        ({"KILN_FARM_WORKERS": "0"}, 'KILN_FARM_WORKERS=0: not a positive integer or "auto"'),
-        ({"KILN_FARM_WORKERS": "two"}, "KILN_FARM_WORKERS='two': not an integer"),
-        ({"KILN_FARM_BATCH_SIZE": "-5"}, "KILN_FARM_BATCH_SIZE=-5: not a positive integer"),
-        ({"KILN_FARM_IN_FLIGHT": "auto"}, "KILN_FARM_IN_FLIGHT='auto': not an integer"),
-        ({"KILN_FARM_INFLIGHT": "2"}, "KILN_FARM_INFLIGHT: unknown variable (kiln reads"),
-    ],
-)
-def test_bad_farm_variable_is_named(env: dict[str, str], message: str) -> None:
-    with pytest.raises(SettingsError) as caught:
-        load_settings(env=env)
-    assert str(caught.value).startswith(message)
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("[farm]\nworkers = 0\n", '[farm] workers = 0: not a positive integer or "auto"'),
-        ('[farm]\nin_flight = "auto"\n', "[farm] in_flight = 'auto': not a positive integer"),
-        ("[farm]\nbatch_size = 2.5\n", "[farm] batch_size = 2.5: not a positive integer"),
-        ("[farm]\nray_address = 6379\n", "[farm] ray_address = 6379: not a string"),
-        ('[farm]\naddress = "auto"\n', "unknown key [farm] address (known: ray_address,"),
-    ],
-)
-def test_bad_farm_key_names_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
-    path = write(tmp_path, text)
-    with pytest.raises(SettingsError) as caught:
-        load_settings(path, env={})
-    assert str(caught.value).startswith(f"{path}: ")
-    assert message in str(caught.value)
 
 
 def test_farm_settings_reject_bad_values() -> None:

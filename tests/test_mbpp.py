@@ -4,7 +4,6 @@ the asserts, and kiln's `passed` against CPython's on reference solutions and sh
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,6 @@ from evaluation.run import NATIVE, LocalRunner, evaluate
 @pytest.fixture(scope="module")
 def mbpp() -> dict[str, Problem]:
     return load_problems("mbpp")
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[FallbackPool]:
-    with FallbackPool(workers=2) as p:
-        yield p
 
 
 def test_datasets_are_built_in(

@@ -69,41 +69,13 @@ def test_tokens_round_trip_to_equivalent_bytecode(level: int) -> None:
 
 def test_grammar_rejects_malformed_tokens() -> None:
     names = ["f"]
-    good = [
-        "<bos>",
-        "<sig>",
-        "ID0",
-        "N0",
-        "N2",
-        "<code>",
-        "<fn>",
-        "N0",
-        "op:LOADI",
-        "N1",
-        "op:RET",
-        "<endfn>",
-        "<eos>",
-    ]
-    verify(parse_tokens(good, names))
+    # the signature and function header each token list below shares; the bodies differ
+    head = ["<bos>", "<sig>", "ID0", "N0", "N2", "<code>", "<fn>", "N0"]
+    verify(parse_tokens([*head, "op:LOADI", "N1", "op:RET", "<endfn>", "<eos>"], names))
     with pytest.raises(GrammarError):  # RET at stack depth 0
-        parse_tokens(["<bos>", "<sig>", "ID0", "N0", "N2", "<code>", "<fn>", "N0", "op:RET"], names)
+        parse_tokens([*head, "op:RET"], names)
     with pytest.raises(GrammarError):  # ADD_I pops 2 from a stack of 1
-        parse_tokens(
-            [
-                "<bos>",
-                "<sig>",
-                "ID0",
-                "N0",
-                "N2",
-                "<code>",
-                "<fn>",
-                "N0",
-                "op:LOADI",
-                "N1",
-                "op:ADD_I",
-            ],
-            names,
-        )
+        parse_tokens([*head, "op:LOADI", "N1", "op:ADD_I"], names)
 
 
 def test_every_constrained_random_walk_is_verified_bytecode() -> None:

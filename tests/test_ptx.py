@@ -6,23 +6,12 @@ installed. No GPU is needed."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
+from _c_build import STRICT_C11, build
 
 from vm import cuda
 from vm.build import KERNELS
-
-WARNINGS = [
-    "-std=c11",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-Wshadow",
-    "-Wconversion",
-    "-Wno-sign-conversion",
-]
 
 ENTRIES = [
     "kiln_check_programs",
@@ -33,18 +22,13 @@ ENTRIES = [
 ]
 
 
-def _compile(command: list[str], cwd) -> None:
-    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
-    assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}"
-
-
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_interpreter_and_driver_compile_warning_free_as_c11(tmp_path):
     # cpu.c includes interp.h and uses every entry point, so no function escapes the warnings
-    _compile(
+    build(
         [
             "gcc",
-            *WARNINGS,
+            *STRICT_C11,
             "-O2",
             "-ffp-contract=off",
             "-fsyntax-only",
@@ -70,8 +54,8 @@ def test_interpreter_header_compiles_alone(tmp_path):
         "    return kiln_program_check(p) ? -1 : kiln_exec(p, 0, 0, 0, l, m, out, 16, n, s);\n"
         f"}}\n{verify};\n{verify} {{\n    kiln_verify_at(b, m, 0, st, t, s);\n}}\n"
     )
-    _compile(
-        ["gcc", *WARNINGS, f"-I{KERNELS}", "-c", str(source), "-o", str(tmp_path / "alone.o")],
+    build(
+        ["gcc", *STRICT_C11, f"-I{KERNELS}", "-c", str(source), "-o", str(tmp_path / "alone.o")],
         tmp_path,
     )
 
@@ -89,7 +73,7 @@ def test_cuda_kernel_builds_to_ptx(tmp_path):
     ptx = tmp_path / "kernel.ptx"
     path = tmp_path / "kiln_nvrtc.cu"
     path.write_text(cuda.source())
-    _compile(["nvcc", "-ptx", *cuda.OPTIONS, "-arch=sm_90", str(path), "-o", str(ptx)], tmp_path)
+    build(["nvcc", "-ptx", *cuda.OPTIONS, "-arch=sm_90", str(path), "-o", str(ptx)], tmp_path)
     # (fma instructions may still appear: CUDA's own pow and fmod use them internally)
     text = ptx.read_text()
     for entry in ENTRIES:

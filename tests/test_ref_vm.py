@@ -5,13 +5,14 @@ argument and result marshalling, the allocation accounting, and Python's own sem
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler.lower import Pool
 from vm import ExecResult, execute
 from vm.container import Function, Program
 from vm.isa import BY_NAME, TRAP_BY_NAME, TRAPS, encode, local2
@@ -52,37 +53,12 @@ class Fn:
     lines: list[int] | None = None
 
 
-@dataclass
-class _Pools:
-    consts: list[int] = field(default_factory=list)
-    image: list[int] = field(default_factory=list)
-    types: list[Type] = field(default_factory=list)
-    strings: dict[str, int] = field(default_factory=dict)
-
-    def const(self, value: int | float) -> int:
-        word = float_bits(value) if isinstance(value, float) else value
-        if word not in self.consts:
-            self.consts.append(word)
-        return self.consts.index(word)
-
-    def string(self, text: str) -> int:
-        if text not in self.strings:
-            self.strings[text] = len(self.image)
-            self.image += [len(text), *map(ord, text)]
-        return self.strings[text]
-
-    def type(self, ty: Type) -> int:
-        if ty not in self.types:
-            self.types.append(ty)
-        return self.types.index(ty)
-
-
 def assemble(*functions: Fn, strings: tuple[str, ...] = ()) -> Program:
     """A Program from Fn specs; max_stack is computed (verify.max_depth) unless given."""
-    pools = _Pools()
-    for text in strings:
-        pools.string(text)
     names = [f.name for f in functions]
+    pool = Pool(names)  # the compiler's own tables: each entry once, in order of first use
+    for text in strings:
+        pool.string(text)
     built = []
     for f in functions:
         code = []
@@ -93,22 +69,22 @@ def assemble(*functions: Fn, strings: tuple[str, ...] = ()) -> Program:
             op = BY_NAME[item[0]]
             operand = item[1] if len(item) > 1 else 0
             if op.name == "CONST":
-                operand = pools.const(operand)
+                operand = pool.const(float_bits(operand) if isinstance(operand, float) else operand)
             elif isinstance(operand, Type):
-                operand = pools.type(operand)
+                operand = pool.type(operand)
             elif op.name == "STR" and isinstance(operand, str):
-                operand = pools.string(operand)
+                operand = pool.string(operand)
             elif op.name == "CALL" and isinstance(operand, str):
-                operand = names.index(operand)
+                operand = pool.function_index[operand]
             elif op.name == "RAISE" and isinstance(operand, str):
                 operand = TRAP_BY_NAME[operand].code
             code.append(encode(op, operand))
-        params = [pools.type(t) for t in f.params]
+        params = [pool.type(t) for t in f.params]
         n_locals = len(params) if f.n_locals is None else f.n_locals
         lines = list(range(1, len(code) + 1)) if f.lines is None else f.lines
-        built.append(Function(f.name, params, pools.type(f.ret), n_locals, f.max_stack or 0, code,
+        built.append(Function(f.name, params, pool.type(f.ret), n_locals, f.max_stack or 0, code,
                               lines))
-    program = Program(built, pools.consts, pools.image, pools.types, "<test>")
+    program = Program(built, pool.consts, pool.image, pool.types, "<test>")
     for index, (f, fn) in enumerate(zip(functions, built, strict=True)):
         if f.max_stack is None:
             fn.max_stack = max_depth(program, index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from configs.settings import (
+    FARM_KEYS,
     LIMIT_NAMES,
     PACKAGED_FILE,
     Settings,
     SettingsError,
+    farm_variable,
     load_settings,
     vm_variable,
 )
@@ -53,13 +56,31 @@ def test_settings_are_frozen() -> None:
         settings.cpu_threads = 3  # type: ignore[misc]
 
 
-def test_every_limit_has_a_variable() -> None:
-    assert [vm_variable(name) for name in LIMIT_NAMES] == [
-        "KILN_VM_FUEL",
-        "KILN_VM_STACK_WORDS",
-        "KILN_VM_MAX_CALL_DEPTH",
-        "KILN_VM_HEAP_WORDS",
-    ]
+@pytest.mark.parametrize(
+    ("variable", "keys", "names"),
+    [
+        (
+            vm_variable,
+            LIMIT_NAMES,
+            ["KILN_VM_FUEL", "KILN_VM_STACK_WORDS", "KILN_VM_MAX_CALL_DEPTH", "KILN_VM_HEAP_WORDS"],
+        ),
+        (
+            farm_variable,
+            FARM_KEYS,
+            [
+                "KILN_RAY_ADDRESS",
+                "KILN_FARM_WORKERS",
+                "KILN_FARM_BATCH_SIZE",
+                "KILN_FARM_IN_FLIGHT",
+            ],
+        ),
+    ],
+    ids=["vm", "farm"],
+)
+def test_every_key_has_a_variable(
+    variable: Callable[[str], str], keys: tuple[str, ...], names: list[str]
+) -> None:
+    assert [variable(key) for key in keys] == names
 
 
 # --- the user file --------------------------------------------------------------------------
@@ -158,6 +179,12 @@ def test_any_valid_limit_passes_through_its_variable(name: str, data: st.DataObj
         ({"KILN_CACHE_DIR": "   "}, "KILN_CACHE_DIR='   ': not a path"),
         ({"KILN_VM_FULE": "1"}, "KILN_VM_FULE: unknown variable (kiln reads KILN_VM_FUEL,"),
         ({"KILN_CONFIG": "/nonexistent/kiln.toml"}, "/nonexistent/kiln.toml: no such settings"),
+        # [farm]
+        ({"KILN_FARM_WORKERS": "0"}, 'KILN_FARM_WORKERS=0: not a positive integer or "auto"'),
+        ({"KILN_FARM_WORKERS": "two"}, "KILN_FARM_WORKERS='two': not an integer"),
+        ({"KILN_FARM_BATCH_SIZE": "-5"}, "KILN_FARM_BATCH_SIZE=-5: not a positive integer"),
+        ({"KILN_FARM_IN_FLIGHT": "auto"}, "KILN_FARM_IN_FLIGHT='auto': not an integer"),
+        ({"KILN_FARM_INFLIGHT": "2"}, "KILN_FARM_INFLIGHT: unknown variable (kiln reads"),
     ],
 )
 def test_bad_variable_is_named(env: dict[str, str], message: str) -> None:
@@ -181,6 +208,12 @@ def test_bad_variable_is_named(env: dict[str, str], message: str) -> None:
         ('[runtime]\ncpu_threads = "4"\n', "[runtime] cpu_threads = '4': not an integer or"),
         ("[runtime]\ncache_dir = 1\n", "[runtime] cache_dir = 1: not a path"),
         ("[vm\nfuel = 1\n", "not valid TOML"),
+        # [farm]
+        ("[farm]\nworkers = 0\n", '[farm] workers = 0: not a positive integer or "auto"'),
+        ('[farm]\nin_flight = "auto"\n', "[farm] in_flight = 'auto': not a positive integer"),
+        ("[farm]\nbatch_size = 2.5\n", "[farm] batch_size = 2.5: not a positive integer"),
+        ("[farm]\nray_address = 6379\n", "[farm] ray_address = 6379: not a string"),
+        ('[farm]\naddress = "auto"\n', "unknown key [farm] address (known: ray_address,"),
     ],
 )
 def test_bad_file_names_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:

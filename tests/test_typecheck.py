@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from test_ref_vm import Fn, assemble
+from test_verify import rejection
 
 from compiler import CompileError, compile_source
 from vm.container import Program
@@ -38,12 +39,7 @@ def _program(
 
 
 def _rejects(program: Program, *fragments: str) -> str:
-    with pytest.raises(VerifyError) as info:
-        check_types(program)
-    message = str(info.value)
-    for fragment in fragments:
-        assert fragment in message, message
-    return message
+    return rejection(check_types, program, *fragments)
 
 
 # ---- rejections -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ function, the instruction and the rule; valid programs pass."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,13 +22,18 @@ def _raw(name: str, operand: int) -> int:
     return BY_NAME[name].code | operand << 8
 
 
-def _rejects(program: Program, *fragments: str) -> str:
+def rejection(check: Callable[[Program], object], program: Program, *fragments: str) -> str:
+    """The message of the VerifyError `check(program)` must raise; it must name every fragment."""
     with pytest.raises(VerifyError) as info:
-        verify(program)
+        check(program)
     message = str(info.value)
     for fragment in fragments:
         assert fragment in message, message
     return message
+
+
+def _rejects(program: Program, *fragments: str) -> str:
+    return rejection(verify, program, *fragments)
 
 
 def _one(

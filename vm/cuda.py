@@ -20,7 +20,6 @@ reduced per candidate on the device, and only the per-candidate verdicts are dow
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 import time
@@ -158,16 +157,8 @@ def module() -> Any:
     from vm import prebuilt
 
     cupy = _cupy()
-    text = source()
-    key = hashlib.sha256("\0".join([text, *OPTIONS]).encode()).hexdigest()
     with _module_lock:
-        if key not in _modules:
-            mod = prebuilt.load(cupy, "vm", text, ENTRIES)
-            if mod is None:
-                mod = cupy.RawModule(code=text, options=OPTIONS, backend="nvrtc")
-                mod.get_function("kiln_verify_items")  # compiles (NVRTC) and loads it now
-            _modules[key] = mod
-        return _modules[key]
+        return prebuilt.module(cupy, "vm", source(), OPTIONS, ENTRIES, _modules)
 
 
 # ---- uploading ----------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ live in two places, looked up in this order:
 - cached: `<cache_dir>/device-code/`, what `kiln gpu prebuild --cache` wrote on this machine (the
   device session builds the batched compiler's cubin there: see docs/GPU.md).
 
-`load(cupy, name)` is what vm/cuda.py and compiler/cuda.py call before they fall back to NVRTC:
+`load(cupy, name)` is what vm/cuda.py and compiler/cuda.py call (through `module`, once per
+process) before they fall back to NVRTC:
 the module for the current device's architecture from a matching artifact (`cupy.RawModule` from
 the cubin), or None on a miss (no artifact for this architecture or these sources, a driver older
 than CUDA_MAJOR, `KILN_PREBUILT=0`, or a load the driver refused: then a warning says why).
@@ -317,6 +318,28 @@ def load(cupy: Any, name: str, text: str, entries: Sequence[str]) -> Any | None:
     why = "; ".join(refused) or f"no prebuilt {name} for sm_{capability} and these sources"
     last_load[name] = f"nvrtc ({why})"
     return None
+
+
+def module(
+    cupy: Any,
+    name: str,
+    text: str,
+    options: Sequence[str],
+    entries: Sequence[str],
+    cache: dict[str, Any],
+) -> Any:
+    """The module `name` (`cupy.RawModule`) of `text` built with `options`, made once per process
+    (`cache`, keyed by the text and the options): from a matching artifact (`load`), else compiled
+    by NVRTC now, every entry of `entries` loaded. The caller holds its module's lock."""
+    digest = hashlib.sha256("\0".join([text, *options]).encode()).hexdigest()
+    if digest not in cache:
+        mod = load(cupy, name, text, entries)
+        if mod is None:
+            mod = cupy.RawModule(code=text, options=options, backend="nvrtc")
+            for entry in entries:
+                mod.get_function(entry)  # compiles (NVRTC) and loads the module now
+        cache[digest] = mod
+    return cache[digest]
 
 
 def ptxas_report(log: str) -> str:

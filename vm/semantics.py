@@ -9,8 +9,10 @@ CPython fallback (`Unsupported`).
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable
+from typing import Any
 
 from vm.values import INT64_MAX, INT64_MIN
 
@@ -173,6 +175,26 @@ def round_f_n(x: float, n: int) -> float:
     return math.copysign(q / 10.0**n, x)
 
 
+# The comparisons, the same on two ints as on two floats: 1 where it holds, else 0
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "LT": operator.lt,
+    "LE": operator.le,
+    "GT": operator.gt,
+    "GE": operator.ge,
+    "EQ": operator.eq,
+    "NE": operator.ne,
+}
+
+
+def _comparisons(suffix: str) -> dict[str, Callable[[Any, Any], int]]:
+    """The comparison instructions of one operand type (`suffix`: "_I", "_F")."""
+
+    def as_int(compare: Callable[[Any, Any], bool]) -> Callable[[Any, Any], int]:
+        return lambda a, b: int(compare(a, b))
+
+    return {name + suffix: as_int(compare) for name, compare in _COMPARISONS.items()}
+
+
 INT_BINARY: dict[str, Callable[[int, int], int | float]] = {
     "ADD_I": lambda a, b: checked(a + b),
     "SUB_I": lambda a, b: checked(a - b),
@@ -186,12 +208,7 @@ INT_BINARY: dict[str, Callable[[int, int], int | float]] = {
     "XOR_I": lambda a, b: a ^ b,
     "SHL_I": shl_i,
     "SHR_I": shr_i,
-    "LT_I": lambda a, b: int(a < b),
-    "LE_I": lambda a, b: int(a <= b),
-    "GT_I": lambda a, b: int(a > b),
-    "GE_I": lambda a, b: int(a >= b),
-    "EQ_I": lambda a, b: int(a == b),
-    "NE_I": lambda a, b: int(a != b),
+    **_comparisons("_I"),
 }
 FLOAT_BINARY: dict[str, Callable[[float, float], float | int]] = {
     "ADD_F": _python(lambda a, b: a + b),
@@ -201,12 +218,7 @@ FLOAT_BINARY: dict[str, Callable[[float, float], float | int]] = {
     "FLOORDIV_F": _python(lambda a, b: a // b),
     "MOD_F": _python(lambda a, b: a % b),
     "POW_F": lambda a, b: pow_f(a, b),
-    "LT_F": lambda a, b: int(a < b),
-    "LE_F": lambda a, b: int(a <= b),
-    "GT_F": lambda a, b: int(a > b),
-    "GE_F": lambda a, b: int(a >= b),
-    "EQ_F": lambda a, b: int(a == b),
-    "NE_F": lambda a, b: int(a != b),
+    **_comparisons("_F"),
 }
 INT_UNARY: dict[str, Callable[[int], int | float]] = {
     "NEG_I": lambda a: checked(-a),
@@ -234,7 +246,7 @@ RESULT_IS_FLOAT = (
         "CEIL_F",
         "ROUND_F",
     }
-    | {k for k in FLOAT_BINARY if k[:2] not in ("LT", "LE", "GT", "GE", "EQ", "NE")}
+    | {k for k in FLOAT_BINARY if k.removesuffix("_F") not in _COMPARISONS}
 )
 
 

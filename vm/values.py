@@ -43,19 +43,7 @@ class Type:
     args: tuple[Type, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind in ("list", "set"):
-            return f"{self.kind}[{self.args[0]}]"
-        if self.kind == "dict":
-            return f"dict[{self.args[0]}, {self.args[1]}]"
-        if self.kind == "tuple":
-            return f"tuple[{', '.join(map(str, self.args))}]"
-        if self.kind == "vtuple":
-            return f"tuple[{self.args[0]}, ...]"
-        if self.kind == "optional":
-            return f"Optional[{self.args[0]}]"
-        if self.kind == "union":
-            return " | ".join(map(str, self.args))
-        return self.kind
+        return type_text(self.kind, [str(a) for a in self.args])
 
     @property
     def is_ref(self) -> bool:
@@ -73,6 +61,27 @@ class Type:
         for arg in self.args:
             words += arg.descriptor()
         return words
+
+
+# How a type of each kind with arguments is written, from the text of its arguments (`type_text`)
+_TEXT_FORMATS = {
+    "list": "list[{0}]",
+    "set": "set[{0}]",
+    "dict": "dict[{0}, {1}]",
+    "vtuple": "tuple[{0}, ...]",
+    "optional": "Optional[{0}]",
+}
+
+
+def type_text(kind: str, args: list[str]) -> str:
+    """A type as Python writes it, from its kind and the text of its arguments: `Type.__str__`
+    writes the arguments with `str`; a writer of types whose arguments may be something else
+    (the type checker's type variables) passes its own text for them."""
+    if kind == "tuple":
+        return f"tuple[{', '.join(args)}]"
+    if kind == "union":
+        return " | ".join(args)
+    return _TEXT_FORMATS[kind].format(*args) if kind in _TEXT_FORMATS else kind
 
 
 INT = Type("int")
@@ -237,19 +246,25 @@ def type_of_value(value: Any) -> Type:
     return _type_of_value(value, 0)
 
 
+# The Python classes of the scalar values and their types, a bool before the int it also is
+_SCALAR_TYPES = ((bool, BOOL), (int, INT), (float, FLOAT), (str, STR), (type(None), NONE))
+
+
+def scalar_type(value: Any) -> Type | None:
+    """The type of a bool, int (of any size: the caller checks the 64 bits), float, str or None;
+    None for any other value."""
+    for cls, ty in _SCALAR_TYPES:
+        if isinstance(value, cls):
+            return ty
+    return None
+
+
 def _type_of_value(value: Any, depth: int) -> Type:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        if not INT64_MIN <= value <= INT64_MAX:
-            raise ValueError(f"int {value} does not fit in 64 bits")
-        return INT
-    if isinstance(value, float):
-        return FLOAT
-    if isinstance(value, str):
-        return STR
-    if value is None:
-        return NONE
+    scalar = scalar_type(value)
+    if scalar == INT and not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(f"int {value} does not fit in 64 bits")
+    if scalar is not None:
+        return scalar
     if isinstance(value, (tuple, list)) and depth >= MAX_TYPE_DEPTH:
         raise ValueError(
             f"the value nests deeper than {MAX_TYPE_DEPTH} lists or tuples"
