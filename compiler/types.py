@@ -30,7 +30,7 @@ from compiler.frontend import (
     MATH_HELPERS,
     MATH_KEYWORDS,
 )
-from compiler.surface import METHOD, METHODS, STR_METHOD, STR_METHODS
+from compiler.surface import FUNCTION, METHOD, METHODS, STR_METHOD, STR_METHODS
 from compiler.walk import copy_tree, walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -2847,10 +2847,11 @@ class FunctionChecker:
         if not _numeric(t):
             raise self.err(node.args[0], f"must be real number, not {show(t)}")
         node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
-        return FLOAT if name == "sqrt" else INT
+        return _SURFACE_TYPES[FUNCTION[f"math.{name}"].result]
 
     def float_math_call(self, node: ast.Call, name: str) -> KType:
-        arity = 1 if name == "fabs" else 2  # math.fabs(x); math.pow(x, y), math.isclose(a, b)
+        # math.fabs(x); math.pow(x, y), math.isclose(a, b): their rows (compiler/surface.py)
+        [arity] = FUNCTION[f"math.{name}"].arities
         if len(node.args) != arity:
             raise self.err(node, f"math.{name}() takes {arity} positional arguments")
         allowed = MATH_KEYWORDS.get(name, ())
@@ -2866,7 +2867,7 @@ class FunctionChecker:
         helper = self.module.helper(name)
         node.kbuiltin = "math_helper"  # type: ignore[attr-defined]
         node.khelper = helper.name  # type: ignore[attr-defined]
-        return BOOL if name == "isclose" else FLOAT
+        return _SURFACE_TYPES[FUNCTION[f"math.{name}"].result]
 
     def math_constant(self, node: ast.expr, name: str) -> KType:
         node.kmath_constant = MATH_CONSTANTS[name]  # type: ignore[attr-defined]
@@ -3446,7 +3447,7 @@ class FunctionChecker:
 
 # str methods (compiler/surface.py): the argument counts they take and their result type (the
 # type of their arguments: the table's `argument`)
-_SURFACE_TYPES = {"str": STR, "bool": BOOL, "int": INT, "list[str]": list_of(STR)}
+_SURFACE_TYPES = {"str": STR, "bool": BOOL, "int": INT, "float": FLOAT, "list[str]": list_of(STR)}
 
 
 def _method_result(obj: Type, name: str) -> Type:

@@ -187,4 +187,52 @@ def test_each_method_example_gives_cpythons_value_everywhere(method: surface.Met
 def test_the_language_reference_lists_every_other_method() -> None:
     text = surface.LANGUAGE_DOC.read_text()
     listed = re.findall(r"^\| `(\w+\.\w+)` \|", text, re.M)
-    assert [n for n in listed if not n.startswith("str.")] == [m.qualname for m in surface.METHODS]
+    methods = [n for n in listed if n.split(".")[0] in surface.RECEIVER_NAME]
+    assert methods == [m.qualname for m in surface.METHODS]
+
+
+# ---- module functions (vm/surface.py's FUNCTIONS) ----------------------------------------------
+
+
+def test_the_function_table_is_what_every_part_reads() -> None:
+    from compiler import frontend
+
+    names = [f.name for f in surface.FUNCTIONS if f.module == "math"]
+    assert frontend.MATH_FUNCTIONS == set(names) and len(set(names)) == len(names)
+    assert frontend.MATH_KEYWORDS == {"isclose": ("rel_tol", "abs_tol")}
+    assert set(frontend.MATH_HELPERS) <= set(names)
+    for f in surface.FUNCTIONS:
+        assert all(op in BY_NAME for op in f.ops), f.qualname
+        assert bool(f.ops) != (f.name in frontend.MATH_HELPERS), f.qualname  # a kiln function
+    # the batched compiler's math functions: the first rows, in KC_MATH_OP's order
+    batched = [f.name for f in surface.FUNCTIONS if f.batched]
+    assert batched == names[: len(batched)] == ["sqrt", "floor", "ceil"]
+    listed = ", ".join(f'"{n}"' for n in batched)
+    assert f"KC_MATH[] = {{{listed}, 0}};" in surface.HEADER_PATH.read_text()
+
+
+@pytest.mark.parametrize("function", surface.FUNCTIONS, ids=lambda f: f.qualname)
+def test_each_function_example_gives_cpythons_value_everywhere(function: surface.Function) -> None:
+    from compiler.batched import compile_batch
+
+    source = surface.function_program(function)
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - the table's literal examples
+    expected = namespace["example"]()  # type: ignore[operator]
+    program = compile_source(source, f"<{function.qualname}>")
+    for backend in ("ref", "cpu"):
+        got = execute(program, "example", [], backend=backend).value
+        assert got == expected and type(got) is type(expected), backend
+    [batched] = compile_with_fallback([source], [f"<{function.qualname}>"])
+    assert not isinstance(batched, Exception) and batched.to_bytes() == program.to_bytes()
+    if function.batched:
+        assert compile_batch([source], [f"<{function.qualname}>"]) == [program.to_bytes()]
+    call = ast.parse(function.example, mode="eval").body
+    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+    assert call.func.attr == function.name and len(call.args) in function.arities
+
+
+def test_the_language_reference_lists_every_function() -> None:
+    text = surface.LANGUAGE_DOC.read_text()
+    listed = re.findall(r"^\| `(math\.\w+)` \|", text, re.M)
+    assert listed == [f.qualname for f in surface.FUNCTIONS]

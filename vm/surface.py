@@ -30,6 +30,11 @@ frontend.py's known methods), compiler/types.py's SET_METHODS, dict calls and re
 fuzz/generator.py's set families, kc_surface.h's KC_METHODS and KC_LIST_METHODS (with the
 KC_LM_ enum kc_types.h and kc_lower.h use), and docs/LANGUAGE.md's second method table.
 
+The functions of math are FUNCTIONS (class Function), likewise: frontend.py's MATH_FUNCTIONS
+and MATH_KEYWORDS, types.py's math arities and result types, kc_surface.h's KC_MATH and
+docs/LANGUAGE.md's math table derive from it; their lowering (lower.py's b_math_*, or a kiln
+function of frontend.py's MATH_HELPERS) stays hand-written.
+
 Rows are APPEND-ONLY where they bring a new instruction: opcodes are positions (vm/isa.py), so a
 new method goes at the end, and no row whose instruction vm/isa.py derives is removed or moved.
 Adding a str method is its row here, its C semantics (a `CASE(OP_...)` in vm/kernels/interp.h),
@@ -218,3 +223,44 @@ METHODS: Final[tuple[Method, ...]] = (
 )  # fmt: skip
 
 METHOD: Final[dict[str, Method]] = {m.qualname: m for m in METHODS}
+
+
+# ---- module functions ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function of a standard module kiln takes (today math's): like a Method, no instruction
+    of its own; its lowering is compiler/lower.py's `b_math_<name>`, or a call of the kiln
+    function compiler/frontend.py's MATH_HELPERS defines."""
+
+    module: str  # "math"
+    name: str
+    arities: tuple[int, ...]  # the positional argument counts it takes
+    arguments: str  # their types
+    result: str  # its result's type
+    ops: tuple[str, ...]  # the instructions of its lowering that do the work (() a kiln function)
+    doc: str  # what it does, what it raises
+    example: str  # a Python expression calling it (the module imported)
+    batched: bool = False  # the batched compiler takes it (kc_surface.h's KC_MATH, in this order)
+    keywords: tuple[str, ...] = ()  # the keyword arguments it takes
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+# Rows the batched compiler takes come first, in KC_MATH's order (its E_CALL ops are KC_MATH_OP
+# plus the position: kc_types.h, kc_lower.h).
+FUNCTIONS: Final[tuple[Function, ...]] = (
+    Function("math", "sqrt", (1,), "int or float", "float", ("SQRT_F",), "the square root (an int made a float first); ValueError for a negative number", "math.sqrt(16)", batched=True),
+    Function("math", "floor", (1,), "int or float", "int", ("FLOOR_F", "F2I"), "the largest int at most `x` (of an int: itself); ValueError for NaN, OverflowError for an infinity", "math.floor(-2.5)", batched=True),
+    Function("math", "ceil", (1,), "int or float", "int", ("CEIL_F", "F2I"), "the smallest int at least `x` (of an int: itself); ValueError for NaN, OverflowError for an infinity", "math.ceil(2.1)", batched=True),
+    Function("math", "factorial", (1,), "int", "int", (), "`n!`, the kiln function `$factorial`; ValueError for a negative `n`, past 64 bits the fallback trap Overflow", "math.factorial(5)"),
+    Function("math", "isqrt", (1,), "int", "int", (), "the integer square root, the kiln function `$isqrt`; ValueError for a negative `n`", "math.isqrt(17)"),
+    Function("math", "pow", (2,), "int or float", "float", (), "`x ** y` as floats, the kiln function `$pow`; ValueError for 0 to a negative power and a negative number to a non-integer one, OverflowError past the floats", "math.pow(2, 10)"),
+    Function("math", "isclose", (2,), "int or float", "bool", (), "whether `a` and `b` are within `rel_tol` (default 1e-09) of the larger or `abs_tol` (default 0.0), the kiln function `$isclose`", "math.isclose(0.1 + 0.2, 0.3)", keywords=("rel_tol", "abs_tol")),
+    Function("math", "fabs", (1,), "int or float", "float", (), "the absolute value as a float, the kiln function `$fabs`", "math.fabs(-3)"),
+)  # fmt: skip
+
+FUNCTION: Final[dict[str, Function]] = {f.qualname: f for f in FUNCTIONS}

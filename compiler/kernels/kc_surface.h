@@ -11,6 +11,9 @@ KC_TABLE char *const KC_METHODS[] = {"append", "pop", "sort", "reverse", "clear"
 /* the list methods it takes (types.py's method_call; kc_types.h, kc_lower.h) */
 KC_TABLE char *const KC_LIST_METHODS[] = {"append", "pop", "sort", "reverse", "clear", "extend", "index", "count", "remove", 0};
 enum { KC_LM_APPEND, KC_LM_POP, KC_LM_SORT, KC_LM_REVERSE, KC_LM_CLEAR, KC_LM_EXTEND, KC_LM_INDEX, KC_LM_COUNT, KC_LM_REMOVE };
+/* the math functions it takes (frontend.py's MATH_FUNCTIONS): an E_CALL's op is
+   KC_MATH_OP + the position (kc_math_fn) */
+KC_TABLE char *const KC_MATH[] = {"sqrt", "floor", "ceil", 0};
 KC_TABLE char *const KC_STR_METHODS[] = {"lower", "upper", "swapcase", "strip", "lstrip", "rstrip", "isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower", "find", "index", "count", "startswith", "endswith", "replace", "join", "split", "rsplit", "zfill", 0};
 KC_TABLE int KC_STR_METHOD_OP[] = {K_STR_LOWER, K_STR_UPPER, K_STR_SWAPCASE, K_STR_STRIP, K_STR_LSTRIP, K_STR_RSTRIP, K_STR_ISALPHA, K_STR_ISDIGIT, K_STR_ISALNUM, K_STR_ISSPACE, K_STR_ISUPPER, K_STR_ISLOWER, K_STR_FIND, K_STR_FIND, K_STR_COUNT, K_STR_STARTSWITH, K_STR_ENDSWITH, K_STR_REPLACE, K_STR_JOIN, K_STR_SPLIT, K_STR_SPLIT, K_STR_ZFILL};
 KC_TABLE int KC_STR_METHOD_ARITY[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 3, 1, 1};
