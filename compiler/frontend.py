@@ -16,7 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Reporter
-from compiler.surface import METHOD_NAMES, PURE_MODULES, pure_import_binds
+from compiler.surface import (
+    MATH_FUNCTION_KEYWORDS,
+    MATH_FUNCTION_NAMES,
+    METHOD_NAMES,
+    PURE_MODULES,
+    pure_import_binds,
+)
 from compiler.walk import walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
@@ -858,14 +864,12 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
 _METHODS = METHOD_NAMES  # compiler/surface.py
 
 
-MATH_FUNCTIONS = frozenset(
-    {"sqrt", "floor", "ceil", "factorial", "isqrt", "pow", "isclose", "fabs"}
-)
+MATH_FUNCTIONS = MATH_FUNCTION_NAMES  # compiler/surface.py
 # math's float constants, read as CPython's values (math.nan is left out: a NaN's identity
 # matters to CPython's container comparisons)
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
-# keyword arguments math functions take (math.isclose's are keyword-only)
-MATH_KEYWORDS = {"isclose": ("rel_tol", "abs_tol")}
+# keyword arguments math functions take (math.isclose's are keyword-only): compiler/surface.py
+MATH_KEYWORDS = MATH_FUNCTION_KEYWORDS
 
 # math functions of ints that are kiln functions the checker adds to a program that calls them
 # (types.Checker.helper): CPython's results and exceptions (ValueError for a negative n; a

@@ -1,6 +1,6 @@
 """The compiler's generated files, checked or written: `python -m compiler [--write]`.
 
-- compiler/kernels/kc_surface.h and the str-method table of docs/LANGUAGE.md, from the language
+- compiler/kernels/kc_surface.h and the method tables of docs/LANGUAGE.md, from the language
   surface (compiler/surface.py);
 - compiler/kernels/kc_ops.h, the batched compiler's `enum kc_op`, from compiler/batched.py's
   KC_OP_NAMES (the one list of the instructions kc emits, in its order, mapped there to vm/isa.py's

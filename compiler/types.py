@@ -30,7 +30,7 @@ from compiler.frontend import (
     MATH_HELPERS,
     MATH_KEYWORDS,
 )
-from compiler.surface import STR_METHOD, STR_METHODS
+from compiler.surface import FUNCTION, METHOD, METHODS, STR_METHOD, STR_METHODS
 from compiler.walk import copy_tree, walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -321,15 +321,9 @@ _ITER_ONLY = {
 }
 # set operators and the methods that mean the same (their argument any iterable: set() of it)
 _SET_OPS = (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)
-SET_METHODS = {
-    "intersection": "BitAnd",
-    "union": "BitOr",
-    "difference": "Sub",
-    "symmetric_difference": "BitXor",
-    "issubset": "issubset",
-    "issuperset": "issuperset",
-    "isdisjoint": "isdisjoint",
-}
+SET_METHODS = {m.name: m.operator for m in METHODS if m.receiver == "set" and m.operator}
+# the dict methods a call may name (compiler/surface.py; keys, values, items are iterated only)
+_DICT_CALLS = tuple(m.name for m in METHODS if m.receiver == "dict" and not m.iteration_only)
 
 _BINOP_NAMES = {
     ast.Add: "+",
@@ -2724,9 +2718,9 @@ class FunctionChecker:
             # the kiln function `$is_integer` (frontend.BUILTIN_HELPERS)
             node.kmethod = "helper"  # type: ignore[attr-defined]
             node.khelper = self.module.helper("is_integer").name  # type: ignore[attr-defined]
-            return BOOL
+            return _method_result(obj, func.attr)
         if obj.kind == "dict":
-            if func.attr not in ("get", "setdefault"):
+            if func.attr not in _DICT_CALLS:
                 raise self.report.unsupported(
                     func,
                     f"dict.{func.attr}() here",
@@ -2742,7 +2736,7 @@ class FunctionChecker:
             if not unify(obj.args[1], t):
                 raise self.err(node.args[1], f"default {show(t)} for {show(obj)}")
             node.kmethod = f"dict_{func.attr}"  # type: ignore[attr-defined]
-            return obj.args[1]
+            return _method_result(obj, func.attr)
         if obj.kind == "set" and func.attr in SET_METHODS and len(node.args) == 1:
             if node.keywords:
                 raise self.report.unsupported(node, f"keyword argument of {func.attr}", "not in kiln")
@@ -2753,7 +2747,7 @@ class FunctionChecker:
                 raise self.err(node.args[0], f"{func.attr}() of {show(obj)} and {show(t)}")
             node.kmethod = "set_op"  # type: ignore[attr-defined]
             node.kset_op = SET_METHODS[func.attr]  # type: ignore[attr-defined]
-            return BOOL if SET_METHODS[func.attr].startswith("is") else obj
+            return _method_result(obj, func.attr)
         if obj.kind == "set":
             if func.attr != "add" or len(node.args) != 1 or node.keywords:
                 raise self.report.unsupported(
@@ -2763,7 +2757,7 @@ class FunctionChecker:
             if not unify(obj.args[0], t):
                 raise self.err(node.args[0], f"cannot add {show(t)} to {show(obj)}")
             node.kmethod = "set_add"  # type: ignore[attr-defined]
-            return NONE
+            return _method_result(obj, func.attr)
         if obj.kind in ("tuple", "vtuple") and func.attr in ("index", "count"):
             obj = self.tuple_items(func.value, obj)  # a tuple of one item type: as its list
         if obj.kind != "list":
@@ -2785,13 +2779,13 @@ class FunctionChecker:
             t = self.expr(node.args[0], allow_none=_kind(obj.args[0]) == "optional")
             if not self.fits(node.args[0], t, obj.args[0]):
                 raise self.err(node.args[0], f"cannot append {show(t)} to {show(obj)}")
-            return NONE
+            return _method_result(obj, func.attr)
         if func.attr == "pop":
             if len(node.args) > 1:
                 raise self.err(node, f"pop expected at most 1 argument, got {len(node.args)}")
             for arg in node.args:
                 self.index(arg)
-            return obj.args[0]
+            return _method_result(obj, func.attr)
         if func.attr in ("sort", "reverse", "clear") and obj.kind == "list":
             if node.args:
                 raise self.err(node, f"{func.attr}() takes no positional arguments")
@@ -2804,18 +2798,18 @@ class FunctionChecker:
                         kw, f"sort({kw.arg}=...)", "kiln sorts with reverse=True or False only"
                     )
                 node.kreverse = kw.value.value  # type: ignore[attr-defined]
-            return NONE
+            return _method_result(obj, func.attr)
         if func.attr == "copy":
             if node.args:
                 raise self.err(node, "copy() takes no arguments")
-            return obj
+            return _method_result(obj, func.attr)
         if func.attr == "extend":
             if len(node.args) != 1:
                 raise self.err(node, "extend() takes exactly one argument")
             t = self.expr(node.args[0])
             if not unify(obj, t):
                 raise self.err(node.args[0], f"cannot extend {show(obj)} with {show(t)}")
-            return NONE
+            return _method_result(obj, func.attr)
         if func.attr in ("index", "count", "remove"):
             if len(node.args) != 1:
                 raise self.err(node, f"{func.attr}() takes exactly one argument")
@@ -2829,7 +2823,7 @@ class FunctionChecker:
                     "CPython compares items by identity first (NaN)",
                 )
             node.kelem = elem  # type: ignore[attr-defined]
-            return NONE if func.attr == "remove" else INT
+            return _method_result(obj, func.attr)
         raise self.report.unsupported(func, f"method list.{func.attr}", "not in kiln Python yet")
 
     def math_call(self, node: ast.Call, name: str) -> KType:
@@ -2853,10 +2847,11 @@ class FunctionChecker:
         if not _numeric(t):
             raise self.err(node.args[0], f"must be real number, not {show(t)}")
         node.kbuiltin = f"math_{name}"  # type: ignore[attr-defined]
-        return FLOAT if name == "sqrt" else INT
+        return _SURFACE_TYPES[FUNCTION[f"math.{name}"].result]
 
     def float_math_call(self, node: ast.Call, name: str) -> KType:
-        arity = 1 if name == "fabs" else 2  # math.fabs(x); math.pow(x, y), math.isclose(a, b)
+        # math.fabs(x); math.pow(x, y), math.isclose(a, b): their rows (compiler/surface.py)
+        [arity] = FUNCTION[f"math.{name}"].arities
         if len(node.args) != arity:
             raise self.err(node, f"math.{name}() takes {arity} positional arguments")
         allowed = MATH_KEYWORDS.get(name, ())
@@ -2872,7 +2867,7 @@ class FunctionChecker:
         helper = self.module.helper(name)
         node.kbuiltin = "math_helper"  # type: ignore[attr-defined]
         node.khelper = helper.name  # type: ignore[attr-defined]
-        return BOOL if name == "isclose" else FLOAT
+        return _SURFACE_TYPES[FUNCTION[f"math.{name}"].result]
 
     def math_constant(self, node: ast.expr, name: str) -> KType:
         node.kmath_constant = MATH_CONSTANTS[name]  # type: ignore[attr-defined]
@@ -3452,7 +3447,23 @@ class FunctionChecker:
 
 # str methods (compiler/surface.py): the argument counts they take and their result type (the
 # type of their arguments: the table's `argument`)
-_SURFACE_TYPES = {"str": STR, "bool": BOOL, "int": INT, "list[str]": list_of(STR)}
+_SURFACE_TYPES = {"str": STR, "bool": BOOL, "int": INT, "float": FLOAT, "list[str]": list_of(STR)}
+
+
+def _method_result(obj: Type, name: str) -> Type:
+    """The result type of a method of a list, dict, set or float `obj` (its row's `result`, in
+    compiler/surface.py: T a list's or set's item type, V a dict's value type)."""
+    result = METHOD[f"{obj.kind}.{name}"].result
+    if result in _SURFACE_TYPES:
+        return _SURFACE_TYPES[result]
+    if result == "None":
+        return NONE
+    if result in ("T", "V"):  # an item of a list or set, a value of a dict
+        return obj.args[-1]  # type: ignore[return-value]
+    assert result in ("list[T]", "set[T]"), result  # a new container of obj's type
+    return obj
+
+
 _STR_METHODS: dict[str, tuple[tuple[int, ...], Type]] = {
     m.name: (m.arities, _SURFACE_TYPES[m.result]) for m in STR_METHODS
 }

@@ -44,12 +44,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from compiler.surface import STR_METHODS
+from compiler.surface import METHODS, STR_METHODS
 
 # the str methods by family (compiler/surface.py), in the table's order
 _STR_FAMILY: dict[str, list[str]] = {
     family: [m.name for m in STR_METHODS if m.family == family]
     for family in dict.fromkeys(m.family for m in STR_METHODS)
+}
+# the set methods by family (compiler/surface.py): "op" a new set, "test" a bool
+_SET_FAMILY: dict[str, list[str]] = {
+    family: [m.name for m in METHODS if m.receiver == "set" and m.family == family]
+    for family in ("op", "test")
 }
 
 T = TypeVar("T")
@@ -1437,7 +1442,7 @@ class _Generator:
             else:
                 if isinstance(other, ast.Call) and other.args and self.chance(0.5):
                     other = other.args[0]  # any iterable: the list (or string) itself
-                name = self.rng.choice(["intersection", "union", "difference", "symmetric_difference"])
+                name = self.rng.choice(_SET_FAMILY["op"])
                 source = _method(source, name, other)
         if self.chance(0.3):
             reverse = ast.keyword(arg="reverse", value=_const(True))
@@ -1467,7 +1472,7 @@ class _Generator:
         elem = self.set_item_type()
         if self.ok("set_algebra") and self.chance(0.3):
             self.use("set_algebra")
-            name = self.rng.choice(["issubset", "issuperset", "isdisjoint"])
+            name = self.rng.choice(_SET_FAMILY["test"])
             return _method(self.set_of(d, elem), name, self.set_of(d, elem))
         if self.chance(0.5):
             return _compare(self.set_of(d, elem), [self.rng.choice([ast.Eq, ast.NotEq])()],

@@ -109,3 +109,130 @@ def test_zfill_charges_its_string_before_building_it() -> None:
         assert execute(program, "f", ["7", 2**63 - 1], backend=backend).trap == "HeapExhausted"
         done = execute(program, "f", ["7", 200], backend=backend, limits=small)
         assert done.trap == "HeapExhausted"
+
+
+# ---- the methods of lists, dicts, sets and floats (vm/surface.py's METHODS) ----------------------
+
+
+def test_the_method_table_is_what_every_part_reads() -> None:
+    """Each list, dict, set and float method is one row: the front end's known methods, the type
+    checker's set methods and dict calls, the batched compiler's tables and the generator's set
+    vocabulary are the table's, and no hand-written list of their names is left."""
+    from pathlib import Path
+
+    from compiler import frontend, types
+    from compiler.batched import KC_OP_NAMES
+    from fuzz import generator
+
+    rows = [m.qualname for m in surface.METHODS]
+    assert len(set(rows)) == len(rows)
+    assert {m.name for m in surface.METHODS} <= frontend._METHODS == surface.METHOD_NAMES
+    for m in surface.METHODS:
+        assert m.receiver in surface.RECEIVER_NAME and m.arities, m.qualname
+        assert all(op in BY_NAME for op in m.ops), m.qualname  # instructions of vm/isa.py
+        if m.batched:
+            assert all(op in KC_OP_NAMES for op in m.ops), m.qualname  # kc emits them
+    sets = [m for m in surface.METHODS if m.receiver == "set" and m.operator]
+    assert types.SET_METHODS == {m.name: m.operator for m in sets}
+    assert types._DICT_CALLS == ("get", "setdefault")
+    assert generator._SET_FAMILY == {
+        "op": ["intersection", "union", "difference", "symmetric_difference"],
+        "test": ["issubset", "issuperset", "isdisjoint"],
+    }
+    header = surface.HEADER_PATH.read_text()
+    batched_lists = [m.name for m in surface.METHODS if m.receiver == "list" and m.batched]
+    listed = ", ".join(f'"{n}"' for n in batched_lists)
+    assert f"KC_LIST_METHODS[] = {{{listed}, 0}};" in header
+    # the places that kept their own copies before the table: none names these any more
+    root = Path(surface.ROOT).parent
+    for path in ("compiler/types.py", "compiler/surface.py", "fuzz/generator.py"):
+        text = (root / path).read_text()
+        for name in ("issubset", "isdisjoint", "symmetric_difference"):
+            assert f'"{name}"' not in text, (path, name)
+    assert "KC_LIST_METHODS[] =" not in (root / "compiler/kernels/kc_types.h").read_text()
+
+
+@pytest.mark.parametrize("method", surface.METHODS, ids=lambda m: m.qualname)
+def test_each_method_example_gives_cpythons_value_everywhere(method: surface.Method) -> None:
+    from compiler.batched import compile_batch
+
+    source = surface.example_program(method)
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - the table's literal examples
+    expected = namespace["example"]()  # type: ignore[operator]
+    program = compile_source(source, f"<{method.qualname}>")
+    for backend in ("ref", "cpu"):
+        assert execute(program, "example", [], backend=backend).value == expected, backend
+    [batched] = compile_with_fallback([source], [f"<{method.qualname}>"])
+    assert not isinstance(batched, Exception) and batched.to_bytes() == program.to_bytes()
+    if method.batched:  # the batched compiler itself takes it, not its fallback
+        [kc] = compile_batch([source], [f"<{method.qualname}>"])
+        assert kc == program.to_bytes(), kc
+    # the example calls the method it documents, with a count the row allows
+    calls = [
+        c
+        for c in ast.walk(ast.parse(method.example, mode="eval"))
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+    ]
+    assert any(
+        c.func.attr == method.name  # type: ignore[union-attr]
+        and isinstance(c.func.value, ast.Name)  # type: ignore[union-attr]
+        and c.func.value.id == surface.RECEIVER_NAME[method.receiver]  # type: ignore[union-attr]
+        and len(c.args) in method.arities
+        and {k.arg for k in c.keywords} <= set(method.keywords)
+        for c in calls
+    )
+
+
+def test_the_language_reference_lists_every_other_method() -> None:
+    text = surface.LANGUAGE_DOC.read_text()
+    listed = re.findall(r"^\| `(\w+\.\w+)` \|", text, re.M)
+    methods = [n for n in listed if n.split(".")[0] in surface.RECEIVER_NAME]
+    assert methods == [m.qualname for m in surface.METHODS]
+
+
+# ---- module functions (vm/surface.py's FUNCTIONS) ----------------------------------------------
+
+
+def test_the_function_table_is_what_every_part_reads() -> None:
+    from compiler import frontend
+
+    names = [f.name for f in surface.FUNCTIONS if f.module == "math"]
+    assert frontend.MATH_FUNCTIONS == set(names) and len(set(names)) == len(names)
+    assert frontend.MATH_KEYWORDS == {"isclose": ("rel_tol", "abs_tol")}
+    assert set(frontend.MATH_HELPERS) <= set(names)
+    for f in surface.FUNCTIONS:
+        assert all(op in BY_NAME for op in f.ops), f.qualname
+        assert bool(f.ops) != (f.name in frontend.MATH_HELPERS), f.qualname  # a kiln function
+    # the batched compiler's math functions: the first rows, in KC_MATH_OP's order
+    batched = [f.name for f in surface.FUNCTIONS if f.batched]
+    assert batched == names[: len(batched)] == ["sqrt", "floor", "ceil"]
+    listed = ", ".join(f'"{n}"' for n in batched)
+    assert f"KC_MATH[] = {{{listed}, 0}};" in surface.HEADER_PATH.read_text()
+
+
+@pytest.mark.parametrize("function", surface.FUNCTIONS, ids=lambda f: f.qualname)
+def test_each_function_example_gives_cpythons_value_everywhere(function: surface.Function) -> None:
+    from compiler.batched import compile_batch
+
+    source = surface.function_program(function)
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - the table's literal examples
+    expected = namespace["example"]()  # type: ignore[operator]
+    program = compile_source(source, f"<{function.qualname}>")
+    for backend in ("ref", "cpu"):
+        got = execute(program, "example", [], backend=backend).value
+        assert got == expected and type(got) is type(expected), backend
+    [batched] = compile_with_fallback([source], [f"<{function.qualname}>"])
+    assert not isinstance(batched, Exception) and batched.to_bytes() == program.to_bytes()
+    if function.batched:
+        assert compile_batch([source], [f"<{function.qualname}>"]) == [program.to_bytes()]
+    call = ast.parse(function.example, mode="eval").body
+    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+    assert call.func.attr == function.name and len(call.args) in function.arities
+
+
+def test_the_language_reference_lists_every_function() -> None:
+    text = surface.LANGUAGE_DOC.read_text()
+    listed = re.findall(r"^\| `(math\.\w+)` \|", text, re.M)
+    assert listed == [f.qualname for f in surface.FUNCTIONS]

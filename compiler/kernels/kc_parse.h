@@ -63,8 +63,8 @@ KC_FN void kc_child_depth(kc_ctx *c, int32_t parent, int32_t child) {
 KC_FN int32_t kc_expr(kc_ctx *c);
 KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k);
 
-/* frontend.py's MATH_FUNCTIONS (its methods: KC_METHODS and KC_STR_METHODS, in kc_surface.h) */
-KC_TABLE char *const KC_MATH[] = {"sqrt", "floor", "ceil", 0};
+/* frontend.py's MATH_FUNCTIONS: KC_MATH (its methods: KC_METHODS and KC_STR_METHODS), in
+   kc_surface.h */
 
 KC_FN int kc_math_fn(const kc_ctx *c, const kc_tok *t) {
     for (int m = 0; KC_MATH[m]; m++)

@@ -564,12 +564,7 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
 
 /* str methods: KC_STR_METHODS and the tables beside it, in kc_surface.h (included by kc.h) */
 
-/* list methods (types.py's method_call) */
-KC_TABLE char *const KC_LIST_METHODS[] = {
-    "append", "pop", "sort", "reverse", "clear", "extend", "index", "count", "remove", 0
-};
-enum { KC_LM_APPEND, KC_LM_POP, KC_LM_SORT, KC_LM_REVERSE, KC_LM_CLEAR, KC_LM_EXTEND, KC_LM_INDEX,
-       KC_LM_COUNT, KC_LM_REMOVE };
+/* list methods (types.py's method_call): KC_LIST_METHODS and its KC_LM_ enum, in kc_surface.h */
 
 /* the sequence a subscript or a loop reads: a str or a list */
 KC_FN int kc_seq_type(kc_ctx *c, int32_t k) {
