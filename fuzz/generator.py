@@ -2356,6 +2356,9 @@ class _Generator:
         elif t == STR:
             add(2, ("len",), INT, lambda: _call("len", v))
             add(1, ("str_method",), LIST_STR, lambda: _method(v, "split"))
+            add(0.5, ("split_max",), LIST_STR, lambda: _method(
+                v, rng.choice(["split", "rsplit"]), _const(rng.choice([" ", "a"])),
+                _const(rng.randint(-1, 2))))
             add(1, ("list_conv",), LIST_STR, lambda: _call("list", v))
             add(1, ("str_method",), BOOL, lambda: _method(v, rng.choice(_STR_FAMILY["class"])))
         elif t == LIST_INT:
@@ -2436,7 +2439,17 @@ class _Generator:
         body = [s for s in body if not isinstance(s, ast.Pass)]
         sc.counter += 1
         d = f"counts{sc.counter}"
-        source = _name(fn.params[0][0])
+        source: ast.expr = _name(fn.params[0][0])
+        chars = source_t == STR  # the keys are a str's characters (else words or items)
+        if source_t == STR and self.ok("str_method") and self.chance(0.5):  # the words
+            self.use("str_method")
+            chars = False
+            if self.ok("split_max") and self.chance(0.5):  # split/rsplit(sep, maxsplit)
+                self.use("split_max")
+                source = _method(source, rng.choice(["split", "rsplit"]), _const(" "),
+                                 _const(rng.randint(-1, 3)))
+            else:
+                source = _method(source, "split", *([_const(" ")] if self.chance(0.5) else []))
         fn.cost += 2 * COLLECTION_BOUND
 
         def in_loop(variables: list[tuple[str, str]], build: Callable[[], T]) -> T:
@@ -2451,7 +2464,7 @@ class _Generator:
                 sc.defined.add(var)
                 sc.readonly.add(var)
                 sc.hot.append(var)
-                if vt == STR and source_t == STR:
+                if vt == STR and chars:
                     sc.chars.add(var)
             try:
                 return build()
