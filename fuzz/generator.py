@@ -8,7 +8,10 @@ What every generated program guarantees:
 
 - it compiles under CPython and stays inside the kiln subset; every parameter and result is
   annotated and every variable keeps one type (a value of a float variable is always a float,
-  never an int that Python would happily store there);
+  never an int that Python would happily store there), but for a parameter re-bound to a value
+  of another kind by the body's first statement (``param_rebound``: ``n0 = str(n0)``), which
+  keeps the new type from there on; a helper may return a dict to the program's own functions
+  (``dict_result``), never the entry (its caller could not take one);
 - it terminates: ``for`` loops run over ``range()`` with bounds below 10, over a collection
   that the loop body cannot lengthen, or over a copy of a prefix; ``while`` loops advance a
   counter as their first statement and test it against a hard bound below 10; recursion
@@ -83,19 +86,27 @@ TUPLE_ELEMENTS: dict[str, tuple[str, str]] = {
     "tuple[list[int], str]": (LIST_INT, STR),
 }
 VALUE_TYPES = (INT, FLOAT, BOOL, STR, *LIST_TYPES, *TUPLE_ELEMENTS)
+# a helper's dict result (dict_result), returned to kiln's own functions only: never a variable
+# of another kind, a parameter or the entry's result
+DICT_STR_INT = "dict[str, int]"
+DICT_INT_INT = "dict[int, int]"
+DICT_KEY = {DICT_STR_INT: STR, DICT_INT_INT: INT}
 
 # How often each type is picked for a new variable, a parameter or a result.
 _TYPE_WEIGHTS = {INT: 6.0, FLOAT: 2.0, BOOL: 1.5, STR: 2.5, LIST_INT: 2.5, LIST_FLOAT: 1.0,
                  LIST_STR: 1.2, GRID: 0.8, **{t: 0.4 for t in TUPLE_ELEMENTS}}
 
 _PREFIX = {INT: "n", FLOAT: "x", BOOL: "flag", STR: "s", LIST_INT: "nums", LIST_FLOAT: "vals",
-           LIST_STR: "words", GRID: "grid", **{t: "pair" for t in TUPLE_ELEMENTS}}
+           LIST_STR: "words", GRID: "grid", **{t: "pair" for t in TUPLE_ELEMENTS},
+           **{t: "counts" for t in DICT_KEY}}
 
 
 def type_features(t: str) -> frozenset[str]:
     """The features a value of type ``t`` needs."""
     if t in TUPLE_ELEMENTS:
         return frozenset({"tuple"}).union(*(type_features(e) for e in TUPLE_ELEMENTS[t]))
+    if t in DICT_KEY:
+        return frozenset({"dict_result", "dict_ops"}) | type_features(DICT_KEY[t])
     return {
         INT: frozenset({"int"}),
         FLOAT: frozenset({"float"}),
@@ -150,7 +161,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
         "falls_off", "union_values", "range_in", "dynamic_tuple", "split_max", "int_base",
         "any_annotation",
-        "is_integer", "min_max_default",
+        "is_integer", "min_max_default", "param_rebound", "dict_result",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -181,6 +192,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "split_max": "str_method", "int_base": "int_of_str", "is_integer": "float",
     "str_pad": "str_method",
     "min_max_default": "min_max_list list[int]",
+    "dict_result": "call dict_ops for_str",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -497,6 +509,9 @@ class _Generator:
         self.any_used = False  # a scalar parameter annotated Any: `from typing import Any`
         self.imports_math = False  # math.pi, math.pow, math.isclose: `import math` at the top
         self.tuple_vars = 0  # generator-expression variables over tuples: t0, t1, ...
+        # parameters re-bound to another kind (param_rebound): each is one more union for the
+        # reference compiler's checker (compiler/reference.py's MAX_UNIONS), so a few at most
+        self.rebinds_left = 2
 
     # ---- randomness and features ------------------------------------------------------------
 
@@ -846,6 +861,8 @@ class _Generator:
             (self.has(LIST_INT, 0.5), ("dynamic_tuple",), lambda: self.dynamic_tuple_int(e)),
             (self.has(LIST_INT, 0.4), ("next_default",), lambda: self.next_item(e)),
             (2 if self.callees(INT) else 0, ("call",), lambda: self.call(INT, e)),
+            (0.8 if self.dict_sources(INT) else 0, ("dict_result",),
+             lambda: self.dict_reading(INT, e)),
             (0.3, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
                                                         values=[self.expr(INT, e),
                                                                 self.expr(INT, e)])),
@@ -1103,6 +1120,8 @@ class _Generator:
             (self.has(LIST_INT, 0.4), ("dynamic_tuple",), lambda: self.dynamic_tuple_test(e)),
             (0.3, ("is_integer",), lambda: _method(self.expr(FLOAT, e), "is_integer")),
             (1.5 if self.callees(BOOL) else 0, ("call",), lambda: self.call(BOOL, e)),
+            (0.6 if self.dict_sources(BOOL) else 0, ("dict_result",),
+             lambda: self.dict_reading(BOOL, e)),
         ])
 
     def is_bool(self, node: ast.Compare) -> ast.Compare:
@@ -1703,6 +1722,8 @@ class _Generator:
                                                 orelse=self.expr(t, e, small))),
             (2 if self.callees(t) and not small and t not in self.scope.frozen else 0,
              ("call",), lambda: self.call(t, e)),
+            (0.6 if not small and self.dict_sources(t) else 0, ("dict_result",),
+             lambda: self.dict_reading(t, e)),
         ])
 
     def comprehension(self, t: str, d: int) -> ast.expr:
@@ -1826,7 +1847,7 @@ class _Generator:
             (1.5 if loop else 0, ("while",), lambda: self.while_stmt(take, d)),
             (1 if sc.loops else 0, ("break", "if"), guarded(ast.Break)),
             (1 if sc.loops else 0, ("continue", "if"), guarded(ast.Continue)),
-            (0.8, ("early_return", "if"),
+            (0.8 if fn_returns not in DICT_KEY else 0, ("early_return", "if"),
              guarded(lambda: ast.Return(value=self.expr(fn_returns, ed) if fn_returns else None))),
             (0.5 * self.risk, ("assert",), simple(self.assert_stmt)),
             (0.2 * self.risk, ("raise", "if", "compare"),
@@ -1836,6 +1857,8 @@ class _Generator:
             (0.8 if tuples else 0, ("unpack",), simple(lambda: self.unpack_stmt(tuples))),
             (0.5 if same_type_pairs else 0, ("swap",),
              simple(lambda: self.swap_stmt(same_type_pairs))),
+            (0.8 if self.ok("dict_result") and any(self.callees(t) for t in DICT_KEY) else 0,
+             ("dict_result",), simple(self.dict_bind_stmt)),
         ]
         return self.choose(options)
 
@@ -2298,6 +2321,340 @@ class _Generator:
                                              ctx=ast.Store())],
                           value=ast.Tuple(elts=values, ctx=ast.Load()), lineno=0)
 
+
+    # ---- parameters re-bound to another kind (param_rebound) ---------------------------------
+
+    def rebindings(self, x: str, t: str) -> list[tuple[float, tuple[str, ...],
+                                                       Callable[[], tuple[str, ast.expr]]]]:
+        """The ways to re-bind parameter ``x`` of type ``t`` to a value of another kind: (weight,
+        features, a builder of (new type, value)); only new types this program has."""
+        rng = self.rng
+        v = _name(x)
+        options: list[tuple[float, tuple[str, ...], Callable[[], tuple[str, ast.expr]]]] = []
+
+        def add(weight: float, features: tuple[str, ...], new_t: str,
+                build: Callable[[], ast.expr]) -> None:
+            if new_t in self.types and new_t != t:
+                options.append((weight, features, lambda: (new_t, build())))
+
+        if t == INT:
+            add(2, ("str_conv",), STR, lambda: _call("str", v))
+            add(1, ("str_conv", "str_concat"), STR,
+                lambda: _bin(_call("str", v), ast.Add(), _const(rng.choice(["!", "-", " x"]))))
+            add(1, ("float_conv",), FLOAT, lambda: _call("float", v))
+            add(1, ("truediv",), FLOAT, lambda: _bin(v, ast.Div(), _const(rng.choice([2, 4]))))
+            add(1.5, ("list_display",), LIST_INT,
+                lambda: ast.List(elts=[v, self.expr(INT, 1, small=True)], ctx=ast.Load()))
+            add(0.5, ("list_display", "list_repeat"), LIST_INT,
+                lambda: _bin(ast.List(elts=[v], ctx=ast.Load()), ast.Mult(),
+                             _const(rng.randint(1, 3))))
+            add(1, ("compare",), BOOL, lambda: _compare(v, [_cmpop(rng)], [self.literal(INT)]))
+        elif t == FLOAT:
+            add(2, ("int_conv",), INT, lambda: _call("int", v))
+            add(1, ("compare",), BOOL, lambda: _compare(v, [_cmpop(rng)], [self.literal(FLOAT)]))
+            add(1, ("list_display",), LIST_FLOAT,
+                lambda: ast.List(elts=[v, self.expr(FLOAT, 1, small=True)], ctx=ast.Load()))
+        elif t == BOOL:
+            add(2, ("int_conv",), INT, lambda: _call("int", v))
+            add(1, ("bool_arith",), INT, lambda: _bin(v, ast.Add(), _const(rng.randint(1, 3))))
+            add(1, ("str_conv",), STR, lambda: _call("str", v))
+        elif t == STR:
+            add(2, ("len",), INT, lambda: _call("len", v))
+            add(1, ("str_method",), LIST_STR, lambda: _method(v, "split"))
+            add(0.5, ("split_max",), LIST_STR, lambda: _method(
+                v, rng.choice(["split", "rsplit"]), _const(rng.choice([" ", "a"])),
+                _const(rng.randint(-1, 2))))
+            add(1, ("list_conv",), LIST_STR, lambda: _call("list", v))
+            add(1, ("str_method",), BOOL, lambda: _method(v, rng.choice(_STR_FAMILY["class"])))
+        elif t == LIST_INT:
+            add(2, ("sum",), INT, lambda: _call("sum", v))
+            add(1, ("len",), INT, lambda: _call("len", v))
+        elif t == LIST_FLOAT:  # sum() of an empty list[float] is the int 0: sum(v) if v else 0.0
+            add(2, ("sum", "ifexp", "truthy"), FLOAT,
+                lambda: ast.IfExp(test=v, body=_call("sum", v), orelse=_const(0.0)))
+            add(1, ("len",), INT, lambda: _call("len", v))
+        elif t == LIST_STR:
+            add(2, ("str_method",), STR, lambda: _method(_const(rng.choice(["", "-", " "])),
+                                                         "join", v))
+            add(1, ("len",), INT, lambda: _call("len", v))
+        elif t == GRID:
+            add(1, ("len",), INT, lambda: _call("len", v))
+            add(1, ("listcomp", "len"), LIST_INT, lambda: self.row_lengths(v))
+        elif t in TUPLE_ELEMENTS:
+            for position, et in enumerate(TUPLE_ELEMENTS[t]):
+                add(1, ("tuple_index",), et, lambda p=position: _index(v, _const(p)))
+        return [o for o in options if self.ok(*o[1])]
+
+    def row_lengths(self, grid: ast.expr) -> ast.expr:
+        """``[len(r) for r in grid]``: a list[int] as long as the grid."""
+        sc = self.scope
+        sc.counter += 1
+        row = f"row{sc.counter}"
+        return ast.ListComp(elt=_call("len", _name(row)), generators=[ast.comprehension(
+            target=_name(row, store=True), iter=grid, ifs=[], is_async=0)])
+
+    def rebind_params(self, fn: _Function, budget: int) -> tuple[list[ast.stmt], int]:
+        """A parameter re-bound to a value of another kind (param_rebound): ``n0 = str(n0)``,
+        ``s1 = len(s1)``, ``nums0 = sum(nums0)``, ``n0 = [n0, 3]``, by the body's first
+        statement or after a few statements that read (and assign) it as the caller passed
+        it. From there on the name is a variable of the new type; the callers pass the
+        annotated one. CPython: a local like any other; kiln: the parameter becomes a body
+        variable holding the union of both kinds, narrowed by each assignment
+        (compiler/reference.py's _own_parameter_variables). Returns the statements and the
+        budget they used. Drawn only where the feature is allowed, so that programs without it
+        stay the same."""
+        if not self.ok("param_rebound") or self.rebinds_left <= 0 or not self.chance(0.3):
+            return [], 0
+        candidates = [(n, t) for n, t in fn.params if self.rebindings(n, t)]
+        if not candidates:
+            return [], 0
+        name, t = self.rng.choice(candidates)
+        before: list[ast.stmt] = []
+        used = 1
+        if budget >= 4 and self.chance(0.4):  # not first: read as the argument's type before
+            used += self.rng.randint(1, budget // 3)
+            before = [s for s in self.block(used - 1, self.depth) if not isinstance(s, ast.Pass)]
+        new_t, value = self.choose(self.rebindings(name, t))
+        self.use("param_rebound", *type_features(new_t))
+        self.rebinds_left -= 1
+        self.scope.types[name] = new_t
+        self.assigned(name)
+        self.scope.fn.cost += 1
+        return [*before, _assign(name, value)], used
+
+    # ---- dicts returned to the program's own functions (dict_result) -------------------------
+
+    def dict_function(self, name: str, budget: int) -> _Function:
+        """A helper returning a dict to kiln's own functions (dict_result): the counts, last
+        positions or values per item of its first parameter (a str's characters, a list's
+        items), sometimes only those past a threshold or of the highest count (HumanEval/111's
+        histogram). The entry never returns one (the harness's caller could not take it)."""
+        rng = self.rng
+        sources = [STR] + [t for t in (LIST_STR, LIST_INT)
+                           if t in self.types and self.ok("for_list")]
+        source_t = rng.choice(sources)
+        self.use("dict_result", "dict_ops", "call",
+                 *(("str", "for_str") if source_t == STR else ("for_list",)))
+        dt = DICT_INT_INT if source_t == LIST_INT else DICT_STR_INT
+        elem_t = STR if source_t == STR else ELEMENT[source_t]
+        fn = _Function(name, self.params(rng.randint(0, 2), first=[source_t]), dt)
+        self.begin(fn)
+        sc = self.scope
+        body = self.block(budget - 3, min(self.depth, 1)) if budget > 3 else []
+        body = [s for s in body if not isinstance(s, ast.Pass)]
+        sc.counter += 1
+        d = f"counts{sc.counter}"
+        source: ast.expr = _name(fn.params[0][0])
+        chars = source_t == STR  # the keys are a str's characters (else words or items)
+        if source_t == STR and self.ok("str_method") and self.chance(0.5):  # the words
+            self.use("str_method")
+            chars = False
+            if self.ok("split_max") and self.chance(0.5):  # split/rsplit(sep, maxsplit)
+                self.use("split_max")
+                source = _method(source, rng.choice(["split", "rsplit"]), _const(" "),
+                                 _const(rng.randint(-1, 3)))
+            else:
+                source = _method(source, "split", *([_const(" ")] if self.chance(0.5) else []))
+        fn.cost += 2 * COLLECTION_BOUND
+
+        def in_loop(variables: list[tuple[str, str]], build: Callable[[], T]) -> T:
+            """``build()`` with loop variables (name, type) readable, the loop's repetitions
+            counted and no collection lengthened."""
+            saved = (sc.mult, sc.frozen, list(sc.hot), set(sc.defined), set(sc.chars))
+            sc.loops += 1
+            sc.mult *= COLLECTION_BOUND
+            sc.frozen = COLLECTION_TYPES
+            for var, vt in variables:
+                sc.types[var] = vt
+                sc.defined.add(var)
+                sc.readonly.add(var)
+                sc.hot.append(var)
+                if vt == STR and chars:
+                    sc.chars.add(var)
+            try:
+                return build()
+            finally:
+                sc.loops -= 1
+                sc.mult, sc.frozen, sc.hot, sc.defined, sc.chars = saved
+                sc.readonly.difference_update(v for v, _ in variables)
+
+        def amount() -> ast.expr:
+            return _const(1) if self.chance(0.5) else self.expr(INT, 1, small=True)
+
+        def key_var() -> str:
+            sc.counter += 1
+            return f"key{sc.counter}"
+
+        def counted() -> list[ast.stmt]:  # d[k] = d.get(k, 0) + a
+            k = key_var()
+            value = in_loop([(k, elem_t)], lambda: _bin(
+                _method(_name(d), "get", _name(k), _const(0)), ast.Add(), amount()))
+            store = ast.Assign(targets=[_index(_name(d), _name(k), store=True)], value=value,
+                               lineno=0)
+            return [ast.For(target=_name(k, store=True), iter=source, body=[store], orelse=[],
+                            lineno=0)]
+
+        def branched() -> list[ast.stmt]:  # if k in d: d[k] += a  else: d[k] = b
+            k = key_var()
+            first, again = in_loop([(k, elem_t)], lambda: (amount(), amount()))
+            test = _compare(_name(k), [ast.In()], [_name(d)])
+            add = ast.AugAssign(target=_index(_name(d), _name(k), store=True), op=ast.Add(),
+                                value=again)
+            put = ast.Assign(targets=[_index(_name(d), _name(k), store=True)], value=first,
+                             lineno=0)
+            return [ast.For(target=_name(k, store=True), iter=source,
+                            body=[_ifs(test, [add], [put])], orelse=[], lineno=0)]
+
+        def positions() -> list[ast.stmt]:  # for i, k in enumerate(xs): d[k] = i (+ a)
+            k, i = key_var(), key_var().replace("key", "i")
+            value = in_loop([(k, elem_t), (i, INT)], lambda: _name(i) if self.chance(0.5) else
+                            _bin(_name(i), ast.Add(), amount()))
+            store = ast.Assign(targets=[_index(_name(d), _name(k), store=True)], value=value,
+                               lineno=0)
+            target = ast.Tuple(elts=[_name(i, store=True), _name(k, store=True)], ctx=ast.Store())
+            return [ast.For(target=target, iter=_call("enumerate", source), body=[store],
+                            orelse=[], lineno=0)]
+
+        def comprehension() -> list[ast.stmt]:  # d = {k: a for k in s}
+            k = key_var()
+            sc.comprehensions += 1
+            value = in_loop([(k, elem_t)], lambda: self.expr(INT, 1, small=True))
+            sc.comprehensions -= 1
+            return [_assign(d, ast.DictComp(key=_name(k), value=value, generators=[
+                ast.comprehension(target=_name(k, store=True), iter=source, ifs=[],
+                                  is_async=0)]))]
+
+        fill: Callable[[], list[ast.stmt]] = self.choose([
+            (3, (), lambda: counted),
+            (1.5, ("if", "else", "augassign"), lambda: branched),
+            (1, ("enumerate",), lambda: positions),
+            (1, (), lambda: comprehension),
+        ])
+        if fill is not comprehension:
+            if self.ok("annassign") and self.chance(0.3):
+                self.use("annassign")
+                body.append(ast.AnnAssign(target=_name(d, store=True),
+                                          annotation=self.annotation(dt),
+                                          value=ast.Dict(keys=[], values=[]), simple=1))
+            else:
+                body.append(_assign(d, ast.Dict(keys=[], values=[])))
+        body += fill()
+
+        def kept(test: Callable[[ast.expr], ast.expr]) -> ast.expr:
+            k, n = key_var(), key_var().replace("key", "tally")
+            return ast.DictComp(key=_name(k), value=_name(n), generators=[ast.comprehension(
+                target=ast.Tuple(elts=[_name(k, store=True), _name(n, store=True)],
+                                 ctx=ast.Store()),
+                iter=_method(_name(d), "items"), ifs=[test(_name(n))], is_async=0)])
+
+        def best() -> ast.expr:  # the items of the highest count
+            sc.counter += 1
+            top = f"best{sc.counter}"
+            body.append(_assign(top, ast.IfExp(test=_name(d), body=_call(
+                "max", _method(_name(d), "values")), orelse=_const(0))))
+            return kept(lambda n: _compare(n, [ast.Eq()], [_name(top)]))
+
+        result = self.choose([
+            (3, (), lambda: _name(d)),
+            (1, ("compare",), lambda: kept(lambda n: _compare(
+                n, [_cmpop(rng)], [_const(rng.randint(0, 3))]))),
+            (1, ("ifexp", "truthy", "min_max_list"), best),
+        ])
+        body.append(ast.Return(value=result))
+        fn.node = self.function_node(fn, body)
+        return fn
+
+    def dict_sources(self, t: str) -> list[str]:
+        """The dict types that give a ``t`` here: a variable holding one, or a helper to call."""
+        if not self.ok("dict_result"):
+            return []
+        keys = {INT: (STR, INT), BOOL: (STR, INT), LIST_STR: (STR,), LIST_INT: (STR, INT)}
+        return [dt for dt in DICT_KEY if DICT_KEY[dt] in keys.get(t, ())
+                and (self.readable(dt) or self.callees(dt))]
+
+    def dict_source(self, dt: str, d: int) -> tuple[ast.expr, bool]:
+        """A dict of type ``dt``: a variable (True) or a call of a helper (False)."""
+        names = self.readable(dt)
+        if names and (not self.callees(dt) or self.chance(0.7)):
+            return _name(self.rng.choice(names)), True
+        return self.call(dt, d), False
+
+    def dict_bind_stmt(self) -> ast.stmt:
+        """``counts4 = count1(s)``: a helper's dict kept in a variable of the caller."""
+        dt = self.rng.choice([t for t in DICT_KEY if self.callees(t)])
+        value = self.call(dt, self.expr_depth - 1)
+        existing = self.assignable(dt)
+        target = self.rng.choice(existing) if existing and self.chance(0.3) else self.new_var(dt)
+        self.assigned(target)
+        return _assign(target, value)
+
+    def dict_reading(self, t: str, d: int) -> ast.expr:
+        """A ``t`` read from a helper's dict: ``len(c)``, ``c.get(k, 0)``, ``sum(c.values())``,
+        ``k in c``, ``c == {...}`` (in any order), ``sorted(c)``, ``list(c.values())``, ..."""
+        rng = self.rng
+        dt = rng.choice(self.dict_sources(t))
+        key_t = DICT_KEY[dt]
+        c, named = self.dict_source(dt, d)
+
+        def key() -> ast.expr:
+            return self.leaf(key_t, small=True)
+
+        def display() -> ast.expr:
+            keys = [key() for _ in range(rng.randint(0, 2))]
+            return ast.Dict(keys=keys, values=[_const(rng.randint(0, 3)) for _ in keys])
+
+        options: list[tuple[float, tuple[str, ...], Callable[[], ast.expr]]]
+        if t == INT:
+            def guarded() -> ast.expr:  # c[k] if k in c else 0: the key read twice
+                k = key()
+                return ast.IfExp(test=_compare(k, [ast.In()], [c]), body=_index(
+                    copy.deepcopy(c), copy.deepcopy(k)), orelse=_const(rng.randint(-1, 0)))
+
+            options = [
+                (2, ("len",), lambda: _call("len", c)),
+                (2, (), lambda: _method(c, "get", key(), _const(rng.randint(-1, 1)))),
+                (1.5, ("sum",), lambda: _call("sum", _method(c, "values"))),
+                (1, ("min_max_default",), lambda: _call(
+                    rng.choice(["min", "max"]), _method(c, "values"),
+                    keywords=[ast.keyword(arg="default", value=_const(rng.randint(-1, 1)))])),
+                (1.5 if named else 0, (), guarded),
+            ]
+        elif t == BOOL:
+            options = [
+                (2, (), lambda: _compare(key(), [rng.choice([ast.In, ast.NotIn])()], [c])),
+                (1, (), lambda: _compare(c, [rng.choice([ast.Eq, ast.NotEq])()], [display()])),
+                (0.5, ("truthy", "not"), lambda: ast.UnaryOp(op=ast.Not(), operand=c)),
+            ]
+        elif DICT_KEY[dt] == ELEMENT[t]:  # the keys, in insertion order or sorted
+            options = [
+                (2, ("sorted",), lambda: _call("sorted", c)),
+                (1, ("list_conv",), lambda: _call("list", _method(c, "keys"))),
+                (1, ("listcomp_if", "compare"), lambda: self.keys_where(c)),
+            ]
+            if t == LIST_INT:  # dict[int, int]: its values too
+                options.append((1, ("list_conv",), lambda: _call("list", _method(c, "values"))))
+        else:  # the values of a dict[str, int]
+            options = [
+                (1, ("list_conv",), lambda: _call("list", _method(c, "values"))),
+                (1, ("sorted",), lambda: _call("sorted", _method(c, "values"))),
+            ]
+        live = [o for o in options if o[0] > 0 and self.ok(*o[1])]
+        if not live:
+            return _call("len", c) if t == INT else \
+                _compare(key(), [ast.In()], [c]) if t == BOOL else _call("list", _method(
+                    c, "keys" if DICT_KEY[dt] == ELEMENT.get(t) else "values"))
+        return self.choose(live)
+
+    def keys_where(self, c: ast.expr) -> ast.expr:
+        """``[k for k, n in c.items() if n > 1]``."""
+        sc = self.scope
+        sc.counter += 1
+        k, n = f"key{sc.counter}", f"tally{sc.counter}"
+        test = _compare(_name(n), [_cmpop(self.rng)], [_const(self.rng.randint(0, 3))])
+        return ast.ListComp(elt=_name(k), generators=[ast.comprehension(
+            target=ast.Tuple(elts=[_name(k, store=True), _name(n, store=True)], ctx=ast.Store()),
+            iter=_method(c, "items"), ifs=[test], is_async=0)])
+
     # ---- functions ---------------------------------------------------------------------------
 
     def begin(self, fn: _Function, mult: int = 1) -> None:
@@ -2350,7 +2707,8 @@ class _Generator:
 
     def define(self, fn: _Function, budget: int) -> None:
         self.begin(fn)
-        body = self.block(budget, self.depth)
+        body, used = self.rebind_params(fn, budget)
+        body += self.block(budget - used, self.depth)
         assert fn.returns is not None
         body.append(ast.Return(value=self.expr(fn.returns, self.expr_depth)))
         fn.node = self.function_node(fn, body)
@@ -2491,6 +2849,7 @@ class _Generator:
              lambda: self.recursive_functions([f"rec{index}"], budget)),
             (0.7, ("mutual_recursion", "recursion", "if", "compare", "arith", "forward_call"),
              lambda: self.recursive_functions([f"ping{index}", f"pong{index}"], budget)),
+            (1.2, ("dict_result",), lambda: [self.dict_function(f"count{index}", budget)]),
         ])
 
     def program(self, seed: int, n_inputs: int, modules: bool = False) -> GeneratedProgram:
@@ -2507,13 +2866,20 @@ class _Generator:
             entry.returns = self.return_type() if self.ok("tuple_return") else \
                 self.pick_type([t for t in self.types if t not in TUPLE_ELEMENTS])
         self.begin(entry)
-        body = self.block(max(1, budget), self.depth)
+        body, used = self.rebind_params(entry, max(1, budget))
+        body += self.block(max(1, budget) - used, self.depth)
         # every helper runs: call those that nothing reachable from the entry calls
         for helper in self.helpers:
             if helper.name not in self.reachable(entry):
                 call = self.call_for(helper)
                 if helper.returns is None:
                     body.append(ast.Expr(value=call))
+                elif helper.returns in DICT_KEY:  # the entry reads the dict it gets
+                    var = self.new_var(INT)
+                    reading = _call("len", call) if self.chance(0.5) else \
+                        _call("sum", _method(call, "values"))
+                    body.append(_assign(var, reading))
+                    self.scope.defined.add(var)
                 else:
                     var = self.new_var(helper.returns)
                     body.append(_assign(var, call))

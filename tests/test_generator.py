@@ -89,12 +89,15 @@ def _annotation(annotation: object) -> str:
     return f"{origin.__name__}[{inner}]"
 
 
-def _type_tracer(namespace: dict[str, typing.Any],
-                 problems: list[object]) -> typing.Callable[..., typing.Any]:
+def _type_tracer(namespace: dict[str, typing.Any], problems: list[object],
+                 rebinds: bool = False) -> typing.Callable[..., typing.Any]:
     """A sys.settrace function that records, in ``problems``, every local variable of the
-    module's functions that changes its type, and every call that breaks an annotation."""
+    module's functions that changes its type, and every call that breaks an annotation. With
+    ``rebinds`` (param_rebound), a parameter may change its type once per call, by the body's
+    first statement, and keeps the new one to the end of the call."""
     functions = {f.__code__: f for f in namespace.values() if isinstance(f, types.FunctionType)}
     seen: dict[tuple[str, str], str] = {}
+    may_rebind: set[tuple[str, str]] = set()  # parameters of the call under way, not re-bound
 
     def tracer(frame: types.FrameType, event: str, arg: object) -> typing.Any:
         function = functions.get(frame.f_code)
@@ -105,11 +108,17 @@ def _type_tracer(namespace: dict[str, typing.Any],
                 want = _annotation(annotation) if annotation is not None else "None"
                 if name != "return" and not _fits(_shape(frame.f_locals[name]), want):
                     problems.append(("argument", function.__name__, name, want))
+                if rebinds and name != "return":  # the argument, as the caller passed it
+                    seen.pop((function.__name__, name), None)
+                    may_rebind.add((function.__name__, name))
         for name, value in frame.f_locals.items():
             shape = _shape(value)
             key = (function.__name__, name)
             if "MIXED" in shape:
                 problems.append(("mixed list", key, value))
+            if key in may_rebind and key in seen and seen[key] != shape:
+                may_rebind.discard(key)  # re-bound to another kind: the new one from here on
+                seen[key] = shape
             if key in seen and "?" not in seen[key] and "?" not in shape and seen[key] != shape:
                 problems.append(("type change", key, seen[key], shape))
             if key not in seen or "?" in seen[key]:
@@ -129,7 +138,8 @@ def _run(program: GeneratedProgram, trace_types: bool = False) -> list[tuple[str
         namespace: dict[str, typing.Any] = {}
         exec(code, namespace)
         if trace_types:
-            sys.settrace(_type_tracer(namespace, problems))
+            sys.settrace(_type_tracer(namespace, problems,
+                                      rebinds="param_rebound" in program.features))
         try:
             outcomes.append(("value", namespace[program.entry](*copy.deepcopy(args))))
         except Exception as exc:
@@ -173,13 +183,15 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
           ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Call, ast.keyword, ast.Constant,
           ast.Attribute, ast.Subscript, ast.Slice, ast.Name, ast.List, ast.Tuple, ast.ListComp,
           ast.comprehension, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
-          ast.GeneratorExp, ast.Set, ast.Dict, ast.Lambda)
+          ast.GeneratorExp, ast.Set, ast.Dict, ast.Lambda,
+          ast.DictComp)  # a helper's dict result (dict_result, level 6)
 # the str, list and dict methods the generator calls (str_method, append, pop, dict_ops)
 METHODS = {"append", "pop", "get", "setdefault", "lower", "upper", "swapcase", "strip", "lstrip", "rstrip",
            "replace",
            "split", "join", "find", "count", "startswith", "endswith", "isalpha", "isdigit",
            "rsplit", "is_integer",  # split_max, is_integer (level 6)
            "isalnum", "isspace", "isupper", "islower", "zfill",  # str_pad
+           "values", "items", "keys",  # a helper's dict result read (dict_result, level 6)
            # set algebra (level 6)
            "intersection", "union", "difference", "symmetric_difference", "issubset",
            "issuperset", "isdisjoint"}
