@@ -1322,7 +1322,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             NEED(1);
             r = sp[-1];
             if (depth == 1) { result = r; goto done; }
-            sp = stack + frames[depth - 1].base;
+            sp = loc; /* stack + frames[depth - 1].base: this frame's first local */
             depth--;
             cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
             loc = stack + frames[depth - 1].base;
