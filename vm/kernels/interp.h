@@ -197,17 +197,19 @@ typedef struct {
 
 /* The n words at address a, when they lie in one region (image, or the allocated heap). */
 KILN_HOT const int64_t *kiln_ro(const kiln_vm *vm, int64_t a, int64_t n) {
-    if (a < 0 || n < 0) return 0;
-    if (a < vm->image_len) return n <= vm->image_len - a ? vm->image + a : 0;
-    a -= vm->image_len;
-    return a <= vm->used && n <= vm->used - a ? vm->heap + a : 0;
+    if (n < 0) return 0;
+    if (a >= vm->image_len) { /* the heap; with n >= 0, n <= used - a also says a <= used */
+        a -= vm->image_len;
+        return n <= vm->used - a ? vm->heap + a : 0;
+    }
+    return a >= 0 && n <= vm->image_len - a ? vm->image + a : 0;
 }
 
 /* The same, writable: the heap only (the image is read-only). */
 KILN_HOT_FN int64_t *kiln_rw(const kiln_vm *vm, int64_t a, int64_t n) {
     if (n < 0 || a < vm->image_len) return 0;
     a -= vm->image_len;
-    return a <= vm->used && n <= vm->used - a ? vm->heap + a : 0;
+    return n <= vm->used - a ? vm->heap + a : 0; /* a <= used too, as n >= 0 */
 }
 
 /* Bump allocation of `words` words: 0 when the heap would run out (HeapExhausted). */
@@ -240,11 +242,25 @@ KILN_COLD int kiln_list_grow(kiln_vm *vm, int64_t *h, int64_t size, int64_t **it
 
 /* A string: its length and code points. */
 KILN_HOT int kiln_str(const kiln_vm *vm, int64_t a, int64_t *n, const int64_t **cp) {
-    const int64_t *h = kiln_ro(vm, a, 1);
-    if (!h || h[0] < 0) return TRAP_MemoryFault;
-    *cp = kiln_ro(vm, a + 1, h[0]);
-    *n = h[0];
-    return *cp ? TRAP_OK : TRAP_MemoryFault;
+    /* kiln_ro of the header, then of the n words after it, in one region: the region is found
+       once (a string never straddles the image and the heap) */
+    const int64_t *base;
+    int64_t room, len;
+    if (a < 0) return TRAP_MemoryFault;
+    if (a < vm->image_len) {
+        base = vm->image + a;
+        room = vm->image_len - a; /* >= 1 */
+    } else {
+        a -= vm->image_len;
+        if (a >= vm->used) return TRAP_MemoryFault;
+        base = vm->heap + a;
+        room = vm->used - a; /* >= 1 */
+    }
+    len = base[0];
+    if (len < 0 || len > room - 1) return TRAP_MemoryFault;
+    *n = len;
+    *cp = base + 1;
+    return TRAP_OK;
 }
 
 /* A tuple: its arity and items. */
@@ -1148,8 +1164,10 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
     ip = code;
 
 #define TRAP(t) do { trap = (t); goto done; } while (0)
-#define NEED(k) do { if (sp - lo < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
-#define ROOM(k) do { if (hi - sp < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
+/* NEED(k): k operands on the stack; ROOM(k): room for k more. For k == 1 a plain comparison of
+   the pointers (sp, lo and hi all point into the one value stack): the same test, cheaper. */
+#define NEED(k) do { if ((k) == 1 ? sp <= lo : sp - lo < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
+#define ROOM(k) do { if ((k) == 1 ? sp >= hi : hi - sp < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
 #define CHECK(e) do { int t_ = (e); if (t_) TRAP(t_); } while (0)
 #define INT2(expr) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } } while (0)
 /* an int instruction of two operands computed by a scalar.h function that can trap */
@@ -1304,7 +1322,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             NEED(1);
             r = sp[-1];
             if (depth == 1) { result = r; goto done; }
-            sp = stack + frames[depth - 1].base;
+            sp = loc; /* stack + frames[depth - 1].base: this frame's first local */
             depth--;
             cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
             loc = stack + frames[depth - 1].base;
@@ -1607,7 +1625,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             int64_t n, *h, *items;
             NEED(2);
             if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items)); /* else it has room */
             items[n] = sp[-1];
             h[0] = n + 1;
             sp -= 2;

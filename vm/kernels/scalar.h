@@ -108,17 +108,25 @@ KILN_FN int kiln_odd(double y) { return fmod(fabs(y), 2.0) == 1.0; }
 
 /* Overflow-checked int64 arithmetic: return 1 on overflow, else 0; the wrapped result in *r. */
 KILN_FN int kiln_add_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) && !defined(__CUDACC__)
+    return __builtin_add_overflow(a, b, r); /* the same: the wrapped sum, 1 on overflow (add, jo) */
+#else
     uint64_t u = (uint64_t)a + (uint64_t)b;
     int64_t s = (int64_t)u;
     *r = s;
     return ((a ^ s) & (b ^ s)) < 0;
+#endif
 }
 
 KILN_FN int kiln_sub_ovf(int64_t a, int64_t b, int64_t *r) {
+#if defined(__GNUC__) && !defined(__CUDACC__)
+    return __builtin_sub_overflow(a, b, r);
+#else
     uint64_t u = (uint64_t)a - (uint64_t)b;
     int64_t s = (int64_t)u;
     *r = s;
     return ((a ^ b) & (a ^ s)) < 0;
+#endif
 }
 
 KILN_COLD int kiln_mul_ovf(int64_t a, int64_t b, int64_t *r) {
