@@ -161,23 +161,32 @@ def render_header() -> str:
     return "\n".join(lines)
 
 
+def _doc_table(begin: str, end: str, what: str, instructions: str, rows: list[str]) -> str:
+    """A generated table of docs/LANGUAGE.md: its markers, its header, a row per entry."""
+    header = f"| {what} | arguments | result | {instructions} | what it does | example |"
+    return "\n".join([begin, "", header, "|---|---|---|---|---|---|", *rows, "", end])
+
+
+def _arguments(arities: tuple[int, ...], types: str, keywords: tuple[str, ...] = ()) -> str:
+    """A row's arguments cell: the counts it takes and their types, then its keywords."""
+    counts = " or ".join(str(n) for n in arities)
+    args = f"{counts} ({types})" if max(arities) else "none"
+    return args + ("; " + ", ".join(f"`{k}=`" for k in keywords) if keywords else "")
+
+
+def _instructions(ops: tuple[str, ...]) -> str:
+    return ", ".join(f"`{op}`" for op in ops) or "a kiln function"
+
+
 def render_doc_table() -> str:
-    lines = [
-        _BEGIN,
-        "",
-        "| method | arguments | result | instruction | what it does | example |",
-        "|---|---|---|---|---|---|",
-    ]
+    rows = []
     for m in STR_METHODS:
-        counts = " or ".join(str(n) for n in m.arities)
-        args = f"{counts} ({m.argument})" if max(m.arities) else "none"
         value = repr(eval(m.example))  # noqa: S307 - the table's own literal examples
-        lines.append(
-            f"| `str.{m.name}` | {args} | `{m.result}` | `{m.op}` | {m.doc} "
-            f"| `{m.example}` is `{value}` |"
+        rows.append(
+            f"| `str.{m.name}` | {_arguments(m.arities, m.argument)} | `{m.result}` | `{m.op}` "
+            f"| {m.doc} | `{m.example}` is `{value}` |"
         )
-    lines += ["", _END]
-    return "\n".join(lines)
+    return _doc_table(_BEGIN, _END, "method", "instruction", rows)
 
 
 def example_program(m: Method) -> str:
@@ -229,49 +238,27 @@ def _example_value(m: Method) -> str:
 
 
 def render_methods_table() -> str:
-    lines = [
-        _BEGIN_OTHER,
-        "",
-        "| method | arguments | result | instructions | what it does | example |",
-        "|---|---|---|---|---|---|",
-    ]
+    rows = []
     for m in METHODS:
-        counts = " or ".join(str(n) for n in m.arities)
-        args = f"{counts} ({m.arguments})" if max(m.arities) else "none"
-        if m.keywords:
-            args += "; " + ", ".join(f"`{k}=`" for k in m.keywords)
-        ops = ", ".join(f"`{op}`" for op in m.ops) or "a kiln function"
         v = RECEIVER_NAME[m.receiver]
         doc = m.doc.replace("|", "\\|")  # a cell of the table
-        lines.append(
-            f"| `{m.qualname}` | {args} | `{m.result}` | {ops} | {doc} "
-            f"| `{v} = {m.setup}`: {_example_value(m)} |"
+        rows.append(
+            f"| `{m.qualname}` | {_arguments(m.arities, m.arguments, m.keywords)} | `{m.result}` "
+            f"| {_instructions(m.ops)} | {doc} | `{v} = {m.setup}`: {_example_value(m)} |"
         )
-    lines += ["", _END_OTHER]
-    return "\n".join(lines)
+    return _doc_table(_BEGIN_OTHER, _END_OTHER, "method", "instructions", rows)
 
 
 def render_functions_table() -> str:
-    lines = [
-        _BEGIN_FUNCTIONS,
-        "",
-        "| function | arguments | result | instructions | what it does | example |",
-        "|---|---|---|---|---|---|",
-    ]
+    rows = []
     for f in FUNCTIONS:
-        counts = " or ".join(str(n) for n in f.arities)
-        args = f"{counts} ({f.arguments})"
-        if f.keywords:
-            args += "; " + ", ".join(f"`{k}=`" for k in f.keywords)
-        ops = ", ".join(f"`{op}`" for op in f.ops) or "a kiln function"
         module = __import__(f.module)
         value = eval(f.example, {f.module: module})  # noqa: S307 - the table's own examples
-        lines.append(
-            f"| `{f.qualname}` | {args} | `{f.result}` | {ops} | {f.doc} "
-            f"| `{f.example}` is `{value!r}` |"
+        rows.append(
+            f"| `{f.qualname}` | {_arguments(f.arities, f.arguments, f.keywords)} | `{f.result}` "
+            f"| {_instructions(f.ops)} | {f.doc} | `{f.example}` is `{value!r}` |"
         )
-    lines += ["", _END_FUNCTIONS]
-    return "\n".join(lines)
+    return _doc_table(_BEGIN_FUNCTIONS, _END_FUNCTIONS, "function", "instructions", rows)
 
 
 def function_program(f: Function) -> str:

@@ -152,22 +152,28 @@ def test_the_method_table_is_what_every_part_reads() -> None:
     assert "KC_LIST_METHODS[] =" not in (root / "compiler/kernels/kc_types.h").read_text()
 
 
-@pytest.mark.parametrize("method", surface.METHODS, ids=lambda m: m.qualname)
-def test_each_method_example_gives_cpythons_value_everywhere(method: surface.Method) -> None:
+def _agrees_everywhere(source: str, name: str, batched: bool) -> None:
+    """The example program `source` gives CPython's value (and type) on both VMs, the batched
+    path gives the reference compiler's bytes, and, where the row says `batched`, the batched
+    compiler itself (not its fallback) does."""
     from compiler.batched import compile_batch
 
-    source = surface.example_program(method)
     namespace: dict[str, object] = {}
     exec(source, namespace)  # noqa: S102 - the table's literal examples
     expected = namespace["example"]()  # type: ignore[operator]
-    program = compile_source(source, f"<{method.qualname}>")
+    program = compile_source(source, name)
     for backend in ("ref", "cpu"):
-        assert execute(program, "example", [], backend=backend).value == expected, backend
-    [batched] = compile_with_fallback([source], [f"<{method.qualname}>"])
-    assert not isinstance(batched, Exception) and batched.to_bytes() == program.to_bytes()
-    if method.batched:  # the batched compiler itself takes it, not its fallback
-        [kc] = compile_batch([source], [f"<{method.qualname}>"])
-        assert kc == program.to_bytes(), kc
+        got = execute(program, "example", [], backend=backend).value
+        assert got == expected and type(got) is type(expected), backend
+    [fallback] = compile_with_fallback([source], [name])
+    assert not isinstance(fallback, Exception) and fallback.to_bytes() == program.to_bytes()
+    if batched:
+        assert compile_batch([source], [name]) == [program.to_bytes()]
+
+
+@pytest.mark.parametrize("method", surface.METHODS, ids=lambda m: m.qualname)
+def test_each_method_example_gives_cpythons_value_everywhere(method: surface.Method) -> None:
+    _agrees_everywhere(surface.example_program(method), f"<{method.qualname}>", method.batched)
     # the example calls the method it documents, with a count the row allows
     calls = [
         c
@@ -213,20 +219,9 @@ def test_the_function_table_is_what_every_part_reads() -> None:
 
 @pytest.mark.parametrize("function", surface.FUNCTIONS, ids=lambda f: f.qualname)
 def test_each_function_example_gives_cpythons_value_everywhere(function: surface.Function) -> None:
-    from compiler.batched import compile_batch
-
-    source = surface.function_program(function)
-    namespace: dict[str, object] = {}
-    exec(source, namespace)  # noqa: S102 - the table's literal examples
-    expected = namespace["example"]()  # type: ignore[operator]
-    program = compile_source(source, f"<{function.qualname}>")
-    for backend in ("ref", "cpu"):
-        got = execute(program, "example", [], backend=backend).value
-        assert got == expected and type(got) is type(expected), backend
-    [batched] = compile_with_fallback([source], [f"<{function.qualname}>"])
-    assert not isinstance(batched, Exception) and batched.to_bytes() == program.to_bytes()
-    if function.batched:
-        assert compile_batch([source], [f"<{function.qualname}>"]) == [program.to_bytes()]
+    _agrees_everywhere(
+        surface.function_program(function), f"<{function.qualname}>", function.batched
+    )
     call = ast.parse(function.example, mode="eval").body
     assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
     assert call.func.attr == function.name and len(call.args) in function.arities
