@@ -1666,10 +1666,11 @@ class FunctionChecker:
         node.kiter = ("seq", seq)  # type: ignore[attr-defined]
         bind_target(target, _elem(seq))
 
-    def sequence(self, node: ast.expr, allow_set: bool = False) -> Type:
+    def sequence(self, node: ast.expr, allow_set: bool = False, keys: bool = False) -> Type:
         """A list or str operand; `range(...)` here is materialised as a list[int]. With
         `allow_set` (sorted, min, max, set: uses that keep no alias of the list) a set is its
-        sorted list and a dict its keys list (`kas_keys`: read in place, insertion order)."""
+        sorted list and a dict its keys list (`kas_keys`: read in place, insertion order); with
+        `keys` (list(d), reversed(d): a new list) a dict is its keys list, a set is refused."""
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -1682,7 +1683,7 @@ class FunctionChecker:
             self.nodes.append(node)
             return list_of(INT)
         t = self.tuple_items(node, self.need(node, self.expr(node), "the iterated value"))
-        if t.kind == "dict" and allow_set:  # sorted(d), min(d), set(d): its keys, in order
+        if t.kind == "dict" and (allow_set or keys):  # sorted(d), set(d), list(d): its keys
             node.kas_keys = True  # type: ignore[attr-defined]
             return list_of(t.args[0])  # type: ignore[arg-type]
         if t.kind == "set":
@@ -3437,10 +3438,10 @@ class FunctionChecker:
                 return list_of(INT)
             if len(arg.args) != 1:
                 raise self.err(arg, "reversed() takes one sequence")
-            seq = self.sequence(arg.args[0])
+            seq = self.sequence(arg.args[0], keys=True)
             node.klist = "reversed"  # type: ignore[attr-defined]
             return list_of(STR) if seq.kind == "str" else seq
-        seq = self.sequence(arg)
+        seq = self.sequence(arg, keys=True)
         node.klist = "copy"  # type: ignore[attr-defined]
         return list_of(STR) if seq.kind == "str" else seq
 

@@ -2628,7 +2628,8 @@ class _Generator:
         elif DICT_KEY[dt] == ELEMENT[t]:  # the keys, in insertion order or sorted
             options = [
                 (2, ("sorted",), lambda: _call("sorted", c)),
-                (1, ("list_conv",), lambda: _call("list", _method(c, "keys"))),
+                (1, ("list_conv",), lambda: _call(  # list(c.keys()) or list(c)
+                    "list", _method(c, "keys") if rng.random() < 0.5 else c)),
                 (1, ("listcomp_if", "compare"), lambda: self.keys_where(c)),
             ]
             if t == LIST_INT:  # dict[int, int]: its values too
