@@ -61,16 +61,26 @@ def test_each_example_gives_cpythons_value_everywhere(method: surface.StrMethod)
         assert execute(program, "example", [], backend=backend).value == expected, backend
     [batched] = compile_with_fallback([source], [f"<str.{method.name}>"])
     assert not isinstance(batched, Exception) and batched.to_bytes() == program.to_bytes()
-    # the example calls the method it documents
-    call = ast.parse(method.example, mode="eval").body
+    _calls_itself(method.example, method.name, method.arities)
+
+
+def _calls_itself(example: str, name: str, arities: tuple[int, ...]) -> None:
+    """A row's example calls what the row documents, with a count of arguments it allows."""
+    call = ast.parse(example, mode="eval").body
     assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-    assert call.func.attr == method.name and len(call.args) in method.arities
+    assert call.func.attr == name and len(call.args) in arities
 
 
-def test_the_language_reference_lists_every_method() -> None:
-    text = surface.LANGUAGE_DOC.read_text()
-    listed = re.findall(r"^\| `str\.(\w+)` \|", text, re.M)
-    assert listed == [m.name for m in surface.STR_METHODS]
+@pytest.mark.parametrize(
+    "pattern, names",
+    [
+        (r"^\| `str\.(\w+)` \|", [m.name for m in surface.STR_METHODS]),
+        (r"^\| `(math\.\w+)` \|", [f.qualname for f in surface.FUNCTIONS]),
+    ],
+    ids=["str methods", "functions"],
+)
+def test_the_language_reference_lists_every_row(pattern: str, names: list[str]) -> None:
+    assert re.findall(pattern, surface.LANGUAGE_DOC.read_text(), re.M) == names
 
 
 def test_every_part_that_names_an_instruction_derives_it_from_the_table() -> None:
@@ -222,12 +232,4 @@ def test_each_function_example_gives_cpythons_value_everywhere(function: surface
     _agrees_everywhere(
         surface.function_program(function), f"<{function.qualname}>", function.batched
     )
-    call = ast.parse(function.example, mode="eval").body
-    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-    assert call.func.attr == function.name and len(call.args) in function.arities
-
-
-def test_the_language_reference_lists_every_function() -> None:
-    text = surface.LANGUAGE_DOC.read_text()
-    listed = re.findall(r"^\| `(math\.\w+)` \|", text, re.M)
-    assert listed == [f.qualname for f in surface.FUNCTIONS]
+    _calls_itself(function.example, function.name, function.arities)
