@@ -1,13 +1,15 @@
 # ruff: noqa: E501  (the table reads best as one row per method)
 """kiln Python's language surface, defined once: one table per family (the str methods, the
-methods of lists, dicts, sets and floats, and math's functions; the builtins move here next,
-issue 17).
+methods of lists, dicts, sets and floats, math's functions, the builtin functions and the
+operators; issue 17).
 
-The tables are vm/surface.py's STR_METHODS, METHODS and FUNCTIONS (re-exported here: the
+The tables are vm/surface.py's STR_METHODS, METHODS, FUNCTIONS, BUILTINS and OPERATORS
+(re-exported here: the
 instruction set, the type checker of bytecode and the reference VM derive from STR_METHODS too,
 and vm sits below the compiler). This module derives the lists of method names the front end and the batched
 compiler read, and writes the compiler's generated files: the batched C compiler's tables
-(compiler/kernels/kc_surface.h) and the method and function tables of docs/LANGUAGE.md
+(compiler/kernels/kc_surface.h) and the method, function, builtin and operator tables of
+docs/LANGUAGE.md
 (compiler/generated.py: `python -m compiler --write`).
 """
 
@@ -16,15 +18,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+from vm.surface import BUILTIN as BUILTIN  # the builtin functions: vm/surface.py
+from vm.surface import BUILTINS as BUILTINS
 from vm.surface import FUNCTION as FUNCTION  # the module functions: vm/surface.py
 from vm.surface import FUNCTIONS as FUNCTIONS
 from vm.surface import METHOD as METHOD  # the other receivers' methods: vm/surface.py
 from vm.surface import METHODS as METHODS
+from vm.surface import OPERATORS as OPERATORS  # the operators: vm/surface.py
 from vm.surface import RECEIVER_NAME as RECEIVER_NAME
 from vm.surface import STR_METHOD as STR_METHOD  # the str methods: vm/surface.py
 from vm.surface import STR_METHODS as STR_METHODS
+from vm.surface import Builtin as Builtin
 from vm.surface import Function as Function
 from vm.surface import Method as Method
+from vm.surface import Operator as Operator
 from vm.surface import StrMethod as StrMethod
 
 # The methods of the other receivers (list, dict, set, float): vm/surface.py's METHODS, one row
@@ -47,6 +54,53 @@ MATH_FUNCTION_KEYWORDS: Final[dict[str, tuple[str, ...]]] = {
 METHOD_NAMES: Final[frozenset[str]] = frozenset(
     {*STR_METHOD, *(name for names in OTHER_METHODS.values() for name in names)}
 )
+
+
+# The builtins (vm/surface.py's BUILTINS): every list of their names is one of these.
+def builtins_with(form: str) -> frozenset[str]:
+    """The builtins a rewrite of frontend.py treats so (a row's `forms`)."""
+    return frozenset(b.name for b in BUILTINS if form in b.forms)
+
+
+# types.py's builtin_call types these (lower.py's b_<name> lowers them)
+TYPED_BUILTINS: Final[frozenset[str]] = frozenset(b.name for b in BUILTINS if b.kind == "call")
+# the builtins the batched compiler knows (kc_surface.h's KC_BUILTINS)
+BATCHED_BUILTINS: Final[tuple[str, ...]] = tuple(b.name for b in BUILTINS if b.batched)
+# a call of these of None is CPython's TypeError (types.py)
+NONE_IS_A_TYPE_ERROR: Final[frozenset[str]] = frozenset(
+    b.name for b in BUILTINS if b.none_is_type_error
+)
+# the builtins kiln takes only in some places, and where (types.py's message)
+ITERATION_ONLY: Final[dict[str, str]] = {
+    b.name: b.iteration_only for b in BUILTINS if b.iteration_only
+}
+# keywords meaning the second positional argument: enumerate(xs, start=1) is enumerate(xs, 1)
+POSITIONAL_KEYWORDS: Final[dict[str, str]] = {
+    b.name: b.positional_keyword for b in BUILTINS if b.positional_keyword
+}
+
+
+# The operators (vm/surface.py's OPERATORS): the instruction of an operator on operands of a kind.
+def operator_ops(kind: str, operands: str) -> dict[str, str]:
+    """{ast class name: its instruction} of the `kind` operators on `operands` ("int", "float")."""
+    return {o.node: o.ops[0] for o in OPERATORS if o.kind == kind and o.operands == operands}
+
+
+# the symbol of each binary operator (types.py's messages)
+BINARY_SYMBOLS: Final[dict[str, str]] = {o.node: o.symbol for o in OPERATORS if o.kind == "binary"}
+# the comparison operators of ints and floats, in kc.h's enum kc_cmp order: the base name of
+# their instructions (LT of LT_I, LT_F and LT)
+COMPARISONS: Final[dict[str, str]] = {
+    node: op.removesuffix("_I") for node, op in operator_ops("compare", "int").items()
+}
+# of these, the tests of equality and the orderings (the random generator's comparisons)
+EQUALITIES: Final[tuple[str, ...]] = tuple(n for n, op in COMPARISONS.items() if op in ("EQ", "NE"))
+ORDERINGS: Final[tuple[str, ...]] = tuple(n for n in COMPARISONS if n not in EQUALITIES)
+# the membership tests (`in`, `not in`) and the boolean operators (`and`, `or`)
+MEMBERSHIP: Final[tuple[str, ...]] = tuple(
+    o.node for o in OPERATORS if o.kind == "compare" and o.ops[0] == "CONTAINS"
+)
+BOOLEAN_OPERATORS: Final[tuple[str, ...]] = tuple(o.node for o in OPERATORS if o.kind == "boolean")
 
 
 # ---- generated files ----------------------------------------------------------------------------
@@ -96,6 +150,12 @@ _BEGIN_FUNCTIONS = (
     "<!-- module functions: generated by `python -m compiler --write`. Do not edit. -->"
 )
 _END_FUNCTIONS = "<!-- end of the generated module functions -->"
+_BEGIN_BUILTINS = (
+    "<!-- builtin functions: generated by `python -m compiler --write`. Do not edit. -->"
+)
+_END_BUILTINS = "<!-- end of the generated builtin functions -->"
+_BEGIN_OPERATORS = "<!-- operators: generated by `python -m compiler --write`. Do not edit. -->"
+_END_OPERATORS = "<!-- end of the generated operators -->"
 _KC_TYPES: Final = {
     "str": "T_STR",
     "bool": "T_BOOL",
@@ -261,6 +321,66 @@ def render_functions_table() -> str:
     return _doc_table(_BEGIN_FUNCTIONS, _END_FUNCTIONS, "function", "instructions", rows)
 
 
+def _arity_cell(b: Builtin) -> str:
+    counts = [str(n) for n in b.arities]
+    if b.variadic:
+        counts[-1] += " or more"
+    cell = ", ".join(counts[:-1]) + " or " + counts[-1] if len(counts) > 1 else counts[0]
+    if b.variadic and b.arities == (0,):
+        cell = "any number"
+    cell += f" ({b.arguments})"
+    return cell + ("; " + ", ".join(f"`{k}=`" for k in b.keywords) if b.keywords else "")
+
+
+def builtin_value(b: Builtin) -> object:
+    """CPython's value of a builtin's example (what print writes kept from the output)."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return eval(b.example)  # noqa: S307 - the table's own literal examples
+
+
+def render_builtins_table() -> str:
+    rows = []
+    for b in BUILTINS:
+        doc = b.doc + (f"; {b.raises}" if b.raises else "")
+        if b.iteration_only:
+            doc += f" (kiln: {b.iteration_only})"
+        value = f"the fallback trap `{b.trap}`" if b.trap else f"`{builtin_value(b)!r}`"
+        rows.append(
+            f"| `{b.name}` | {_arity_cell(b)} | {b.result} "
+            f"| {_instructions(b.ops) if b.ops else 'none of its own'}: {b.lowering} "
+            f"| {doc.replace('|', chr(92) + '|')} | `{b.example}` is {value} |"
+        )
+    return _doc_table(_BEGIN_BUILTINS, _END_BUILTINS, "builtin", "lowering", rows)
+
+
+def render_operators_table() -> str:
+    rows = []
+    for o in OPERATORS:
+        doc = o.doc + (f"; {o.raises}" if o.raises else "")
+        value = eval(o.example)  # noqa: S307 - the table's own literal examples
+        rows.append(
+            f"| `{o.symbol.replace('|', chr(92) + '|')}` | {o.kind}: {o.operands} | {o.result} "
+            f"| {_instructions(o.ops) if o.ops else 'none'} | {doc.replace('|', chr(92) + '|')} "
+            f"| `{o.example.replace('|', chr(92) + '|')}` is `{value!r}` |"
+        )
+    return _doc_table(_BEGIN_OPERATORS, _END_OPERATORS, "operator", "instructions", rows).replace(
+        "| operator | arguments |", "| operator | operands |"
+    )
+
+
+def builtin_program(b: Builtin) -> str:
+    """A kiln program whose `example()` returns a builtin's example."""
+    return f"def example():\n    return {b.example}\n"
+
+
+def operator_program(o: Operator) -> str:
+    """A kiln program whose `example()` returns an operator's example."""
+    return f"def example():\n    return {o.example}\n"
+
+
 def function_program(f: Function) -> str:
     """A kiln program whose `example()` returns a module function's example."""
     return f"import {f.module}\n\n\ndef example():\n    return {f.example}\n"
@@ -278,4 +398,6 @@ def render_doc(current: str) -> str:
     """docs/LANGUAGE.md with its generated method tables replaced by the tables'."""
     current = _replace(current, _BEGIN, _END, render_doc_table())
     current = _replace(current, _BEGIN_OTHER, _END_OTHER, render_methods_table())
-    return _replace(current, _BEGIN_FUNCTIONS, _END_FUNCTIONS, render_functions_table())
+    current = _replace(current, _BEGIN_FUNCTIONS, _END_FUNCTIONS, render_functions_table())
+    current = _replace(current, _BEGIN_BUILTINS, _END_BUILTINS, render_builtins_table())
+    return _replace(current, _BEGIN_OPERATORS, _END_OPERATORS, render_operators_table())

@@ -233,3 +233,100 @@ def test_each_function_example_gives_cpythons_value_everywhere(function: surface
         surface.function_program(function), f"<{function.qualname}>", function.batched
     )
     _calls_itself(function.example, function.name, function.arities)
+
+
+# ---- builtin functions and operators (vm/surface.py's BUILTINS, OPERATORS) -----------------------
+
+
+# rows whose example the batched compiler leaves to the reference compiler (the fallback's bytes
+# are the reference compiler's, checked for every row; that it leaves them is checked too)
+_KC_LEAVES = frozenset(
+    {"isinstance", "tuple", "next", "input", "pow", "is compare: a value and None, True or False"}
+    | {f"{op} binary: set" for op in "-|^&"}
+)
+
+
+def _kc_leaves(source: str, name: str) -> bool:
+    from compiler.batched import compile_batch
+
+    [got] = compile_batch([source], [name])
+    return not isinstance(got, bytes)
+
+
+def _instructions(source: str) -> list[str]:
+    """The instructions of a program's functions, compiled without passes."""
+    from vm.disasm import disassemble
+
+    listing = disassemble(compile_source(source, "<example>", passes=False))
+    return [w for line in listing.splitlines() for w in line.split() if w.isupper()]
+
+
+def _calls_builtin(example: str, b: surface.Builtin) -> bool:
+    """A row's example calls the builtin it documents, with a count of arguments it allows."""
+    return any(
+        isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Name)
+        and c.func.id == b.name
+        and (len(c.args) in b.arities or (b.variadic and len(c.args) >= b.arities[-1]))
+        and {k.arg for k in c.keywords} <= set(b.keywords)
+        for c in ast.walk(ast.parse(example, mode="eval"))
+    )
+
+
+@pytest.mark.parametrize("builtin", surface.BUILTINS, ids=lambda b: b.name)
+def test_each_builtin_example_gives_cpythons_value_everywhere(builtin: surface.Builtin) -> None:
+    source = surface.builtin_program(builtin)
+    assert _calls_builtin(builtin.example, builtin)
+    if builtin.trap:  # left to CPython: the trap on both VMs, the same bytes from both paths
+        program = compile_source(source, f"<{builtin.name}>")
+        for backend in ("ref", "cpu"):
+            assert execute(program, "example", [], backend=backend).trap == builtin.trap
+        [fallback] = compile_with_fallback([source], [f"<{builtin.name}>"])
+        assert not isinstance(fallback, Exception) and fallback.to_bytes() == program.to_bytes()
+        assert _kc_leaves(source, builtin.name)
+        return
+    _agrees_everywhere(source, f"<{builtin.name}>", builtin.name not in _KC_LEAVES)
+    if builtin.ops:  # the example runs one of the row's instructions (before any pass)
+        assert set(builtin.ops) & set(_instructions(source)), builtin.ops
+    assert _kc_leaves(source, builtin.name) == (builtin.name in _KC_LEAVES)
+
+
+def _uses_operator(example: str, o: surface.Operator) -> bool:
+    node = getattr(ast, o.node)
+    for n in ast.walk(ast.parse(example, mode="eval")):
+        if isinstance(n, (ast.BinOp, ast.UnaryOp, ast.BoolOp)) and isinstance(n.op, node):
+            return True
+        if isinstance(n, ast.Compare) and any(isinstance(op, node) for op in n.ops):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "operator", surface.OPERATORS, ids=lambda o: f"{o.symbol} {o.kind}: {o.operands}"
+)
+def test_each_operator_example_gives_cpythons_value_everywhere(operator: surface.Operator) -> None:
+    assert _uses_operator(operator.example, operator)
+    row = f"{operator.symbol} {operator.kind}: {operator.operands}"
+    source = surface.operator_program(operator)
+    if operator.ops:  # the example runs the row's instruction (before any pass folds it)
+        assert operator.ops[0] in _instructions(source), operator.ops
+    _agrees_everywhere(source, f"<{row}>", row not in _KC_LEAVES)
+    assert _kc_leaves(source, row) == (row in _KC_LEAVES)
+
+
+@pytest.mark.parametrize(
+    "pattern, names",
+    [
+        (r"^\| `(\w+)` \| [^|]* \| [^|]* \| [^|]*: ", [b.name for b in surface.BUILTINS]),
+        (
+            r"^\| `([^`]+)` \| (?:binary|unary|compare|boolean): ",
+            [o.symbol for o in surface.OPERATORS],
+        ),
+    ],
+    ids=["builtins", "operators"],
+)
+def test_the_language_reference_lists_every_builtin_and_operator(
+    pattern: str, names: list[str]
+) -> None:
+    listed = re.findall(pattern, surface.LANGUAGE_DOC.read_text(), re.M)
+    assert [n.replace("\\|", "|") for n in listed] == names

