@@ -20,7 +20,9 @@ from compiler.surface import (
     MATH_FUNCTION_KEYWORDS,
     MATH_FUNCTION_NAMES,
     METHOD_NAMES,
+    POSITIONAL_KEYWORDS,
     PURE_MODULES,
+    builtins_with,
     pure_import_binds,
 )
 from compiler.walk import walk
@@ -1084,9 +1086,9 @@ def _is_supported_method_call(attr: ast.Attribute, callees: set[int]) -> bool:
 
 # A generator expression as the only argument of these is a list comprehension: they consume
 # every item anyway, in order (an exception in an item is raised the same way).
-_CONSUMES_ALL = frozenset({"sum", "min", "max", "sorted", "list", "tuple", "set"})
+_CONSUMES_ALL = builtins_with("consumes")  # vm/surface.py's BUILTINS, as all below
 # These stop at the first item that decides: kept as generators, lowered as short-circuit loops.
-_SHORT_CIRCUIT = frozenset({"all", "any"})
+_SHORT_CIRCUIT = builtins_with("short-circuit")
 
 
 def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
@@ -1095,10 +1097,7 @@ def _as_list_comp(gen: ast.GeneratorExp) -> ast.ListComp:
 
 # Builtins the rewrites below call, drop or add: a function with a variable of one of these names
 # (which shadows the builtin in the whole function, as CPython scopes it) is left as written.
-_REWRITTEN = frozenset(
-    {"sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed"}
-    | {"filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod", "next"}
-)
+_REWRITTEN = builtins_with("rewritten")
 
 
 def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
@@ -1110,7 +1109,7 @@ def _shadows_a_rewritten_builtin(fn: ast.FunctionDef) -> bool:
 
 # map(f, xs) as the only argument of these is [f(v) for v in xs]: they consume every item, in
 # order (list(map(...)) is _Functionals'); all and any stop early: a generator for them.
-_MAP_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "set"})
+_MAP_CONSUMERS = builtins_with("map")
 
 
 def _literal(node: ast.expr) -> bool:
@@ -1295,7 +1294,7 @@ class _SpelledForms(ast.NodeTransformer):
 # Keyword arguments that mean the positional argument after the first: `enumerate(xs,
 # start=1)` is `enumerate(xs, 1)`, `int(s, base=16)` is `int(s, 16)` (the same values, evaluated
 # in the same order, the keyword being the last argument).
-_POSITIONAL_KEYWORDS = {"enumerate": "start", "int": "base"}
+_POSITIONAL_KEYWORDS = POSITIONAL_KEYWORDS
 # s.split(sep=",") is s.split(","), s.split(",", maxsplit=1) is s.split(",", 1) (rsplit too): the
 # keywords in the parameters' order after the positional arguments (of a receiver without
 # the method, CPython's AttributeError comes before any argument either way)
@@ -1542,7 +1541,7 @@ def _comp(elt: ast.expr, target: ast.expr, it: ast.expr, ifs: list[ast.expr]) ->
 
 
 _ORDER_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_VIEW_CONSUMERS = frozenset({"list", "sorted", "min", "max", "sum", "len", "set", "any", "all"})
+_VIEW_CONSUMERS = builtins_with("view")
 
 
 def _is_dict_view(node: ast.expr) -> bool:

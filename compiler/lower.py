@@ -19,7 +19,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from compiler.surface import STR_METHODS
+from compiler.surface import COMPARISONS, STR_METHODS, operator_ops
 from compiler.types import FunctionInfo, Var, _const_int, resolve
 from vm.isa import BY_NAME, CMP_IF_OPS, IMM_MAX, IMM_MIN, LOCAL2_MAX, TRAP_BY_NAME, TYPE_CODES, local2
 from vm.values import (
@@ -121,31 +121,13 @@ class LoweredFunction:
     code: Code = field(default_factory=list)
 
 
-_INT_OPS = {
-    ast.Add: "ADD_I",
-    ast.Sub: "SUB_I",
-    ast.Mult: "MUL_I",
-    ast.FloorDiv: "FLOORDIV_I",
-    ast.Mod: "MOD_I",
-    ast.Pow: "POW_I",
-    ast.LShift: "SHL_I",
-    ast.RShift: "SHR_I",
-    ast.BitOr: "OR_I",
-    ast.BitXor: "XOR_I",
-    ast.BitAnd: "AND_I",
-    ast.Div: "DIV_I",
-}
-_FLOAT_OPS = {
-    ast.Add: "ADD_F",
-    ast.Sub: "SUB_F",
-    ast.Mult: "MUL_F",
-    ast.Div: "DIV_F",
-    ast.FloorDiv: "FLOORDIV_F",
-    ast.Mod: "MOD_F",
-    ast.Pow: "POW_F",
-}
+# the instruction of each binary operator on ints and on floats (an int operand made a float
+# first), and the base name of each comparison's (LT of LT_I, LT_F and LT): vm/surface.py's
+# OPERATORS, through compiler/surface.py
+_INT_OPS = {getattr(ast, node): op for node, op in operator_ops("binary", "int").items()}
+_FLOAT_OPS = {getattr(ast, node): op for node, op in operator_ops("binary", "float").items()}
 _SWAPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}  # b op' a
-_CMP = {ast.Lt: "LT", ast.LtE: "LE", ast.Gt: "GT", ast.GtE: "GE", ast.Eq: "EQ", ast.NotEq: "NE"}
+_CMP = {getattr(ast, node): name for node, name in COMPARISONS.items()}
 
 
 def _ty(node: ast.AST) -> Type:

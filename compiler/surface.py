@@ -174,6 +174,16 @@ def _kc_arity(m: StrMethod) -> int:
     return counts[0]
 
 
+_ROW: Final = {b.name: i for i, b in enumerate(BUILTINS)}
+
+
+def _in_rows(names: frozenset[str]) -> list[str]:
+    """Builtin names in the table's order."""
+    return sorted(names, key=_ROW.__getitem__)
+
+
+_INT: Final = operator_ops("binary", "int")  # in enum kc_bin's order (tests/test_surface.py)
+_FLOAT: Final = operator_ops("binary", "float")
 _BATCHED_LIST: Final = tuple(m for m in METHODS if m.receiver == "list" and m.batched)
 _BATCHED_MATH: Final = tuple(f for f in FUNCTIONS if f.module == "math" and f.batched)
 
@@ -203,6 +213,43 @@ def render_header() -> str:
         "KC_TABLE char *const KC_MATH[] = {"
         + ", ".join(f'"{f.name}"' for f in _BATCHED_MATH)
         + ", 0};",
+        "/* the builtins it knows (types.py's BUILTINS but tuple and next) */",
+        "KC_TABLE char *const KC_BUILTINS[] = {"
+        + ", ".join(f'"{n}"' for n in BATCHED_BUILTINS)
+        + ", 0};",
+        "/* frontend.py's _REWRITTEN: a module name among these makes the front end leave every",
+        "   rewrite */",
+        "KC_TABLE char *const KC_REWRITTEN[] = {"
+        + ", ".join(f'"{n}"' for n in _in_rows(builtins_with("rewritten")))
+        + ", 0};",
+        "/* frontend.py's _MAP_CONSUMERS and _SHORT_CIRCUIT: map(f, xs) as their argument is a",
+        "   list comprehension (a generator for all and any) */",
+        "KC_TABLE char *const KC_MAP_CONSUMERS[] = {"
+        + ", ".join(
+            f'"{n}"' for n in _in_rows(builtins_with("map") | builtins_with("short-circuit"))
+        )
+        + ", 0};",
+        "/* frontend.py's _VIEW_CONSUMERS but all and any (the batched compiler's take generator",
+        "   expressions): a dict view as their argument is a list */",
+        "KC_TABLE char *const KC_VIEW_CONSUMERS[] = {"
+        + ", ".join(
+            f'"{n}"' for n in _in_rows(builtins_with("view") - builtins_with("short-circuit"))
+        )
+        + ", 0};",
+        "/* the instruction of each binary operator (enum kc_bin: B_MATMUL last, none) on ints, on",
+        "   floats (-1: none), and of each comparison (enum kc_cmp's first six) of ints, of floats */",
+        "KC_TABLE int KC_INT_OPS[] = {"
+        + ", ".join([*(f"K_{op}" for op in _INT.values()), "-1"])
+        + "};",
+        "KC_TABLE int KC_FLOAT_OPS[] = {"
+        + ", ".join([*(f"K_{_FLOAT[n]}" if n in _FLOAT else "-1" for n in _INT), "-1"])
+        + "};",
+        "KC_TABLE int KC_CMP_I[] = {"
+        + ", ".join(f"K_{op}" for op in operator_ops("compare", "int").values())
+        + "};",
+        "KC_TABLE int KC_CMP_F[] = {"
+        + ", ".join(f"K_{op}" for op in operator_ops("compare", "float").values())
+        + "};",
         f"KC_TABLE char *const KC_STR_METHODS[] = {{{names}, 0}};",
         "KC_TABLE int KC_STR_METHOD_OP[] = {" + ", ".join(f"K_{m.op}" for m in STR_METHODS) + "};",
         "KC_TABLE int KC_STR_METHOD_ARITY[] = {"

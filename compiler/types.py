@@ -30,7 +30,17 @@ from compiler.frontend import (
     MATH_HELPERS,
     MATH_KEYWORDS,
 )
-from compiler.surface import FUNCTION, METHOD, METHODS, STR_METHOD, STR_METHODS
+from compiler.surface import (
+    BINARY_SYMBOLS,
+    FUNCTION,
+    ITERATION_ONLY,
+    METHOD,
+    METHODS,
+    NONE_IS_A_TYPE_ERROR,
+    STR_METHOD,
+    STR_METHODS,
+    TYPED_BUILTINS,
+)
 from compiler.walk import copy_tree, walk
 from vm.isa import RAISABLE
 from vm.values import (
@@ -257,37 +267,7 @@ class FunctionInfo:
         return self.node.name
 
 
-BUILTINS = frozenset(
-    {
-        "len",
-        "range",
-        "abs",
-        "min",
-        "max",
-        "sum",
-        "int",
-        "float",
-        "bool",
-        "str",
-        "sorted",
-        "reversed",
-        "enumerate",
-        "list",
-        "ord",
-        "chr",
-        "all",
-        "any",
-        "bin",
-        "round",
-        "zip",
-        "set",
-        "dict",
-        "print",
-        "isinstance",
-        "tuple",
-        "next",
-    }
-)
+BUILTINS = TYPED_BUILTINS  # builtin_call's (compiler/surface.py: vm/surface.py's BUILTINS)
 # isinstance(x, C) and type(x): the classes a value of each static kind can be at run time. kiln
 # never makes an int a float nor a bool an int (an argument True is a bool, not an int's 1:
 # vm.values.marshal refuses it for an int), so each kind is one class.
@@ -310,36 +290,17 @@ _PYTHON_CLASSES: dict[str, type] = {
     "vtuple": tuple, "dict": dict, "set": set, "none": type(None),
 }  # fmt: skip  # a class and the classes isinstance accepts for it
 # builtins that raise TypeError when given None (where str(None), bool(None) do not)
-_NONE_IS_A_TYPE_ERROR = frozenset(
-    {"len", "sorted", "list", "set", "sum", "min", "max", "abs", "int", "float", "tuple"}
-)
-_ITER_ONLY = {
-    "zip": "for loops and comprehensions",
-    "range": "for loops and list()",
-    "enumerate": "for loops",
-    "reversed": "for loops and list()",
-}
+_NONE_IS_A_TYPE_ERROR = NONE_IS_A_TYPE_ERROR
+_ITER_ONLY = ITERATION_ONLY
 # set operators and the methods that mean the same (their argument any iterable: set() of it)
 _SET_OPS = (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)
 SET_METHODS = {m.name: m.operator for m in METHODS if m.receiver == "set" and m.operator}
 # the dict methods a call may name (compiler/surface.py; keys, values, items are iterated only)
 _DICT_CALLS = tuple(m.name for m in METHODS if m.receiver == "dict" and not m.iteration_only)
 
-_BINOP_NAMES = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.BitAnd: "&",
-    ast.MatMult: "@",
-}
+# the symbols of the binary operators (the table's, and `@`, which kiln does not take)
+_BINOP_NAMES = {getattr(ast, node): sym for node, sym in BINARY_SYMBOLS.items()}
+_BINOP_NAMES[ast.MatMult] = "@"
 
 
 def annotation_type(node: ast.expr | None, report: Reporter) -> KType | None:

@@ -47,7 +47,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from compiler.surface import METHODS, STR_METHODS
+from compiler.surface import (
+    BOOLEAN_OPERATORS,
+    BUILTINS,
+    EQUALITIES,
+    MEMBERSHIP,
+    METHODS,
+    ORDERINGS,
+    STR_METHODS,
+)
 
 # the str methods by family (compiler/surface.py), in the table's order
 _STR_FAMILY: dict[str, list[str]] = {
@@ -433,10 +441,19 @@ def _ifs(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = N
     return ast.If(test=test, body=body, orelse=orelse or [])
 
 
+# The builtins and operators drawn from in groups, in vm/surface.py's order (BUILTINS, OPERATORS)
+_MIN_MAX = [b.name for b in BUILTINS if b.ops[:1] in (("MIN",), ("MAX",))]  # min, max
+_ALL_ANY = [b.name for b in BUILTINS if "short-circuit" in b.forms]  # all, any
+_BOOLOPS: list[type[ast.boolop]] = [getattr(ast, n) for n in BOOLEAN_OPERATORS]  # and, or
+_MEMBERSHIP: list[type[ast.cmpop]] = [getattr(ast, n) for n in MEMBERSHIP]  # in, not in
+_EQUALITIES: list[type[ast.cmpop]] = [getattr(ast, n) for n in EQUALITIES]  # ==, !=
+_ORDERINGS: list[type[ast.cmpop]] = [getattr(ast, n) for n in ORDERINGS]  # <, <=, >, >=
+
+
 def _cmpop(rng: random.Random, ordering: bool = True) -> ast.cmpop:
-    ops: list[type[ast.cmpop]] = [ast.Eq, ast.NotEq]
+    ops = list(_EQUALITIES)
     if ordering:
-        ops += [ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Lt, ast.GtE]
+        ops += [*_ORDERINGS, ast.Lt, ast.GtE]  # < and >= drawn twice as often
     return rng.choice(ops)()
 
 
@@ -829,7 +846,7 @@ class _Generator:
             (1, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(INT, e),
                                               orelse=self.expr(INT, e))),
             (0.6, ("abs",), lambda: _call("abs", self.expr(INT, e))),
-            (0.8, ("min_max",), lambda: _call(rng.choice(["min", "max"]),
+            (0.8, ("min_max",), lambda: _call(rng.choice(_MIN_MAX),
                                               *[self.expr(INT, e)
                                                 for _ in range(rng.choice([2, 2, 3]))])),
             (0.5, ("int_conv", "float"), lambda: _call("int", self.expr(FLOAT, e))),
@@ -846,7 +863,7 @@ class _Generator:
             (self.has(LIST_INT, 0.6), ("min_max_list", "list[int]"),
              lambda: self.extreme(LIST_INT, e)),
             (self.has(LIST_INT, 0.2), ("min_max_default",),
-             lambda: _call(rng.choice(["min", "max"]), self.expr(LIST_INT, e), keywords=[
+             lambda: _call(rng.choice(_MIN_MAX), self.expr(LIST_INT, e), keywords=[
                  ast.keyword(arg="default", value=self.expr(INT, e, small=True))])),
             (max(self.has(LIST_INT, 2), self.has(GRID, 1)), ("list_index", "list[int]"),
              lambda: self.element(LIST_INT, e)),
@@ -863,7 +880,7 @@ class _Generator:
             (2 if self.callees(INT) else 0, ("call",), lambda: self.call(INT, e)),
             (0.8 if self.dict_sources(INT) else 0, ("dict_result",),
              lambda: self.dict_reading(INT, e)),
-            (0.3, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
+            (0.3, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice(_BOOLOPS)(),
                                                         values=[self.expr(INT, e),
                                                                 self.expr(INT, e)])),
         ])
@@ -982,7 +999,7 @@ class _Generator:
             # round(x, n): CPython's decimal rounding (a large x * 10**n is left to CPython)
             (0.4, ("round_ndigits",), lambda: _call("round", self.expr(FLOAT, e),
                                                     _const(rng.choice([0, 1, 2, 3])))),
-            (0.6, ("min_max",), lambda: _call(rng.choice(["min", "max"]), self.expr(FLOAT, e),
+            (0.6, ("min_max",), lambda: _call(rng.choice(_MIN_MAX), self.expr(FLOAT, e),
                                               self.expr(FLOAT, e))),
             (self.has(LIST_FLOAT, 1.2), ("list_index", "list[float]"),
              lambda: self.element(LIST_FLOAT, e)),
@@ -996,10 +1013,10 @@ class _Generator:
             # an int or a float (a tagged union) in arithmetic that makes a float of either
             (0.4, ("union_values",), lambda: _bin(self.number(e), rng.choice(
                 [ast.Add, ast.Sub, ast.Mult])(), self.expr(FLOAT, e))),
-            (0.2, ("union_values", "min_max"), lambda: _bin(_call(rng.choice(["min", "max"]),
+            (0.2, ("union_values", "min_max"), lambda: _bin(_call(rng.choice(_MIN_MAX),
                 self.expr(INT, e), self.expr(FLOAT, e)), ast.Mult(), _const(1.0))),
             (2 if self.callees(FLOAT) else 0, ("call",), lambda: self.call(FLOAT, e)),
-            (0.2, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
+            (0.2, ("boolop_value",), lambda: ast.BoolOp(op=rng.choice(_BOOLOPS)(),
                                                         values=[self.expr(FLOAT, e),
                                                                 self.expr(FLOAT, e)])),
         ])
@@ -1085,14 +1102,14 @@ class _Generator:
             (1, ("bool",), lambda: self.leaf(BOOL)),
             (7, ("compare",), lambda: self.comparison(e)),
             (1, ("chained_compare",), lambda: self.chained(e)),
-            (2, ("boolop",), lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
+            (2, ("boolop",), lambda: ast.BoolOp(op=rng.choice(_BOOLOPS)(),
                                                 values=[self.bool_expr(e) for _ in
                                                         range(rng.choice([2, 2, 3]))])),
             (1, ("not",), lambda: ast.UnaryOp(op=ast.Not(), operand=self.cond(e))),
             (1 if self.list_types else 0, ("list_in",), lambda: self.membership(e)),
             # an int in a range: a <= x < b, nothing materialised
             (0.3, ("range_in",), lambda: _compare(
-                self.expr(INT, e), [rng.choice([ast.In, ast.NotIn])()],
+                self.expr(INT, e), [rng.choice(_MEMBERSHIP)()],
                 [_call("range", *([self.expr(INT, e, small=True)] if self.chance(0.5) else []),
                        self.expr(INT, e, small=True))])),
             (0.6, ("str_method",), lambda: self.str_method(BOOL, e, False)),
@@ -1108,7 +1125,7 @@ class _Generator:
                 _const(rng.choice([1, -1]) * (2 ** 53 + rng.randint(1, 3))), [_cmpop(rng)],
                 [self.expr(FLOAT, e)])),
             (1, ("str_in", "str"), lambda: _compare(self.expr(STR, e, small=True),
-                                                    [rng.choice([ast.In, ast.NotIn])()],
+                                                    [rng.choice(_MEMBERSHIP)()],
                                                     [self.expr(STR, e)])),
             (0.5, ("bool_conv",), lambda: _call("bool", self.expr(
                 self.pick_type([INT, FLOAT, STR, *self.list_types]), e))),
@@ -1193,7 +1210,7 @@ class _Generator:
 
     def membership(self, d: int) -> ast.expr:
         lt = self.pick_type(self.list_types)
-        return _compare(self.expr(ELEMENT[lt], d), [self.rng.choice([ast.In, ast.NotIn])()],
+        return _compare(self.expr(ELEMENT[lt], d), [self.rng.choice(_MEMBERSHIP)()],
                         [self.expr(lt, d)])
 
     def tuple_item(self, tuples: list[str], t: str, d: int) -> ast.expr:
@@ -1298,7 +1315,7 @@ class _Generator:
     def extreme(self, t: str, d: int) -> ast.expr:
         """``min(xs)`` or ``max(xs)``, which raise ValueError on an empty list."""
         target = self.collection(t, d)
-        access = _call(self.rng.choice(["min", "max"]), target)
+        access = _call(self.rng.choice(_MIN_MAX), target)
         return self.guarded_expr(target, None, access, ELEMENT[t] if t != STR else STR)
 
     def char(self, d: int) -> ast.expr:
@@ -1382,7 +1399,7 @@ class _Generator:
              lambda: self.element(LIST_STR, e)),
             (0.8, ("ifexp",), lambda: ast.IfExp(test=self.cond(e), body=self.expr(STR, e, small),
                                                 orelse=self.expr(STR, e, small))),
-            (0.5, ("min_max",), lambda: _call(rng.choice(["min", "max"]),
+            (0.5, ("min_max",), lambda: _call(rng.choice(_MIN_MAX),
                                               self.expr(STR, e, small), self.expr(STR, e, small))),
             (self.has(STR, 0.4), ("min_max_list",), lambda: self.extreme(STR, e)),
             (0.8, ("str_method",), lambda: self.str_method(STR, e, small)),
@@ -1392,7 +1409,7 @@ class _Generator:
             (2 if self.callees(STR) and not small and STR not in self.scope.frozen else 0,
              ("call",), lambda: self.call(STR, e)),
             (0.3 if not small else 0, ("boolop_value",),
-             lambda: ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
+             lambda: ast.BoolOp(op=rng.choice(_BOOLOPS)(),
                                 values=[self.expr(STR, e), self.expr(STR, e)])),
         ])
 
@@ -1496,7 +1513,7 @@ class _Generator:
         if self.chance(0.5):
             return _compare(self.set_of(d, elem), [self.rng.choice([ast.Eq, ast.NotEq])()],
                             [self.set_of(d, elem)])
-        return _compare(self.expr(elem, d, small=True), [self.rng.choice([ast.In, ast.NotIn])()],
+        return _compare(self.expr(elem, d, small=True), [self.rng.choice(_MEMBERSHIP)()],
                         [self.set_of(d, elem)])
 
     def dict_lookup(self, d: int) -> ast.expr:
@@ -1587,7 +1604,7 @@ class _Generator:
         t = self.dynamic_tuple(d)
         kind = rng.random()
         if kind < 0.3:
-            return _compare(self.expr(INT, d, small=True), [rng.choice([ast.In, ast.NotIn])()], [t])
+            return _compare(self.expr(INT, d, small=True), [rng.choice(_MEMBERSHIP)()], [t])
         if kind < 0.65:
             other = self.dynamic_tuple(d)
         else:
@@ -1646,7 +1663,7 @@ class _Generator:
         arg: ast.expr = comp
         if isinstance(comp, ast.ListComp) and self.chance(0.8):
             arg = ast.GeneratorExp(elt=comp.elt, generators=comp.generators)
-        return _call(self.rng.choice(["all", "any"]), arg)
+        return _call(self.rng.choice(_ALL_ANY), arg)
 
     def chr_expr(self, d: int) -> ast.expr:
         rng = self.rng
@@ -2615,13 +2632,13 @@ class _Generator:
                 (2, (), lambda: _method(c, "get", key(), _const(rng.randint(-1, 1)))),
                 (1.5, ("sum",), lambda: _call("sum", _method(c, "values"))),
                 (1, ("min_max_default",), lambda: _call(
-                    rng.choice(["min", "max"]), _method(c, "values"),
+                    rng.choice(_MIN_MAX), _method(c, "values"),
                     keywords=[ast.keyword(arg="default", value=_const(rng.randint(-1, 1)))])),
                 (1.5 if named else 0, (), guarded),
             ]
         elif t == BOOL:
             options = [
-                (2, (), lambda: _compare(key(), [rng.choice([ast.In, ast.NotIn])()], [c])),
+                (2, (), lambda: _compare(key(), [rng.choice(_MEMBERSHIP)()], [c])),
                 (1, (), lambda: _compare(c, [rng.choice([ast.Eq, ast.NotEq])()], [display()])),
                 (0.5, ("truthy", "not"), lambda: ast.UnaryOp(op=ast.Not(), operand=c)),
             ]
@@ -2810,7 +2827,7 @@ class _Generator:
         if t == INT:
             if self.ok("min_max") and self.chance(0.25):
                 self.use("min_max")
-                return _call(rng.choice(["min", "max"]), call, self.expr(INT, ed))
+                return _call(rng.choice(_MIN_MAX), call, self.expr(INT, ed))
             self.use("arith")
             op = rng.choice([ast.Add, ast.Sub])()
             return _bin(call, op, self.expr(INT, ed)) if self.chance(0.5) else \
@@ -2822,7 +2839,7 @@ class _Generator:
             if not self.ok("boolop"):
                 return call
             self.use("boolop")
-            return ast.BoolOp(op=rng.choice([ast.And, ast.Or])(),
+            return ast.BoolOp(op=rng.choice(_BOOLOPS)(),
                               values=[self.expr(BOOL, ed), call])
         feature = "str_concat" if t == STR else "list_concat"
         if not self.ok(feature):

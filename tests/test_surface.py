@@ -238,6 +238,74 @@ def test_each_function_example_gives_cpythons_value_everywhere(function: surface
 # ---- builtin functions and operators (vm/surface.py's BUILTINS, OPERATORS) -----------------------
 
 
+def test_the_builtin_table_is_what_every_part_reads() -> None:
+    """Every list of builtin names and every map of operator to instruction is the tables': the
+    front end's rewrites, the type checker's builtins, lower.py's instructions, the batched
+    compiler's tables and the generator's groups; kc's hand-kept copies are gone."""
+    from pathlib import Path
+
+    from compiler import frontend, lower, types
+    from fuzz import generator
+
+    names = [b.name for b in surface.BUILTINS]
+    assert len(set(names)) == len(names)
+    for b in surface.BUILTINS:
+        assert all(op in BY_NAME for op in b.ops), b.name  # instructions of vm/isa.py
+        assert b.kind in ("call", "rewrite", "input") and set(b.forms) <= {
+            "consumes",
+            "short-circuit",
+            "map",
+            "view",
+            "rewritten",
+        }, b.name
+        if b.kind == "call" and not b.iteration_only:
+            assert hasattr(lower.FunctionLowerer, f"b_{b.name}"), b.name
+    assert types.BUILTINS == {b.name for b in surface.BUILTINS if b.kind == "call"}
+    assert frontend._SHORT_CIRCUIT == {"all", "any"}
+    assert frontend._CONSUMES_ALL == {"sum", "min", "max", "sorted", "list", "tuple", "set"}
+    assert frontend._MAP_CONSUMERS == frontend._CONSUMES_ALL - {"list", "tuple"}
+    assert frontend._POSITIONAL_KEYWORDS == {"enumerate": "start", "int": "base"}
+    assert types._ITER_ONLY.keys() == {"range", "enumerate", "reversed", "zip"}
+    assert frontend._REWRITTEN == surface.builtins_with("rewritten")
+    header = surface.HEADER_PATH.read_text()
+    listed = ", ".join(f'"{n}"' for n in surface.BATCHED_BUILTINS)
+    assert f"KC_BUILTINS[] = {{{listed}, 0}};" in header
+    assert generator._MIN_MAX == ["min", "max"] and generator._ALL_ANY == ["all", "any"]
+    # operators: every instruction is vm/isa.py's; lower.py's maps and kc's tables are these
+    for o in surface.OPERATORS:
+        assert all(op in BY_NAME for op in o.ops), o
+        assert o.kind in ("binary", "unary", "compare", "boolean") and hasattr(ast, o.node), o
+    assert lower._INT_OPS[ast.FloorDiv] == "FLOORDIV_I" and lower._FLOAT_OPS[ast.Pow] == "POW_F"
+    assert lower._CMP == {ast.Lt: "LT", ast.LtE: "LE", ast.Gt: "GT", ast.GtE: "GE",
+                          ast.Eq: "EQ", ast.NotEq: "NE"}  # fmt: skip
+    assert (
+        generator._EQUALITIES + generator._ORDERINGS == list(lower._CMP)[4:] + list(lower._CMP)[:4]
+    )
+    # kc.h's enums are in the table's order: its KC_INT_OPS, KC_CMP_I, ... are indexed by them
+    root = Path(surface.ROOT).parent
+    kc = (root / "compiler/kernels/kc.h").read_text()
+    [bins] = re.findall(r"enum kc_bin \{([^}]*)\}", kc)
+    [cmps] = re.findall(r"enum kc_cmp \{([^}]*)\}", kc)
+    binary = list(surface.operator_ops("binary", "int"))
+    spelled = {"Mult": "MUL", "LShift": "LSHIFT", "RShift": "RSHIFT"}
+    expected = [f"B_{spelled.get(n, n.upper())}" for n in binary] + ["B_MATMUL"]
+    assert [b.strip() for b in bins.split(",")] == expected
+    cmp_names = [f"C_{name}" for name in surface.COMPARISONS.values()]
+    assert [c.strip() for c in cmps.split(",")][:6] == cmp_names
+    # the places that kept their own copies before the table: none does any more
+    for path, copy in (
+        ("compiler/kernels/kc_types.h", "KC_BUILTINS[] ="),
+        ("compiler/kernels/kc_parse.h", "KC_REWRITTEN[] ="),
+        ("compiler/kernels/kc_lower.h", "KC_INT_OPS[] ="),
+        ("compiler/kernels/kc_lower.h", "KC_CMP_I[] ="),
+        ("compiler/kernels/kc_parse.h", 'kc_tok_is(c, t, "len") || kc_tok_is(c, t, "set")'),
+        ("compiler/frontend.py", '"pow", "divmod", "next"'),
+        ("compiler/types.py", '"isinstance",\n'),
+        ("compiler/lower.py", 'ast.Add: "ADD_I"'),
+    ):
+        assert copy not in (root / path).read_text(), (path, copy)
+
+
 # rows whose example the batched compiler leaves to the reference compiler (the fallback's bytes
 # are the reference compiler's, checked for every row; that it leaves them is checked too)
 _KC_LEAVES = frozenset(

@@ -324,6 +324,13 @@ KC_FN int kc_tok_is(const kc_ctx *c, const kc_tok *t, const char *word) {
     return word[i] == 0;
 }
 
+/* whether the token is one of the words of a 0-ended table (kc_surface.h's) */
+KC_FN int kc_tok_among(const kc_ctx *c, const kc_tok *t, const char *const *words) {
+    for (int k = 0; words[k]; k++)
+        if (kc_tok_is(c, t, words[k])) return 1;
+    return 0;
+}
+
 KC_FN int kc_same_name(const kc_ctx *c, int32_t a, int32_t b) {
     const kc_tok *x = &c->toks[a], *y = &c->toks[b];
     if (x->len != y->len) return 0;

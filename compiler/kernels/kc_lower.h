@@ -483,10 +483,7 @@ KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
     }
 }
 
-KC_TABLE int KC_INT_OPS[] = {K_ADD_I, K_SUB_I, K_MUL_I, K_DIV_I, K_FLOORDIV_I, K_MOD_I, K_POW_I,
-                                 K_SHL_I, K_SHR_I, K_OR_I, K_XOR_I, K_AND_I, -1};
-KC_TABLE int KC_FLOAT_OPS[] = {K_ADD_F, K_SUB_F, K_MUL_F, K_DIV_F, K_FLOORDIV_F, K_MOD_F, K_POW_F,
-                                   -1, -1, -1, -1, -1, -1};
+/* KC_INT_OPS, KC_FLOAT_OPS (by enum kc_bin), KC_CMP_I, KC_CMP_F: kc_surface.h (vm/surface.py's OPERATORS) */
 
 /* the left operand (of type lt) is on the stack: evaluates `right`, combines to `result` */
 KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
@@ -526,8 +523,6 @@ KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
     kc_emit(c, KC_INT_OPS[op], 0);
 }
 
-KC_TABLE int KC_CMP_I[] = {K_LT_I, K_LE_I, K_GT_I, K_GE_I, K_EQ_I, K_NE_I};
-KC_TABLE int KC_CMP_F[] = {K_LT_F, K_LE_F, K_GT_F, K_GE_F, K_EQ_F, K_NE_F};
 KC_TABLE int KC_CMP_SWAPPED[] = {C_GT, C_GE, C_LT, C_LE, C_EQ, C_NE}; /* a op b as b op' a */
 
 KC_FN int32_t kc_type_index(kc_ctx *c, int t);

@@ -636,15 +636,13 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             }
             int short_circuit = kc_tok_is(c, t, "all") || kc_tok_is(c, t, "any");
             if (count == 1 && c->nodes[k].c < 0 && (!c->nodes[k].spare || kc_tok_is(c, t, "sorted")) && kc_is_map_filter(c, args) &&
-                (short_circuit || kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
-                 kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "set"))) {
+                kc_tok_among(c, t, KC_MAP_CONSUMERS)) {
                 /* frontend.py's _SpelledForms: sum(map(f, xs)) is sum([f(v) for v in xs]) (min,
                    max, sorted, set; all and any a generator) */
                 c->nodes[k].a = args = kc_map_items(c, args, short_circuit);
                 if (c->err) return -1;
             }
-            if (kc_tok_is(c, t, "list") || kc_tok_is(c, t, "sorted") || kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max") ||
-                kc_tok_is(c, t, "sum") || kc_tok_is(c, t, "len") || kc_tok_is(c, t, "set")) {
+            if (kc_tok_among(c, t, KC_VIEW_CONSUMERS)) {
                 c->nodes[k].a = args = kc_view_lists(c, args);
                 if (c->err) return -1;
             }
@@ -1738,16 +1736,9 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     }
 }
 
-/* frontend.py's _REWRITTEN: a module name among these makes the front end leave every rewrite */
-KC_TABLE char *const KC_REWRITTEN[] = {
-    "sum", "min", "max", "sorted", "list", "all", "any", "range", "enumerate", "reversed",
-    "filter", "map", "tuple", "len", "set", "zip", "float", "str", "pow", "divmod", "next", 0
-};
-
+/* KC_REWRITTEN (frontend.py's _REWRITTEN): kc_surface.h */
 KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
-    for (int k = 0; KC_REWRITTEN[k]; k++)
-        if (kc_tok_is(c, t, KC_REWRITTEN[k])) return 1;
-    return 0;
+    return kc_tok_among(c, t, KC_REWRITTEN);
 }
 
 KC_FN void kc_module_names_once(kc_ctx *c) {

@@ -14,6 +14,23 @@ enum { KC_LM_APPEND, KC_LM_POP, KC_LM_SORT, KC_LM_REVERSE, KC_LM_CLEAR, KC_LM_EX
 /* the math functions it takes (frontend.py's MATH_FUNCTIONS): an E_CALL's op is
    KC_MATH_OP + the position (kc_math_fn) */
 KC_TABLE char *const KC_MATH[] = {"sqrt", "floor", "ceil", 0};
+/* the builtins it knows (types.py's BUILTINS but tuple and next) */
+KC_TABLE char *const KC_BUILTINS[] = {"len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted", "reversed", "enumerate", "list", "ord", "chr", "all", "any", "bin", "round", "zip", "set", "dict", "print", "isinstance", 0};
+/* frontend.py's _REWRITTEN: a module name among these makes the front end leave every
+   rewrite */
+KC_TABLE char *const KC_REWRITTEN[] = {"len", "range", "min", "max", "sum", "float", "str", "sorted", "reversed", "enumerate", "list", "all", "any", "zip", "set", "tuple", "next", "pow", "divmod", "map", "filter", 0};
+/* frontend.py's _MAP_CONSUMERS and _SHORT_CIRCUIT: map(f, xs) as their argument is a
+   list comprehension (a generator for all and any) */
+KC_TABLE char *const KC_MAP_CONSUMERS[] = {"min", "max", "sum", "sorted", "all", "any", "set", 0};
+/* frontend.py's _VIEW_CONSUMERS but all and any (the batched compiler's take generator
+   expressions): a dict view as their argument is a list */
+KC_TABLE char *const KC_VIEW_CONSUMERS[] = {"len", "min", "max", "sum", "sorted", "list", "set", 0};
+/* the instruction of each binary operator (enum kc_bin: B_MATMUL last, none) on ints, on
+   floats (-1: none), and of each comparison (enum kc_cmp's first six) of ints, of floats */
+KC_TABLE int KC_INT_OPS[] = {K_ADD_I, K_SUB_I, K_MUL_I, K_DIV_I, K_FLOORDIV_I, K_MOD_I, K_POW_I, K_SHL_I, K_SHR_I, K_OR_I, K_XOR_I, K_AND_I, -1};
+KC_TABLE int KC_FLOAT_OPS[] = {K_ADD_F, K_SUB_F, K_MUL_F, K_DIV_F, K_FLOORDIV_F, K_MOD_F, K_POW_F, -1, -1, -1, -1, -1, -1};
+KC_TABLE int KC_CMP_I[] = {K_LT_I, K_LE_I, K_GT_I, K_GE_I, K_EQ_I, K_NE_I};
+KC_TABLE int KC_CMP_F[] = {K_LT_F, K_LE_F, K_GT_F, K_GE_F, K_EQ_F, K_NE_F};
 KC_TABLE char *const KC_STR_METHODS[] = {"lower", "upper", "swapcase", "strip", "lstrip", "rstrip", "isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower", "find", "index", "count", "startswith", "endswith", "replace", "join", "split", "rsplit", "zfill", 0};
 KC_TABLE int KC_STR_METHOD_OP[] = {K_STR_LOWER, K_STR_UPPER, K_STR_SWAPCASE, K_STR_STRIP, K_STR_LSTRIP, K_STR_RSTRIP, K_STR_ISALPHA, K_STR_ISDIGIT, K_STR_ISALNUM, K_STR_ISSPACE, K_STR_ISUPPER, K_STR_ISLOWER, K_STR_FIND, K_STR_FIND, K_STR_COUNT, K_STR_STARTSWITH, K_STR_ENDSWITH, K_STR_REPLACE, K_STR_JOIN, K_STR_SPLIT, K_STR_SPLIT, K_STR_ZFILL};
 KC_TABLE int KC_STR_METHOD_ARITY[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 3, 1, 1};

@@ -20,16 +20,9 @@
 
 /* ---- check: types ------------------------------------------------------------------------------- */
 
-KC_TABLE char *const KC_BUILTINS[] = {
-    "len", "range", "abs", "min", "max", "sum", "int", "float", "bool", "str", "sorted",
-    "reversed", "enumerate", "list", "ord", "chr", "all", "any", "bin", "round", "zip", "set",
-    "dict", "print", "isinstance", 0
-};
-
+/* KC_BUILTINS: kc_surface.h (vm/surface.py's BUILTINS) */
 KC_FN int kc_is_builtin(const kc_ctx *c, int32_t tok) {
-    for (int k = 0; KC_BUILTINS[k]; k++)
-        if (kc_tok_is(c, &c->toks[tok], KC_BUILTINS[k])) return 1;
-    return 0;
+    return kc_tok_among(c, &c->toks[tok], KC_BUILTINS);
 }
 
 /* a called name: in a function and the functions hoisted from it, its hoisted functions first
