@@ -32,6 +32,7 @@ from compiler.frontend import (
 )
 from compiler.surface import (
     BINARY_SYMBOLS,
+    BUILTIN,
     FUNCTION,
     ITERATION_ONLY,
     METHOD,
@@ -2590,7 +2591,7 @@ class FunctionChecker:
             # input(prompt): a str read from stdin, which kiln has not: its arguments evaluated,
             # then the fallback trap Unsupported (CPython decides; a main() that the never-run
             # `if __name__ == "__main__":` block calls compiles)
-            if len(node.args) > 1 or node.keywords:
+            if len(node.args) not in BUILTIN["input"].arities or node.keywords:
                 raise self.err(node, f"input expected at most 1 argument, got {len(node.args)}")
             for arg in node.args:
                 self.expr(arg)
@@ -3039,7 +3040,8 @@ class FunctionChecker:
             return t0
         if name == "round" and len(args) == 2:
             return self.round_ndigits(node, args[0], args[1])
-        if len(args) != 1 and name not in ("int", "float", "bool", "str"):
+        # the counts of the builtin's row (vm/surface.py); the conversions' other counts below
+        if len(args) not in BUILTIN[name].arities and name not in ("int", "float", "bool", "str"):
             raise self.err(node, f"{name}() takes exactly one argument ({len(args)} given)")
         if name == "int" and len(args) == 2 and not node.keywords:
             # int(s, base): the kiln function `$int_base` (frontend.BUILTIN_HELPERS)
