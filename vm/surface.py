@@ -326,12 +326,12 @@ BUILTINS: Final[tuple[Builtin, ...]] = (
     Builtin(
         "range", (1, 2, 3), "int", "list[int]", ("LIST_RANGE",),
         "lower.py's for loops count without a list; b_range where a list is needed", "ValueError for a step of 0",
-        "the ints from `start` (0) below `stop` by `step` (1): in `for` loops and comprehensions, `x in range(...)`, and as the argument of `list`, `reversed`, `enumerate`, `sorted`, ...",
+        "the ints from `start` (0) towards `stop` by `step` (1): in `for` loops and comprehensions, `x in range(...)`, and as the argument of `list`, `reversed`, `enumerate`, `sorted`, ...",
         "list(range(1, 10, 3))", batched=True, forms=("rewritten",), iteration_only="for loops and list()",
     ),
     Builtin(
         "abs", (1,), "int, bool or float", "int or float", ("ABS_I", "ABS_F"), "lower.py's b_abs", "",
-        "the absolute value (past 64 bits the fallback trap Overflow)", "abs(-7)",
+        "the absolute value (of -2**63 the fallback trap Overflow)", "abs(-7)",
         batched=True, none_is_type_error=True,
     ),
     Builtin(
@@ -404,7 +404,7 @@ BUILTINS: Final[tuple[Builtin, ...]] = (
         "the code point of a character", 'ord("k")', batched=True,
     ),
     Builtin(
-        "chr", (1,), "int or bool", "str", ("CHR",), "lower.py's b_chr", "ValueError outside 0 to 0x10FFFF",
+        "chr", (1,), "int or bool", "str", ("CHR",), "lower.py's b_chr", "ValueError outside 0 to 0x10FFFF (OverflowError past 32 bits)",
         "the character of a code point", "chr(107)", batched=True,
     ),
     Builtin(
@@ -539,14 +539,14 @@ OPERATORS: Final[tuple[Operator, ...]] = (
     Operator("*", "Mult", "binary", "float", "float", ("MUL_F",), "", "the product", "1.5 * 4"),
     Operator("*", "Mult", "binary", "str and int", "str", ("STR_REPEAT",), "", "the str repeated (none for a count at most 0), either order", '"ab" * 3'),
     Operator("*", "Mult", "binary", "list and int", "list", ("LIST_REPEAT",), "", "a new list of the items repeated, either order", "2 * [0, 1]"),
-    Operator("/", "Div", "binary", "int", "float", ("DIV_I",), "ZeroDivisionError", "the true quotient of two ints, as a float", "7 / 2"),
+    Operator("/", "Div", "binary", "int", "float", ("DIV_I",), "ZeroDivisionError", "the true quotient of two ints, as a float (an operand past 2**53: Unsupported)", "7 / 2"),
     Operator("/", "Div", "binary", "float", "float", ("DIV_F",), "ZeroDivisionError", "the quotient", "7.5 / 2"),
     Operator("//", "FloorDiv", "binary", "int", "int", ("FLOORDIV_I",), "ZeroDivisionError", "the quotient rounded down", "-7 // 2"),
     Operator("//", "FloorDiv", "binary", "float", "float", ("FLOORDIV_F",), "ZeroDivisionError", "the quotient rounded down, a float", "7.5 // 2"),
     Operator("%", "Mod", "binary", "int", "int", ("MOD_I",), "ZeroDivisionError", "the remainder, of the divisor's sign", "-7 % 3"),
     Operator("%", "Mod", "binary", "float", "float", ("MOD_F",), "ZeroDivisionError", "the remainder, of the divisor's sign", "7.5 % 2"),
-    Operator("**", "Pow", "binary", "int", "int", ("POW_I",), "", "the power (a negative exponent: a float, types.py decides)", "2 ** 10"),
-    Operator("**", "Pow", "binary", "float", "float", ("POW_F",), "ZeroDivisionError for 0.0 to a negative power", "the power", "2.0 ** -1"),
+    Operator("**", "Pow", "binary", "int", "int", ("POW_I",), "", "the power (past 64 bits the fallback trap Overflow; a negative exponent, a float in CPython, Unsupported)", "2 ** 10"),
+    Operator("**", "Pow", "binary", "float", "float", ("POW_F",), "ZeroDivisionError for 0.0 to a negative power; OverflowError", "the power (a complex result: Unsupported)", "2.0 ** -1"),
     Operator("<<", "LShift", "binary", "int", "int", ("SHL_I",), "ValueError for a negative count", "shifted left (past 64 bits the fallback trap Overflow)", "3 << 4"),
     Operator(">>", "RShift", "binary", "int", "int", ("SHR_I",), "ValueError for a negative count", "shifted right (rounded down)", "-17 >> 2"),
     Operator("|", "BitOr", "binary", "int", "int", ("OR_I",), "", "bitwise or", "12 | 3"),
