@@ -431,10 +431,12 @@ class Pipeline:
         if isinstance(arg_types, CandidateResult):
             return arg_types
         key = (cand.code, cand.entry, arg_types)
-        if key not in memo.programs and key in self._compiled:
-            memo.compiles += 1  # a distinct source of this batch, compiled by an earlier one
-            memo.programs[key], by_batched = self._compiled[key]
-            memo.batched_used += by_batched
+        if key not in memo.programs:
+            kept = memo.kept.pop(key, None) or self._compiled.get(key)
+            if kept is not None:
+                memo.compiles += 1  # a distinct source of this batch, compiled by an earlier one
+                memo.programs[key], by_batched = kept
+                memo.batched_used += by_batched
         if key not in memo.programs:
             memo.compiles += 1
             batched = memo.batched.pop(key, None)
@@ -495,7 +497,10 @@ class Pipeline:
                 arg_types = self._arg_types(cand, tests, memo)
                 if not isinstance(arg_types, CandidateResult):
                     key = (cand.code, cand.entry, arg_types)
-                    if key not in self._compiled:  # an earlier batch's: `_program` finds it
+                    kept = self._compiled.get(key)
+                    if kept is not None:  # an earlier batch's, held for `_program` (this
+                        memo.kept[key] = kept  # batch's own may push it out of _compiled)
+                    else:
                         keys.setdefault(key)
         if not keys:
             return
@@ -538,6 +543,7 @@ class _Memo:
     annotated: dict[tuple[str, str], bool] = field(default_factory=dict)
     arg_types: dict[int, tuple[Type, ...] | str] = field(default_factory=dict)
     batched: dict[Any, Program] = field(default_factory=dict)  # from compiler.batched
+    kept: dict[Any, tuple[Program | CandidateResult, bool]] = field(default_factory=dict)
     compiles: int = 0
     batched_used: int = 0
 

@@ -142,6 +142,32 @@ def test_later_batches_find_what_earlier_ones_compiled(monkeypatch: pytest.Monke
     ]
 
 
+def test_kept_programs_outlast_a_batch_larger_than_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch with more distinct sources than the Pipeline keeps: those an earlier batch
+    compiled are taken from what it kept, even when this batch's own compiles push them out of
+    the cache before their turn (they once went to the reference compiler instead)."""
+    import actors.pipeline as pipeline_module
+
+    monkeypatch.setattr(pipeline_module, "COMPILED_KEPT", 4)
+    calls: list[str] = []
+    compile_source = pipeline_module.compile_source
+
+    def counted(source: str, *args: object, **kwargs: object) -> object:
+        calls.append(source)
+        return compile_source(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline_module, "compile_source", counted)
+    batch = [Candidate(DOUBLE + f"# {i}\n", "f") for i in range(10)]
+    pipe = Pipeline("ref", limits=LIMITS, compiler="batched")
+    first = pipe.run(batch[4:], [TESTS] * 6)  # the last 4 of these are kept
+    again = pipe.run(batch, [TESTS] * 10)
+    assert calls == []  # every program the batched compiler's, none the reference's
+    assert first.batched == 6 and again.batched == again.compiles == 10
+    assert [r.verdict for r in again.results] == ["passed"] * 10
+
+
 def test_identical_sources_compile_once(ref: Pipeline) -> None:
     triple = "def f(x):\n    return 3 * x\n"
     candidates = (

@@ -106,8 +106,16 @@ def test_operand_rules(word: int, rule: str) -> None:
 
 def test_loop_steps_need_their_jump_and_a_way_on() -> None:
     step = ("FOR_STR", local2(0, 1))
-    _rejects(_one([step, ("LOADI", 0), ("RET",)], n_locals=3), "instruction 0", "loop step without its jump")
-    _rejects(_one([("LOADI", 0), ("RET",), step], n_locals=3), "instruction 2", "loop step without its jump")
+    _rejects(
+        _one([step, ("LOADI", 0), ("RET",)], n_locals=3),
+        "instruction 0",
+        "loop step without its jump",
+    )
+    _rejects(
+        _one([("LOADI", 0), ("RET",), step], n_locals=3),
+        "instruction 2",
+        "loop step without its jump",
+    )
     _rejects(_one([step, ("JUMP", 0)], n_locals=3), "instruction 0", "runs off the end")
     program = _one([step, ("JUMP", 0), ("LOADI", 0), ("RET",)], n_locals=3, max_stack=None)
     verify(program)
@@ -352,3 +360,59 @@ def test_disassembly_of_large_constants_shows_the_float_reading() -> None:
     text = disassemble(_one([("CONST", 2.5), ("POP",), ("CONST", 7), ("RET",)]))
     assert f"= {float_bits(2.5)} (float 2.5)" in text
     assert "= 7\n" in text
+
+
+def test_inline_operand_checks_decide_as_the_rule_by_rule_check() -> None:
+    """`verify` checks the common operands inline (`_check_operands`) and hands every word they
+    do not pass to `_check_operand`, the rules as written: on mutated words of real programs
+    the two must accept the same words and raise the same message."""
+    import copy
+    import random
+    from pathlib import Path
+
+    from compiler.diagnostics import CompileError
+    from compiler.reference import compile_source
+    from vm import verify as verifier
+
+    programs = []
+    for path in sorted((Path(__file__).parent / "programs").glob("*/*.py"))[::9]:
+        try:
+            program = compile_source(path.read_text(), path.name)
+        except CompileError:  # the corpus's programs with an expected compile error
+            continue
+        programs += [program] if program.functions else []
+    rng = random.Random(7)
+
+    def outcome(check: Callable[[], object]) -> str:
+        try:
+            check()
+        except VerifyError as e:
+            return str(e)
+        return "ok"
+
+    rejected = 0
+    for _ in range(3000):
+        program = copy.deepcopy(rng.choice(programs))
+        index = rng.randrange(len(program.functions))
+        code = program.functions[index].code
+        if not code:
+            continue
+        for _ in range(rng.choice((1, 2))):
+            pc = rng.randrange(len(code))
+            if rng.random() < 0.5:
+                code[pc] = (code[pc] & ~0xFF) | rng.randrange(len(OPS) + 2)
+            else:
+                code[pc] = (code[pc] & 0xFF) | rng.choice((0, 1, 2, 7, 9, 40, 5000)) << 8
+        strings = verifier.image_strings(program.image)
+
+        def each(program: Program = program, index: int = index, strings: Any = strings) -> None:
+            for pc, word in enumerate(program.functions[index].code):
+                verifier._check_operand(program, index, pc, word, strings)
+
+        def inline(program: Program = program, index: int = index, strings: Any = strings) -> None:
+            verifier._check_operands(program, index, strings)
+
+        expected = outcome(each)
+        assert outcome(inline) == expected
+        rejected += expected != "ok"
+    assert 500 < rejected < 2900  # both outcomes well exercised

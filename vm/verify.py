@@ -34,10 +34,18 @@ constrained decoder guarantees that its samples pass it, and it does not track t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from vm.container import Program, VerifyError, load, verify_failure
-from vm.isa import BY_NAME, LOOP_STATE_SLOTS, OPS, TRAPS, Op, decode, split_local2
+from vm.isa import (
+    BY_NAME,
+    IMM_MAX,
+    LOCAL2_MAX,
+    LOOP_STATE_SLOTS,
+    OPS,
+    TRAPS,
+    Op,
+    decode,
+    split_local2,
+)
 from vm.isa import stack_effect as isa_stack_effect
 from vm.limits import MAX_STACK_WORDS
 from vm.typecheck import check_types
@@ -92,9 +100,11 @@ def verify(program: Program) -> None:
     for index in range(len(program.functions)):
         _check_header(program, index)
         fn = program.functions[index]
-        for pc, word in enumerate(fn.code):
-            _check_operand(program, index, pc, word, strings)
-        for pc, after in _depths_after(program, index):
+        _check_operands(program, index, strings)
+        afters = _walk(program, index)[1]
+        if max(afters) <= fn.max_stack:
+            continue
+        for pc, after in enumerate(afters):
             if after > fn.max_stack:
                 raise _fail(
                     program,
@@ -116,16 +126,7 @@ def verify_bytes(data: bytes) -> Program:
 
 def max_depth(program: Program, index: int) -> int:
     """The deepest the operand stack of function `index` gets: its least valid max_stack."""
-    return max((after for _, after in _depths_after(program, index)), default=0)
-
-
-def _depths_after(program: Program, index: int) -> Iterator[tuple[int, int]]:
-    """(pc, depth after it) of each reachable instruction."""
-    code = program.functions[index].code
-    for pc, depth in enumerate(stack_depths(program, index)):
-        if depth is not None:
-            pops, pushes = stack_effect(program, *_op_and_operand(code[pc]))
-            yield pc, depth - pops + pushes
+    return max(0, *_walk(program, index)[1])
 
 
 def stack_depths(program: Program, index: int) -> list[int | None]:
@@ -134,59 +135,90 @@ def stack_depths(program: Program, index: int) -> list[int | None]:
     Assumes the operands are valid (`_check_operand`). Raises VerifyError on underflow, on two
     paths that disagree, on RET at a depth other than 1 and on control running off the end.
     """
+    return _walk(program, index)[0]
+
+
+# Per opcode, what the walk reads (from vm.isa's table, once): the stack effect when it does not
+# depend on the operand (else None: `stack_effect` works it out), and the successors' shape.
+_FIXED_EFFECT: tuple[tuple[int, int] | None, ...] = tuple(
+    (op.pops, op.pushes) if isinstance(op.pops, int) and isinstance(op.pushes, int) else None
+    for op in OPS
+)
+_FALLS_THROUGH = tuple(not op.ends_block for op in OPS)
+_JUMPS = tuple(op.is_jump for op in OPS)
+_GUARDS = tuple(op.guards_jump for op in OPS)
+_RET = BY_NAME["RET"].code
+_IMM = tuple(op.operand == "imm" for op in OPS)
+
+
+def _walk(program: Program, index: int) -> tuple[list[int | None], list[int]]:
+    """The depth before each instruction (None where unreachable) and after it (-1 where
+    unreachable): stack_depths' walk
+    over the control-flow graph (its docstring), with the stack effects of `stack_effect`."""
     fn = program.functions[index]
-    depths: list[int | None] = [None] * len(fn.code)
-    if not fn.code:
+    code = fn.code
+    n = len(code)
+    depths: list[int | None] = [None] * n
+    afters = [-1] * n
+    if not n:
         raise _fail(program, index, "instruction 0", "runs off the end", "the function has no code")
     depths[0] = 0
     work = [0]
+    fixed, falls, jumps, guards, imm = _FIXED_EFFECT, _FALLS_THROUGH, _JUMPS, _GUARDS, _IMM
     while work:
         pc = work.pop()
         depth = depths[pc]
         assert depth is not None
-        op, operand = _op_and_operand(fn.code[pc])
-        pops, pushes = stack_effect(program, op, operand)
-        where = f"instruction {pc} ({op.name})"
-        if depth < pops:
-            raise _fail(
-                program,
-                index,
-                where,
-                "stack underflow",
-                f"pops {pops} from a stack of depth {depth}",
-            )
-        if op.name == "RET" and depth != 1:
+        word = code[pc]
+        opcode, operand = word & 0xFF, word >> 8
+        effect = fixed[opcode]
+        if effect is None:
+            if imm[opcode] and operand > IMM_MAX:
+                operand -= 1 << 24
+            effect = stack_effect(program, OPS[opcode], operand)
+        pops, pushes = effect
+        if depth < pops or (opcode == _RET and depth != 1):
+            where = f"instruction {pc} ({OPS[opcode].name})"
+            if depth < pops:
+                raise _fail(
+                    program,
+                    index,
+                    where,
+                    "stack underflow",
+                    f"pops {pops} from a stack of depth {depth}",
+                )
             raise _fail(
                 program, index, where, "RET stack depth", f"RET at depth {depth}, must be exactly 1"
             )
         after = depth - pops + pushes
-        successors = [] if op.ends_block else [pc + 1]
-        if op.is_jump:
+        afters[pc] = after
+        successors = [pc + 1] if falls[opcode] else []
+        if jumps[opcode]:
             successors.append(operand)
-        if op.guards_jump:
+        if guards[opcode]:
             successors.append(pc + 2)  # past the JUMP it skips (the JUMP itself is pc + 1)
-        for succ in successors:
-            if succ >= len(fn.code):
+        for target in successors:
+            if target >= n:
                 raise _fail(
                     program,
                     index,
-                    where,
+                    f"instruction {pc} ({OPS[opcode].name})",
                     "runs off the end",
                     "control falls past the last instruction",
                 )
-            if depths[succ] is None:
-                depths[succ] = after
-                work.append(succ)
-            elif depths[succ] != after:
+            seen = depths[target]
+            if seen is None:
+                depths[target] = after
+                work.append(target)
+            elif seen != after:
                 raise _fail(
                     program,
                     index,
-                    where,
+                    f"instruction {pc} ({OPS[opcode].name})",
                     "inconsistent stack depth",
-                    f"reaches instruction {succ} at depth {after}, "
-                    f"another path at depth {depths[succ]}",
+                    f"reaches instruction {target} at depth {after}, another path at depth {seen}",
                 )
-    return depths
+    return depths, afters
 
 
 def _op_and_operand(word: int) -> tuple[Op, int]:
@@ -266,6 +298,71 @@ def _check_header(program: Program, index: int) -> None:
             raise fail("line table entry", f"line of instruction {pc} is {line!r}, not a u32")
 
 
+# Per opcode, the operand check `_check_operands` makes inline: its kind, or "slow" where
+# `_check_operand` decides (loop steps, tuple counts: rare).
+_INLINE_KIND: tuple[str, ...] = tuple(
+    "slow"
+    if op.guards_jump or (op.operand == "count" and op.name.startswith(("TUPLE", "UNPACK_TUPLE")))
+    else op.operand
+    for op in OPS
+)
+_TYPE_KINDS: tuple[tuple[str, ...] | None, ...] = tuple(
+    TYPE_OPERAND_KINDS.get(op.name) for op in OPS
+)
+
+
+def _check_operands(program: Program, index: int, strings: dict[int, str]) -> None:
+    """`_check_operand` of every instruction of function `index`: the common cases inline, and
+    `_check_operand` itself for any word they do not pass (it raises, or passes what they
+    could not tell)."""
+    fn = program.functions[index]
+    code = fn.code
+    n = len(code)
+    n_ops, n_traps = len(OPS), len(TRAPS)
+    n_consts, n_locals = len(program.consts), fn.n_locals
+    n_funcs, types = len(program.functions), program.types
+    kinds, type_kinds = _INLINE_KIND, _TYPE_KINDS
+    for pc, word in enumerate(code):
+        if type(word) is int and 0 <= word < 1 << 32 and (word & 0xFF) < n_ops:
+            opcode, operand = word & 0xFF, word >> 8
+            kind = kinds[opcode]
+            if kind == "imm" or kind == "count":
+                continue
+            if kind == "none":
+                if operand == 0:
+                    continue
+            elif kind == "local":
+                if operand < n_locals:
+                    continue
+            elif kind == "jump":
+                if operand < n:
+                    continue
+            elif kind == "const":
+                if operand < n_consts:
+                    continue
+            elif kind == "type":
+                if operand < len(types):
+                    allowed = type_kinds[opcode]
+                    if allowed is None or types[operand].kind in allowed:
+                        continue
+            elif kind == "local2":
+                if operand & LOCAL2_MAX < n_locals and operand >> 12 < n_locals:
+                    continue
+            elif kind == "str":
+                if operand in strings:
+                    continue
+            elif kind == "func":
+                if operand < n_funcs:
+                    continue
+            elif kind == "trap":
+                if 0 < operand < n_traps:
+                    continue
+            elif kind == "slice":
+                if operand <= 0b111:
+                    continue
+        _check_operand(program, index, pc, word, strings)
+
+
 def _check_operand(
     program: Program, index: int, pc: int, word: int, strings: dict[int, str]
 ) -> None:
@@ -305,7 +402,10 @@ def _check_operand(
     if op.guards_jump:
         state = split_local2(operand)[1] + LOOP_STATE_SLOTS[op.name]
         if state > fn.n_locals:
-            raise fail("loop state out of range", f"needs slots up to {state - 1}, the function has {fn.n_locals} locals")
+            raise fail(
+                "loop state out of range",
+                f"needs slots up to {state - 1}, the function has {fn.n_locals} locals",
+            )
         following = fn.code[pc + 1] if pc + 1 < len(fn.code) else None
         if not isinstance(following, int) or decode(following)[0] != BY_NAME["JUMP"].code:
             raise fail("loop step without its jump", f"{op.name} must be followed by a JUMP")
