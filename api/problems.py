@@ -12,17 +12,20 @@ by `evaluation` (from the canonical solution's steps):
 
 A problem whose tests cannot run natively (they need the CPython fallback, which the service
 does not run) raises `ProblemUnavailable` with the reason. Each problem is prepared once per
-process (a few runs of its canonical solution on the CPU backend).
+process: a few runs of its canonical solution, on the `runner` given (the service passes its
+executor, so the API process only routes: the farm's workers run them), else on a local runner
+in this process (`evaluation.prepcache` keeps what was prepared across processes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
+from threading import Lock
 from typing import Any
 
-from core.jobs import TestSpec
+from core.jobs import Runner, TestSpec
 from vm.limits import Limits
 
 DEFAULT_DATASET = "humaneval"
@@ -68,39 +71,56 @@ def _problems(dataset: str) -> tuple[Mapping[str, Any], Mapping[str, str]]:
     return problems, task_aliases(problems)
 
 
-@lru_cache(maxsize=256)
-def _prepare(
-    problem_id: str, dataset: str, limits: Limits | None, compiler: str
-) -> ProblemTests | None:
-    problems, aliases = _problems(dataset)
-    problem_id = aliases.get(problem_id, problem_id)
-    problem = problems.get(problem_id)
-    if problem is None:
-        return None
-    from actors.local import LocalRunner
-    from evaluation.run import prepare_problems
+_PREPARED: dict[tuple[str, str, Limits | None, str], ProblemTests | None] = {}
+_PREPARED_KEPT = 256
+_LOCK = Lock()
 
-    runner = LocalRunner(backend="cpu", limits=limits, compiler=compiler)
-    prepared = prepare_problems({problem_id: problem}, runner)[problem_id]
-    if prepared.specs is None:
-        raise ProblemUnavailable(
-            f"problem {problem_id!r} needs the CPython fallback, which the service does not run:"
-            f" {prepared.reason}"
-        )
-    return ProblemTests(prepared.entry, list(prepared.specs), prepared)
+
+def _prepare(
+    problem_id: str, dataset: str, limits: Limits | None, compiler: str, runner: Runner | None
+) -> ProblemTests | None:
+    key = (problem_id, dataset, limits, compiler)
+    with _LOCK:
+        if key in _PREPARED:
+            return _PREPARED[key]
+    problems, aliases = _problems(dataset)
+    problem = problems.get(aliases.get(problem_id, problem_id))
+    found = None
+    if problem is not None:
+        from evaluation.run import prepare_problems
+
+        if runner is None:
+            from actors.local import LocalRunner
+
+            runner = LocalRunner(backend="cpu", limits=limits, compiler=compiler)
+        tid = aliases.get(problem_id, problem_id)
+        prepared = prepare_problems({tid: problem}, runner)[tid]
+        if prepared.specs is None:
+            raise ProblemUnavailable(
+                f"problem {tid!r} needs the CPython fallback, which the service does not run:"
+                f" {prepared.reason}"
+            )
+        found = ProblemTests(prepared.entry, list(prepared.specs), prepared)
+    with _LOCK:
+        if len(_PREPARED) >= _PREPARED_KEPT:
+            _PREPARED.pop(next(iter(_PREPARED)))
+        _PREPARED[key] = found
+    return found
 
 
 def lookup_problem(
     problem_id: str,
     dataset: str = DEFAULT_DATASET,
     *,
+    runner: Runner | None = None,
     limits: Limits | None = None,
     compiler: str = "batched",
 ) -> ProblemTests | None:
     """The problem's tests, or None when the dataset does not know the id; raises
-    ProblemUnavailable for a problem that cannot run natively. `limits`, `compiler`: the VM
-    limits and compiler the canonical solution runs with (the service's settings, which the
-    application passes: `api.main`; default `Limits()`, the batched compiler)."""
+    ProblemUnavailable for a problem that cannot run natively. `runner`: what runs the canonical
+    solution (the service's executor; default a local runner here). `limits`, `compiler`: the
+    VM limits and compiler it runs with (the service's settings, which the application passes:
+    `api.main`; default `Limits()`, the batched compiler)."""
     if len(problem_id) > 200 or dataset not in dataset_names():
         return None
-    return _prepare(problem_id, dataset, limits, compiler)
+    return _prepare(problem_id, dataset, limits, compiler, runner)

@@ -31,8 +31,8 @@ from api.deps import (
 )
 from api.limits import clip
 from api.models import JobCreate, JobPublic, JobsPublic, Progress
-from api.problems import ProblemTests, ProblemUnavailable, lookup_problem
-from api.runner import Accepted
+from api.problems import ProblemTests, ProblemUnavailable
+from api.runner import Accepted, ProblemLookup
 from api.store import (
     UNFINISHED,
     Admission,
@@ -247,9 +247,9 @@ async def create_job(
     # and a problem's dataset may be loaded the first time: the thread pool does that.
     inline = body.problem is None and all(c.bytecode is None for c in body.candidates)
     if inline:
-        spec, candidates = _accept(body, settings)
+        spec, candidates = _accept(body, settings, runner.problems)
     else:
-        spec, candidates = await run_in_threadpool(_accept, body, settings)
+        spec, candidates = await run_in_threadpool(_accept, body, settings, runner.problems)
     # the store's writer checks the limits on jobs in flight and stores the job in one
     # transaction shared with the submissions that arrive meanwhile (group commit)
     admission = Admission(caller.limits.max_jobs_in_flight, caller.limits.max_candidates_in_flight)
@@ -279,15 +279,16 @@ async def create_job(
     return _json(job_public(row, {}), status.HTTP_202_ACCEPTED, {"Location": f"/v1/jobs/{row.id}"})
 
 
-def _accept(body: JobCreate, settings: SettingsDep) -> tuple[dict[str, Any], list[NewCandidate]]:
-    """The job's spec to store and its candidates, or the HTTPException that refuses it."""
+def _accept(
+    body: JobCreate, settings: SettingsDep, problems: ProblemLookup
+) -> tuple[dict[str, Any], list[NewCandidate]]:
+    """The job's spec to store and its candidates, or the HTTPException that refuses it.
+    `problems`: the service's lookup (api.main), which prepares a problem on the executor."""
     problem = None
     spec: dict[str, Any] = {"options": body.options.model_dump(exclude_none=True)}
     if body.problem is not None:
         try:
-            problem = lookup_problem(
-                body.problem, body.problems, limits=settings.vm, compiler=settings.compiler
-            )
+            problem = problems(body.problem, body.problems)
         except ProblemUnavailable as error:
             raise _invalid(str(error)) from None
         if problem is None:
