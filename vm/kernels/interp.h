@@ -1111,7 +1111,8 @@ KILN_COLD int kiln_program_check(const kiln_program *p) {
    stack that never goes below empty nor above the function's max_stack, with one depth on every
    path into an instruction; RET at depth 1; jump targets and fall-through inside the code; LOAD,
    STORE and LOAD2 slots below n_locals; a loop step's state slots inside the frame and a JUMP
-   after it; CALL of an existing function. Else 0, and the program runs with every check, so
+   after it; CALL of an existing function; CONST of an existing constant; STR of a string of the
+   image. Else 0, and the program runs with every check, so
    what a malformed program does (the trap and the step it comes at) does not change.
    depth and work: room for the longest function's code (int64 words each). Host only. */
 KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t *work) {
@@ -1145,6 +1146,10 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
             if (pops < 0 || pushes < 0 || d < pops || pushes > max_stack - (d - pops)) return 0;
             if (op == OP_RET && d != 1) return 0;
             if ((op == OP_LOAD || op == OP_STORE) && arg >= nloc) return 0;
+            if (op == OP_CONST && arg >= p->n_consts) return 0;
+            /* STR: a string of the image at arg, as kiln_str finds it (the image is read-only) */
+            if (op == OP_STR && (arg >= p->image_len || p->image[arg] < 0 || p->image[arg] > p->image_len - arg - 1))
+                return 0;
             if (op == OP_LOAD2 && ((arg & 0xfff) >= nloc || (arg >> 12) >= nloc)) return 0;
             if (flow & KILN_FLOW_GUARD) {
                 int64_t slots = op == OP_FOR_RANGE ? 3 : 2;
@@ -1282,6 +1287,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [0 ... 255] = &&L_default,
         KILN_GOTO_LABELS
         [OP_POP] = &&F_POP, [OP_DUP] = &&F_DUP, [OP_SWAP] = &&F_SWAP, [OP_LOADI] = &&F_LOADI,
+        [OP_CONST] = &&F_CONST, [OP_STR] = &&F_STR,
         [OP_LOAD] = &&F_LOAD, [OP_STORE] = &&F_STORE, [OP_LOAD2] = &&F_LOAD2, [OP_JUMP] = &&F_JUMP,
         [OP_JUMP_IF_FALSE] = &&F_JUMP_IF_FALSE, [OP_JUMP_IF_TRUE] = &&F_JUMP_IF_TRUE,
         [OP_JUMP_LT_I] = &&F_JUMP_LT_I, [OP_JUMP_LE_I] = &&F_JUMP_LE_I, [OP_JUMP_GT_I] = &&F_JUMP_GT_I,
@@ -2262,6 +2268,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         F_DUP: sp[0] = sp[-1]; sp++; FNEXT;
         F_SWAP: { int64_t t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; FNEXT; }
         F_LOADI: *sp++ = IMM(arg); FNEXT;
+        F_CONST: *sp++ = prog->consts[arg]; FNEXT;
+        F_STR: *sp++ = arg; FNEXT;
         F_LOAD: *sp++ = loc[arg]; FNEXT;
         F_STORE: loc[arg] = *--sp; FNEXT;
         F_LOAD2: sp[0] = loc[arg & 0xfff]; sp[1] = loc[arg >> 12]; sp += 2; FNEXT;
