@@ -41,6 +41,7 @@ from vm.values import (
     tuple_of,
     union_of,
 )
+from vm.verify import max_depth, stack_depths, verify
 
 # ---- a small assembler ---------------------------------------------------------------------------
 
@@ -1551,3 +1552,64 @@ def test_scratch_kept_between_batches_gives_the_same_results():
             assert value(LIST_OF_STR, "xyz", limits=big) == ["x", "y", "z"]
     cpu.drain_scratch()
     assert value(FOR_STR, "ab", limits=big) == "bab"
+
+
+# ---- the interpreter's own verifier and its fast handlers ----------------------------------------
+
+
+def test_every_verified_sample_runs_fast():
+    """kiln_program_verify accepts what vm/verify.py accepts (here: every sample and bench
+    program), so the compiler's programs get the fast handlers."""
+    from bench.vm import CASES, PROGRAMS
+    from compiler import compile_source
+
+    programs = [p for p, _ in SAMPLE_RUNS]
+    programs += [compile_source((PROGRAMS / f).read_text(), f) for f, _, _ in CASES]
+    for program in programs:
+        verify(program)
+        assert cpu.program_status(program) == 2, program.source_name
+
+
+def _mutated(program: Program, rng: random.Random) -> Program:
+    """`program` with one or two code words changed: a new operand near the old, or a new opcode."""
+    functions = []
+    for fn in program.functions:
+        code = list(fn.code)
+        for _ in range(rng.randrange(1, 3)):
+            pc = rng.randrange(len(code))
+            if rng.random() < 0.7:
+                code[pc] = (code[pc] & 0xFF) | ((code[pc] >> 8) + rng.choice([-2, -1, 1, 2, 7])) % (
+                    1 << 24
+                ) << 8
+            else:
+                code[pc] = rng.randrange(len(OPS)) | (code[pc] & ~0xFF)
+        functions.append(
+            Function(fn.name, fn.param_types, fn.return_type, fn.n_locals,
+                     fn.max_stack + rng.choice([0, 0, -1, 1]) if fn.max_stack else fn.max_stack,
+                     code, fn.lines)
+        )  # fmt: skip
+    return Program(functions, program.consts, program.image, program.types)
+
+
+def test_fast_handlers_equal_every_check_on_mutated_programs():
+    """Programs one or two words away from valid ones: where the C verifier says verified (2),
+    the Python verifier's stack rules hold too, and the fast handlers (threaded build) give the
+    same result, trap and steps as every check (the switch build, which has no fast handlers);
+    where it does not, both builds run the same checked handlers."""
+    rng = random.Random(2701)
+    items, statuses = [], []
+    for _ in range(40):
+        for program, args in SAMPLE_RUNS:
+            mutated = _mutated(program, rng)
+            status = cpu.program_status(mutated)
+            statuses.append(status)
+            if status == 2:
+                for index, fn in enumerate(mutated.functions):
+                    stack_depths(mutated, index)  # raises VerifyError where the C side was wrong
+                    assert max_depth(mutated, index) <= fn.max_stack
+            items.append((mutated, 0, args))
+    assert statuses.count(2) > 200 and statuses.count(1) > 200  # both kinds exercised
+    limits = Limits(fuel=5000, stack_words=256, max_call_depth=16, heap_words=4096)
+    fast = [key(r) for r in cpu.run_batch(items, limits, threads=2, verify=False)]
+    checked = cpu.run_batch(items, limits, threads=2, verify=False, computed_goto=False)
+    assert [key(r) for r in checked] == fast

@@ -51,7 +51,7 @@ def test_interpreter_header_compiles_alone(tmp_path):
     )
     source.write_text(
         f'#include "interp.h"\n{signature};\n{signature} {{\n'
-        "    return kiln_program_check(p) ? -1 : kiln_exec(p, 0, 0, 0, l, m, out, 16, n, s);\n"
+        "    return kiln_program_check(p) ? -1 : kiln_exec(p, 0, 0, 0, l, m, out, 16, n, s, 0);\n"
         f"}}\n{verify};\n{verify} {{\n    kiln_verify_at(b, m, 0, st, t, s);\n}}\n"
     )
     build(

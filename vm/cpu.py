@@ -111,6 +111,8 @@ def library(computed_goto: bool = True) -> ctypes.CDLL:
                 p,  # the cancel flag (vm.batch.Cancel), or NULL
             ]  # fmt: skip
             lib.kiln_verify_batch.restype = ctypes.c_int
+            lib.kiln_program_status.argtypes = [ctypes.POINTER(_CProgram)]
+            lib.kiln_program_status.restype = ctypes.c_int32
             _libs[computed_goto] = lib
         return _libs[computed_goto]
 
@@ -123,6 +125,15 @@ def drain_scratch() -> None:
         libs = list(_libs.values())
     for lib in libs:
         lib.kiln_pool_drain()
+
+
+def program_status(program: Program) -> int:
+    """What the C side makes of `program` before running it (tests): 0 its tables are unsound
+    (its items trap MemoryFault without running), 1 sound, 2 also verified by the interpreter's
+    own verifier (`kiln_program_verify`: it runs the hot instructions without the per-step checks
+    that verification made once). Not verified by `vm.verify` first."""
+    flat = flatten(program)
+    return int(library().kiln_program_status(ctypes.byref(_c_program(flat))))
 
 
 def _ptr(array: np.ndarray) -> int:

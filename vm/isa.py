@@ -619,8 +619,48 @@ def render_header() -> str:
         "#define KILN_GOTO_LABELS \\",
     ]
     lines += [f"    [OP_{op.name}] = &&L_OP_{op.name}, \\" for op in OPS]
+    lines += [
+        "",
+        "/* The stack effect and control flow of every instruction, {pops, pushes, flags}, in",
+        "   opcode order: what the interpreter's own verifier (kiln_program_verify, interp.h)",
+        "   reads as vm/verify.py reads vm/isa.py. A count is KILN_EFFECT_N (the operand),",
+        "   KILN_EFFECT_SLICE (1 + the operand's flag bits) or KILN_EFFECT_CALL (the callee's",
+        "   parameters); flags:",
+        "   KILN_FLOW_JUMP (the operand is a jump target), KILN_FLOW_END (never falls through),",
+        "   KILN_FLOW_GUARD (a loop step: followed by a JUMP it takes or skips). */",
+        "#define KILN_EFFECT_N (-1)",
+        "#define KILN_EFFECT_SLICE (-2)",
+        "#define KILN_EFFECT_CALL (-3)",
+        "#define KILN_FLOW_JUMP 1",
+        "#define KILN_FLOW_END 2",
+        "#define KILN_FLOW_GUARD 4",
+        "#define KILN_OP_EFFECTS \\",
+    ]
+    lines += [f"    {_c_effect(op)}, /* {op.name} */ \\" for op in OPS]
     lines += ["", "#endif", ""]
     return "\n".join(lines)
+
+
+def _c_effect(op: Op) -> str:
+    """`{pops, pushes, flags}` of one instruction for KILN_OP_EFFECTS (render_header)."""
+
+    def count(effect: int | str) -> str:
+        if effect == "call":
+            return "KILN_EFFECT_CALL"
+        if effect == "n":
+            return "KILN_EFFECT_SLICE" if op.operand == "slice" else "KILN_EFFECT_N"
+        return str(effect)
+
+    flags = [
+        name
+        for name, on in (
+            ("KILN_FLOW_JUMP", op.is_jump),
+            ("KILN_FLOW_END", op.ends_block),
+            ("KILN_FLOW_GUARD", op.guards_jump),
+        )
+        if on
+    ]
+    return f"{{{count(op.pops)}, {count(op.pushes)}, {' | '.join(flags) or '0'}}}"
 
 
 def render_doc() -> str:

@@ -172,7 +172,7 @@ extern "C" __global__ void kiln_run_items(const kiln_program *progs, int64_t n_p
             continue;
         }
         p = &progs[prog[k]];
-        tr = kiln_run(p, funcs[k], args + arg_off[k], arg_len[k], &lim, &mem, &vm, &result, &steps[k]);
+        tr = kiln_run(p, funcs[k], args + arg_off[k], arg_len[k], &lim, &mem, &vm, &result, &steps[k], 0);
         if (!tr) {
             int32_t pos = p->type_off[p->funcs[(int64_t)funcs[k] * KILN_FUNC_WORDS + KILN_F_RET]];
             tr = kiln_marshal(&vm, pos, result, 0, heap_words, &size); /* measure */

@@ -17,7 +17,11 @@
  * - no allocation: all memory (value stack, frames, heap arena, walk stack, output) is passed in
  *   by the caller in a kiln_scratch;
  * - every access to the stack, the heap, the constant image, the constants and the code is
- *   bounds-checked: a bad program is the trap MemoryFault, never a crash;
+ *   bounds-checked: a bad program is the trap MemoryFault, never a crash. The checks that depend
+ *   on the code alone (operand stack depth, local slots, jump targets, loop-step operands) are
+ *   made once per program by kiln_program_verify (host) where it passes, and the hot handlers of
+ *   the computed-goto build then skip them (kiln_run's fast); a program it does not pass runs
+ *   with every check, so its traps and steps are what they always were;
  * - build with floating-point contraction off (-ffp-contract=off, nvcc --fmad=false) so float
  *   results equal CPython's bit for bit.
  *
@@ -1100,15 +1104,90 @@ KILN_COLD int kiln_program_check(const kiln_program *p) {
     return TRAP_OK;
 }
 
+#ifndef __CUDACC__
+/* 1 when a program that kiln_program_check passed keeps, in every function, on every instruction
+   reachable from its start, the rules of vm/verify.py that the interpreter's fast handlers
+   (KILN_COMPUTED_GOTO builds: kiln_run with fast = 1) leave unchecked: known opcodes; an operand
+   stack that never goes below empty nor above the function's max_stack, with one depth on every
+   path into an instruction; RET at depth 1; jump targets and fall-through inside the code; LOAD,
+   STORE and LOAD2 slots below n_locals; a loop step's state slots inside the frame and a JUMP
+   after it; CALL of an existing function; CONST of an existing constant; STR of a string of the
+   image. Else 0, and the program runs with every check, so
+   what a malformed program does (the trap and the step it comes at) does not change.
+   depth and work: room for the longest function's code (int64 words each). Host only. */
+KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t *work) {
+    static const signed char effects[KILN_N_OPS][3] = {KILN_OP_EFFECTS};
+    int64_t f, i;
+    for (f = 0; f < p->n_funcs; f++) {
+        const int64_t *r = p->funcs + f * KILN_FUNC_WORDS;
+        const uint32_t *code = p->code + r[KILN_F_START];
+        int64_t len = r[KILN_F_LEN], nloc = r[KILN_F_NLOCALS], max_stack = r[KILN_F_MAXSTACK], n = 0;
+        if (len < 1) return 0;
+        for (i = 0; i < len; i++) depth[i] = -1;
+        depth[0] = 0;
+        work[n++] = 0;
+        while (n > 0) {
+            int64_t pc = work[--n], d = depth[pc], arg = (int64_t)(code[pc] >> 8), pops, pushes, succ[3];
+            int op = (int)(code[pc] & 0xff), flow, k, ns = 0;
+            if (op >= KILN_N_OPS) return 0;
+            pops = effects[op][0];
+            pushes = effects[op][1];
+            flow = effects[op][2];
+            if (op == OP_CALL) {
+                if (arg >= p->n_funcs) return 0;
+                pops = p->funcs[arg * KILN_FUNC_WORDS + KILN_F_NPARAMS];
+            }
+            if (pops == KILN_EFFECT_N) pops = arg;
+            if (pops == KILN_EFFECT_SLICE) { /* the sequence and one item per flag bit */
+                int64_t bits = arg;
+                for (pops = 1; bits; bits &= bits - 1) pops++;
+            }
+            if (pushes == KILN_EFFECT_N) pushes = arg;
+            if (pops < 0 || pushes < 0 || d < pops || pushes > max_stack - (d - pops)) return 0;
+            if (op == OP_RET && d != 1) return 0;
+            if ((op == OP_LOAD || op == OP_STORE) && arg >= nloc) return 0;
+            if (op == OP_CONST && arg >= p->n_consts) return 0;
+            /* STR: a string of the image at arg, as kiln_str finds it (the image is read-only) */
+            if (op == OP_STR && (arg >= p->image_len || p->image[arg] < 0 || p->image[arg] > p->image_len - arg - 1))
+                return 0;
+            if (op == OP_LOAD2 && ((arg & 0xfff) >= nloc || (arg >> 12) >= nloc)) return 0;
+            if (flow & KILN_FLOW_GUARD) {
+                int64_t slots = op == OP_FOR_RANGE ? 3 : 2;
+                if ((arg & 0xfff) >= nloc || (arg >> 12) + slots > nloc) return 0;
+                if (pc + 1 >= len || (code[pc + 1] & 0xff) != OP_JUMP) return 0;
+            }
+            if (!(flow & KILN_FLOW_END)) succ[ns++] = pc + 1;
+            if (flow & KILN_FLOW_JUMP) succ[ns++] = arg;
+            if (flow & KILN_FLOW_GUARD) succ[ns++] = pc + 2;
+            for (k = 0; k < ns; k++) {
+                if (succ[k] >= len) return 0;
+                if (depth[succ[k]] < 0) {
+                    depth[succ[k]] = d - pops + pushes;
+                    work[n++] = succ[k];
+                } else if (depth[succ[k]] != d - pops + pushes) {
+                    return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+#endif
+
 /* ---- the interpreter ------------------------------------------------------------------------ */
 
 /* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
    (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK *result is the
    returned value (a word, or a reference into the heap of *vm_out, the machine as it stopped).
-   Callers: kiln_exec (marshals the result) and kiln_verify_item (compares it in place). */
+   Callers: kiln_exec (marshals the result) and kiln_verify_item (compares it in place).
+   fast: 1 only for a program that kiln_program_verify passed; a KILN_COMPUTED_GOTO build then
+   runs the hot instructions by handlers without the checks that verification made once
+   (operand stack bounds, local slots, jump targets, loop-step operands, the callee's index);
+   every other build, and every other instruction, checks as always. The same traps and steps
+   either way: on a verified program those checks never fail. */
 KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
                      const kiln_limits *lim, const kiln_scratch *mem, kiln_vm *vm_out, int64_t *result_out,
-                     int64_t *steps_out) {
+                     int64_t *steps_out, int fast) {
     kiln_vm vm;
     int64_t chars[KILN_CHARS]; /* vm.chars: read only where vm.chars_made says */
     int64_t *const stack = mem->stack;
@@ -1189,8 +1268,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
        below is only entered for the first instruction) */
 #define CASE(op) case op: L_##op
 #define KILN_LABEL(name) name:
+#define KILN_FAST_HANDLERS 1
+/* NEXT (a checked handler) dispatches through the table of this run, FNEXT (a fast handler, run
+   only for a verified program) through the fast one */
 #define NEXT do { if (--left < 0) { left = 0; TRAP(TRAP_FuelExhausted); } word = *ip++; arg = (int64_t)(word >> 8); \
-                  goto *kiln_labels[word & 0xff]; } while (0)
+                  goto *table[word & 0xff]; } while (0)
+#define FNEXT do { if (--left < 0) { left = 0; TRAP(TRAP_FuelExhausted); } word = *ip++; arg = (int64_t)(word >> 8); \
+                   goto *kiln_fast[word & 0xff]; } while (0)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -1198,11 +1282,32 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         [0 ... 255] = &&L_default,
         KILN_GOTO_LABELS /* one per instruction, generated from vm/isa.py (kiln_isa.h) */
     };
+    /* the same, with the hot instructions' fast handlers (F_x, after the switch's cases) */
+    static const void *const kiln_fast[256] = {
+        [0 ... 255] = &&L_default,
+        KILN_GOTO_LABELS
+        [OP_POP] = &&F_POP, [OP_DUP] = &&F_DUP, [OP_SWAP] = &&F_SWAP, [OP_LOADI] = &&F_LOADI,
+        [OP_CONST] = &&F_CONST, [OP_STR] = &&F_STR,
+        [OP_LOAD] = &&F_LOAD, [OP_STORE] = &&F_STORE, [OP_LOAD2] = &&F_LOAD2, [OP_JUMP] = &&F_JUMP,
+        [OP_JUMP_IF_FALSE] = &&F_JUMP_IF_FALSE, [OP_JUMP_IF_TRUE] = &&F_JUMP_IF_TRUE,
+        [OP_JUMP_LT_I] = &&F_JUMP_LT_I, [OP_JUMP_LE_I] = &&F_JUMP_LE_I, [OP_JUMP_GT_I] = &&F_JUMP_GT_I,
+        [OP_JUMP_GE_I] = &&F_JUMP_GE_I, [OP_JUMP_EQ_I] = &&F_JUMP_EQ_I, [OP_JUMP_NE_I] = &&F_JUMP_NE_I,
+        [OP_FOR_RANGE] = &&F_FOR_RANGE, [OP_FOR_LIST] = &&F_FOR_LIST, [OP_FOR_STR] = &&F_FOR_STR,
+        [OP_CALL] = &&F_CALL, [OP_RET] = &&F_RET,
+        [OP_ADD_I] = &&F_ADD_I, [OP_ADDI] = &&F_ADDI, [OP_SUB_I] = &&F_SUB_I, [OP_MUL_I] = &&F_MUL_I,
+        [OP_FLOORDIV_I] = &&F_FLOORDIV_I, [OP_MOD_I] = &&F_MOD_I, [OP_AND_I] = &&F_AND_I,
+        [OP_OR_I] = &&F_OR_I, [OP_XOR_I] = &&F_XOR_I, [OP_LT_I] = &&F_LT_I, [OP_LE_I] = &&F_LE_I,
+        [OP_GT_I] = &&F_GT_I, [OP_GE_I] = &&F_GE_I, [OP_EQ_I] = &&F_EQ_I, [OP_NE_I] = &&F_NE_I,
+        [OP_NOT] = &&F_NOT, [OP_LIST_LEN] = &&F_LIST_LEN, [OP_LIST_INDEX] = &&F_LIST_INDEX,
+        [OP_LIST_STORE] = &&F_LIST_STORE, [OP_LIST_APPEND] = &&F_LIST_APPEND,
+    };
 #pragma GCC diagnostic pop
+    const void *const *const table = fast ? kiln_fast : kiln_labels;
 #else
 #define CASE(op) case op
 #define KILN_LABEL(name)
 #define NEXT break
+    (void)fast;
 #endif
 
     for (;;) {
@@ -1308,7 +1413,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             depth++;
             loc = stack + base;
             nloc = cf[KILN_F_NLOCALS];
-            for (i = np; i < nloc; i++) loc[i] = 0;
+            if (np < nloc) /* (GCC makes the loop a call of memset: none for no locals to clear) */
+                for (i = np; i < nloc; i++) loc[i] = 0;
             lo = sp = loc + nloc;
             hi = lo + cf[KILN_F_MAXSTACK];
             code = prog->code + cf[KILN_F_START];
@@ -2152,6 +2258,182 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             NEXT;
         }
         default: KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
+#ifdef KILN_FAST_HANDLERS
+        /* -- the fast handlers: reached only through kiln_fast, for a program that
+           kiln_program_verify passed; each is its CASE above less the checks verification made */
+#define F_INT2(expr) do { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } while (0)
+#define F_INT2_CHECKED(fn) do { int64_t r_ = 0; CHECK(fn(sp[-2], sp[-1], &r_)); sp[-2] = r_; sp--; } while (0)
+#define F_JUMP2(cond) do { int64_t a = sp[-2], b = sp[-1]; sp -= 2; if (cond) ip = code + arg; } while (0)
+        F_POP: sp--; FNEXT;
+        F_DUP: sp[0] = sp[-1]; sp++; FNEXT;
+        F_SWAP: { int64_t t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; FNEXT; }
+        F_LOADI: *sp++ = IMM(arg); FNEXT;
+        F_CONST: *sp++ = prog->consts[arg]; FNEXT;
+        F_STR: *sp++ = arg; FNEXT;
+        F_LOAD: *sp++ = loc[arg]; FNEXT;
+        F_STORE: loc[arg] = *--sp; FNEXT;
+        F_LOAD2: sp[0] = loc[arg & 0xfff]; sp[1] = loc[arg >> 12]; sp += 2; FNEXT;
+        F_JUMP: ip = code + arg; FNEXT;
+        F_JUMP_IF_FALSE: if (!*--sp) ip = code + arg; FNEXT;
+        F_JUMP_IF_TRUE: if (*--sp) ip = code + arg; FNEXT;
+        F_JUMP_LT_I: F_JUMP2(a < b); FNEXT;
+        F_JUMP_LE_I: F_JUMP2(a <= b); FNEXT;
+        F_JUMP_GT_I: F_JUMP2(a > b); FNEXT;
+        F_JUMP_GE_I: F_JUMP2(a >= b); FNEXT;
+        F_JUMP_EQ_I: F_JUMP2(a == b); FNEXT;
+        F_JUMP_NE_I: F_JUMP2(a != b); FNEXT;
+        /* a loop step is followed by a JUMP (verified): take it at once, or skip it */
+        F_FOR_RANGE: {
+            int64_t *st = loc + (arg >> 12), cur = st[0], next;
+            if (st[2] > 0 ? cur < st[1] : cur > st[1]) {
+                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                loc[arg & 0xfff] = cur;
+                ip = code + (*ip >> 8);
+            } else {
+                ip++;
+            }
+            FNEXT;
+        }
+        F_FOR_LIST: {
+            int64_t *st = loc + (arg >> 12), n, *h, *items;
+            if (kiln_list(&vm, st[0], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (st[1] >= 0 && st[1] < n) {
+                int64_t v = items[st[1]];
+                st[1]++;
+                loc[arg & 0xfff] = v;
+                ip = code + (*ip >> 8);
+            } else {
+                ip++;
+            }
+            FNEXT;
+        }
+        F_FOR_STR: {
+            int64_t *st = loc + (arg >> 12), n, addr;
+            const int64_t *cp;
+            if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
+            if (st[1] >= 0 && st[1] < n) {
+                CHECK(kiln_char(&vm, cp[st[1]], &addr));
+                st[1]++;
+                loc[arg & 0xfff] = addr;
+                ip = code + (*ip >> 8);
+            } else {
+                ip++;
+            }
+            FNEXT;
+        }
+        F_CALL: {
+            const int64_t *cf = prog->funcs + arg * KILN_FUNC_WORDS;
+            int64_t np = cf[KILN_F_NPARAMS], base;
+            if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
+            base = (sp - np) - stack;
+            if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
+            frames[depth - 1].ret_pc = (int32_t)(ip - code);
+            frames[depth].func = (int32_t)arg;
+            frames[depth].base = base;
+            depth++;
+            loc = stack + base;
+            nloc = cf[KILN_F_NLOCALS];
+            if (np < nloc) /* (GCC makes the loop a call of memset: none for no locals to clear) */
+                for (i = np; i < nloc; i++) loc[i] = 0;
+            lo = sp = loc + nloc;
+            hi = lo + cf[KILN_F_MAXSTACK];
+            code = prog->code + cf[KILN_F_START];
+            clen = cf[KILN_F_LEN];
+            ip = code;
+            FNEXT;
+        }
+        F_RET: {
+            const int64_t *cf;
+            int64_t r = sp[-1];
+            if (depth == 1) { result = r; goto done; }
+            sp = loc;
+            depth--;
+            cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
+            loc = stack + frames[depth - 1].base;
+            nloc = cf[KILN_F_NLOCALS];
+            lo = loc + nloc;
+            hi = lo + cf[KILN_F_MAXSTACK];
+            code = prog->code + cf[KILN_F_START];
+            clen = cf[KILN_F_LEN];
+            ip = code + frames[depth - 1].ret_pc;
+            *sp++ = r;
+            FNEXT;
+        }
+        F_ADD_I: { int64_t r; if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; FNEXT; }
+        F_ADDI: { int64_t r; if (kiln_add_ovf(sp[-1], IMM(arg), &r)) TRAP(TRAP_Overflow); sp[-1] = r; FNEXT; }
+        F_SUB_I: { int64_t r; if (kiln_sub_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; FNEXT; }
+        F_MUL_I: { int64_t r; if (kiln_mul_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; FNEXT; }
+        /* a positive divisor (the common case) inline: kiln_floordiv_i's and kiln_mod_i's results */
+        F_FLOORDIV_I: {
+            int64_t a = sp[-2], b = sp[-1];
+            if (b > 0) {
+                int64_t q = a / b;
+                sp[-2] = a % b != 0 && a < 0 ? q - 1 : q;
+                sp--;
+            } else {
+                F_INT2_CHECKED(kiln_floordiv_i);
+            }
+            FNEXT;
+        }
+        F_MOD_I: {
+            int64_t a = sp[-2], b = sp[-1];
+            if (b > 0) {
+                int64_t m = a % b;
+                sp[-2] = m < 0 ? m + b : m;
+                sp--;
+            } else {
+                F_INT2_CHECKED(kiln_mod_i);
+            }
+            FNEXT;
+        }
+        F_AND_I: F_INT2(a & b); FNEXT;
+        F_OR_I: F_INT2(a | b); FNEXT;
+        F_XOR_I: F_INT2(a ^ b); FNEXT;
+        F_LT_I: F_INT2(a < b); FNEXT;
+        F_LE_I: F_INT2(a <= b); FNEXT;
+        F_GT_I: F_INT2(a > b); FNEXT;
+        F_GE_I: F_INT2(a >= b); FNEXT;
+        F_EQ_I: F_INT2(a == b); FNEXT;
+        F_NE_I: F_INT2(a != b); FNEXT;
+        F_NOT: sp[-1] = sp[-1] == 0; FNEXT;
+        /* the list instructions most loops run: the data's checks (kiln_list, the index) stay */
+        F_LIST_LEN: {
+            int64_t n, *h, *items;
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            sp[-1] = n;
+            FNEXT;
+        }
+        F_LIST_INDEX: {
+            int64_t n, k, *h, *items;
+            if (kiln_list(&vm, sp[-2], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(sp[-1], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            sp[-2] = items[k];
+            sp--;
+            FNEXT;
+        }
+        F_LIST_STORE: {
+            int64_t n, k, *h, *items;
+            if (kiln_list(&vm, sp[-3], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(sp[-2], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            items[k] = sp[-1];
+            sp -= 3;
+            FNEXT;
+        }
+        F_LIST_APPEND: {
+            int64_t n, *h, *items;
+            if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items)); /* else it has room */
+            items[n] = sp[-1];
+            h[0] = n + 1;
+            sp -= 2;
+            FNEXT;
+        }
+#undef F_INT2
+#undef F_INT2_CHECKED
+#undef F_JUMP2
+#endif
         }
     }
 
@@ -2166,6 +2448,7 @@ done:
 #undef ROOM
 #undef CHECK
 #undef INT2
+#undef INT2_CHECKED
 #undef FLT2
 #undef FLTOP
 #undef IMM
@@ -2177,17 +2460,22 @@ done:
 #undef CASE
 #undef KILN_LABEL
 #undef NEXT
+#ifdef KILN_FAST_HANDLERS
+#undef FNEXT
+#undef KILN_FAST_HANDLERS
+#endif
 }
 
 /* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
    (TRAP_OK when it returned); *steps is the instructions started; on TRAP_OK the result is
-   marshalled into out[0 .. *out_len) (at most out_cap and heap_words words, else HeapExhausted). */
+   marshalled into out[0 .. *out_len) (at most out_cap and heap_words words, else HeapExhausted).
+   fast: kiln_run's (1 only for a program that kiln_program_verify passed). */
 KILN_COLD int kiln_exec(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
                       const kiln_limits *lim, const kiln_scratch *mem, int64_t *out, int64_t out_cap,
-                      int64_t *out_len, int64_t *steps_out) {
+                      int64_t *out_len, int64_t *steps_out, int fast) {
     kiln_vm vm;
     int64_t result = 0, cap = out_cap < lim->heap_words ? out_cap : lim->heap_words;
-    int trap = kiln_run(prog, func, args, n_arg_words, lim, mem, &vm, &result, steps_out);
+    int trap = kiln_run(prog, func, args, n_arg_words, lim, mem, &vm, &result, steps_out, fast);
     *out_len = 0;
     if (trap) return trap;
     /* kiln_run returned a value, so func is a valid index */
@@ -2321,14 +2609,14 @@ KILN_COLD int kiln_match(kiln_vm *vm, int32_t pos, int64_t v, const int64_t *exp
    A result whose marshalled form would take more than heap_words words is HeapExhausted (as in
    kiln_exec); it is measured, never written. Modes: EXACT is kiln_match; CLOSE is math.isclose on a
    float result (also on an int or bool result, converted to double as math.isclose does; other
-   types compare EXACT); NEVER is unequal whatever the value. */
+   types compare EXACT); NEVER is unequal whatever the value. fast: kiln_run's. */
 KILN_COLD void kiln_verify_item(const kiln_program *prog, int32_t func, const int64_t *args, int64_t n_arg_words,
                               const int64_t *expected, int64_t n_expected, int mode, double rel, double abs_tol,
                               const kiln_limits *lim, const kiln_scratch *mem, int *status, int *trap_out,
-                              int64_t *steps) {
+                              int64_t *steps, int fast) {
     kiln_vm vm;
     int64_t result = 0, size = 0;
-    int eq = 0, trap = kiln_run(prog, func, args, n_arg_words, lim, mem, &vm, &result, steps);
+    int eq = 0, trap = kiln_run(prog, func, args, n_arg_words, lim, mem, &vm, &result, steps, fast);
     if (!trap) {
         int32_t pos = prog->type_off[prog->funcs[(int64_t)func * KILN_FUNC_WORDS + KILN_F_RET]];
         int code = prog->types[pos];
@@ -2361,7 +2649,8 @@ KILN_COLD void kiln_verify_item(const kiln_program *prog, int32_t func, const in
    tolerance pair (rel, abs); item k is (candidate items[2k], test items[2k + 1]). */
 typedef struct {
     const kiln_program *progs;
-    const int32_t *prog_ok;  /* kiln_program_check of each program, done once */
+    const int32_t *prog_ok;  /* per program, checked once: 0 unsound tables (kiln_program_check), 1 sound,
+                                2 sound and verified (kiln_program_verify: run with kiln_run's fast) */
     int64_t n_progs;
     const int32_t *cand_program, *cand_function, *cand_tests;
     int64_t n_cand;
@@ -2405,7 +2694,8 @@ KILN_COLD void kiln_verify_at(const kiln_vbatch *b, const kiln_scratch *mem, int
     }
     if (args && exp)
         kiln_verify_item(&b->progs[b->cand_program[c]], b->cand_function[c], args, n_args, exp, n_exp, b->mode[t],
-                         b->tolerance[2 * t], b->tolerance[2 * t + 1], &b->lim, mem, status, trap, steps);
+                         b->tolerance[2 * t], b->tolerance[2 * t + 1], &b->lim, mem, status, trap, steps,
+                         b->prog_ok[b->cand_program[c]] == 2);
 }
 
 #endif /* KILN_INTERP_H */

@@ -338,4 +338,163 @@ enum kiln_type {
     [OP_CMP_IF] = &&L_OP_CMP_IF, \
     [OP_STR_ZFILL] = &&L_OP_STR_ZFILL, \
 
+/* The stack effect and control flow of every instruction, {pops, pushes, flags}, in
+   opcode order: what the interpreter's own verifier (kiln_program_verify, interp.h)
+   reads as vm/verify.py reads vm/isa.py. A count is KILN_EFFECT_N (the operand),
+   KILN_EFFECT_SLICE (1 + the operand's flag bits) or KILN_EFFECT_CALL (the callee's
+   parameters); flags:
+   KILN_FLOW_JUMP (the operand is a jump target), KILN_FLOW_END (never falls through),
+   KILN_FLOW_GUARD (a loop step: followed by a JUMP it takes or skips). */
+#define KILN_EFFECT_N (-1)
+#define KILN_EFFECT_SLICE (-2)
+#define KILN_EFFECT_CALL (-3)
+#define KILN_FLOW_JUMP 1
+#define KILN_FLOW_END 2
+#define KILN_FLOW_GUARD 4
+#define KILN_OP_EFFECTS \
+    {0, 0, 0}, /* NOP */ \
+    {1, 0, 0}, /* POP */ \
+    {1, 2, 0}, /* DUP */ \
+    {2, 4, 0}, /* DUP2 */ \
+    {2, 2, 0}, /* SWAP */ \
+    {0, 1, 0}, /* LOADI */ \
+    {0, 1, 0}, /* CONST */ \
+    {0, 1, 0}, /* STR */ \
+    {0, 1, 0}, /* LOAD */ \
+    {1, 0, 0}, /* STORE */ \
+    {0, 2, 0}, /* LOAD2 */ \
+    {0, 0, KILN_FLOW_JUMP | KILN_FLOW_END}, /* JUMP */ \
+    {1, 0, KILN_FLOW_JUMP}, /* JUMP_IF_FALSE */ \
+    {1, 0, KILN_FLOW_JUMP}, /* JUMP_IF_TRUE */ \
+    {2, 0, KILN_FLOW_JUMP}, /* JUMP_LT_I */ \
+    {2, 0, KILN_FLOW_JUMP}, /* JUMP_LE_I */ \
+    {2, 0, KILN_FLOW_JUMP}, /* JUMP_GT_I */ \
+    {2, 0, KILN_FLOW_JUMP}, /* JUMP_GE_I */ \
+    {2, 0, KILN_FLOW_JUMP}, /* JUMP_EQ_I */ \
+    {2, 0, KILN_FLOW_JUMP}, /* JUMP_NE_I */ \
+    {0, 0, KILN_FLOW_GUARD}, /* FOR_RANGE */ \
+    {0, 0, KILN_FLOW_GUARD}, /* FOR_LIST */ \
+    {0, 0, KILN_FLOW_GUARD}, /* FOR_STR */ \
+    {KILN_EFFECT_CALL, 1, 0}, /* CALL */ \
+    {1, 0, KILN_FLOW_END}, /* RET */ \
+    {0, 0, KILN_FLOW_END}, /* RAISE */ \
+    {2, 1, 0}, /* ADD_I */ \
+    {1, 1, 0}, /* ADDI */ \
+    {2, 1, 0}, /* SUB_I */ \
+    {2, 1, 0}, /* MUL_I */ \
+    {2, 1, 0}, /* FLOORDIV_I */ \
+    {2, 1, 0}, /* MOD_I */ \
+    {2, 1, 0}, /* POW_I */ \
+    {2, 1, 0}, /* DIV_I */ \
+    {1, 1, 0}, /* NEG_I */ \
+    {1, 1, 0}, /* ABS_I */ \
+    {1, 1, 0}, /* INVERT_I */ \
+    {2, 1, 0}, /* AND_I */ \
+    {2, 1, 0}, /* OR_I */ \
+    {2, 1, 0}, /* XOR_I */ \
+    {2, 1, 0}, /* SHL_I */ \
+    {2, 1, 0}, /* SHR_I */ \
+    {2, 1, 0}, /* LT_I */ \
+    {2, 1, 0}, /* LE_I */ \
+    {2, 1, 0}, /* GT_I */ \
+    {2, 1, 0}, /* GE_I */ \
+    {2, 1, 0}, /* EQ_I */ \
+    {2, 1, 0}, /* NE_I */ \
+    {1, 1, 0}, /* NOT */ \
+    {1, 1, 0}, /* TRUTH_F */ \
+    {2, 1, 0}, /* ADD_F */ \
+    {2, 1, 0}, /* SUB_F */ \
+    {2, 1, 0}, /* MUL_F */ \
+    {2, 1, 0}, /* DIV_F */ \
+    {2, 1, 0}, /* FLOORDIV_F */ \
+    {2, 1, 0}, /* MOD_F */ \
+    {2, 1, 0}, /* POW_F */ \
+    {1, 1, 0}, /* NEG_F */ \
+    {1, 1, 0}, /* ABS_F */ \
+    {2, 1, 0}, /* LT_F */ \
+    {2, 1, 0}, /* LE_F */ \
+    {2, 1, 0}, /* GT_F */ \
+    {2, 1, 0}, /* GE_F */ \
+    {2, 1, 0}, /* EQ_F */ \
+    {2, 1, 0}, /* NE_F */ \
+    {1, 1, 0}, /* I2F */ \
+    {1, 1, 0}, /* I2F_EXACT */ \
+    {1, 1, 0}, /* F2I */ \
+    {2, 1, 0}, /* EQ */ \
+    {2, 1, 0}, /* LT */ \
+    {2, 1, 0}, /* LE */ \
+    {2, 1, 0}, /* CONTAINS */ \
+    {1, 1, 0}, /* STR_LEN */ \
+    {2, 1, 0}, /* STR_INDEX */ \
+    {KILN_EFFECT_SLICE, 1, 0}, /* STR_SLICE */ \
+    {2, 1, 0}, /* STR_CONCAT */ \
+    {2, 1, 0}, /* STR_REPEAT */ \
+    {1, 1, 0}, /* STR_OF_INT */ \
+    {1, 1, 0}, /* STR_OF_BOOL */ \
+    {1, 1, 0}, /* INT_OF_STR */ \
+    {1, 1, 0}, /* ORD */ \
+    {1, 1, 0}, /* CHR */ \
+    {KILN_EFFECT_N, 1, 0}, /* LIST_NEW */ \
+    {1, 1, 0}, /* LIST_LEN */ \
+    {2, 1, 0}, /* LIST_INDEX */ \
+    {3, 0, 0}, /* LIST_STORE */ \
+    {2, 0, 0}, /* LIST_APPEND */ \
+    {1, 1, 0}, /* LIST_POP */ \
+    {2, 1, 0}, /* LIST_POP_AT */ \
+    {KILN_EFFECT_SLICE, 1, 0}, /* LIST_SLICE */ \
+    {2, 1, 0}, /* LIST_CONCAT */ \
+    {2, 1, 0}, /* LIST_REPEAT */ \
+    {2, 1, 0}, /* LIST_EXTEND */ \
+    {2, 1, 0}, /* LIST_IREPEAT */ \
+    {1, 1, 0}, /* LIST_OF_STR */ \
+    {3, 1, 0}, /* LIST_RANGE */ \
+    {1, 1, 0}, /* LIST_REVERSED */ \
+    {1, 1, 0}, /* SORTED */ \
+    {1, 1, 0}, /* SORTED_DESC */ \
+    {1, 1, 0}, /* MIN */ \
+    {1, 1, 0}, /* MAX */ \
+    {1, 1, 0}, /* SUM_I */ \
+    {1, 1, 0}, /* SUM_F */ \
+    {KILN_EFFECT_N, 1, 0}, /* TUPLE_NEW */ \
+    {1, 1, 0}, /* TUPLE_GET */ \
+    {1, KILN_EFFECT_N, 0}, /* UNPACK_TUPLE */ \
+    {1, KILN_EFFECT_N, 0}, /* UNPACK_LIST */ \
+    {1, 1, 0}, /* STR_LOWER */ \
+    {1, 1, 0}, /* STR_UPPER */ \
+    {1, 1, 0}, /* STR_SWAPCASE */ \
+    {1, 1, 0}, /* STR_ISALPHA */ \
+    {1, 1, 0}, /* STR_ISDIGIT */ \
+    {1, 1, 0}, /* STR_ISALNUM */ \
+    {1, 1, 0}, /* STR_ISSPACE */ \
+    {1, 1, 0}, /* STR_ISUPPER */ \
+    {1, 1, 0}, /* STR_ISLOWER */ \
+    {1, 1, 0}, /* STR_STRIP */ \
+    {1, 1, 0}, /* STR_LSTRIP */ \
+    {1, 1, 0}, /* STR_RSTRIP */ \
+    {2, 1, 0}, /* STR_FIND */ \
+    {2, 1, 0}, /* STR_COUNT */ \
+    {2, 1, 0}, /* STR_STARTSWITH */ \
+    {2, 1, 0}, /* STR_ENDSWITH */ \
+    {3, 1, 0}, /* STR_REPLACE */ \
+    {2, 1, 0}, /* STR_SPLIT */ \
+    {1, 1, 0}, /* STR_SPLIT_WS */ \
+    {2, 1, 0}, /* STR_JOIN */ \
+    {1, 1, 0}, /* STR_BIN */ \
+    {1, 1, 0}, /* SQRT_F */ \
+    {1, 1, 0}, /* FLOOR_F */ \
+    {1, 1, 0}, /* CEIL_F */ \
+    {1, 1, 0}, /* ROUND_F */ \
+    {1, 1, 0}, /* SORTED_UNIQUE */ \
+    {2, 1, 0}, /* LIST_FIND */ \
+    {1, 1, 0}, /* IS_NONE */ \
+    {1, 1, 0}, /* OPT_VALUE */ \
+    {2, 1, 0}, /* ROUND_F_N */ \
+    {1, 1, 0}, /* FLOAT_OF_STR */ \
+    {1, 1, 0}, /* SET_ORDER */ \
+    {1, 1, 0}, /* BOX */ \
+    {1, 1, 0}, /* TAG */ \
+    {1, 1, 0}, /* UNBOX */ \
+    {2, 1, 0}, /* CMP_IF */ \
+    {2, 1, 0}, /* STR_ZFILL */ \
+
 #endif
