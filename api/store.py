@@ -310,6 +310,11 @@ _END = (
     )
 )
 _CANCELLED = select(JobRow.id).where(JobRow.id.in_(_JOBS), JobRow.status == CANCELLED)
+# an owner's unfinished jobs and their candidates (the admission check); `or_`, not `in_`,
+# whose expanding parameter SQLAlchemy processed anew on each execution
+_IN_FLIGHT = select(func.count(), func.coalesce(func.sum(JobRow.total), 0)).where(
+    JobRow.owner == bindparam("owner"), or_(JobRow.status == QUEUED, JobRow.status == RUNNING)
+)
 CANDIDATE_COLUMNS = [c.name for c in CandidateRow.__table__.columns]
 RESULT_COLUMNS = [c.name for c in ResultRow.__table__.columns if c.name != "seq"]
 
@@ -354,6 +359,7 @@ class Store:
         if self._path is not None:
             dialect = self.engine.dialect
             self._sql_job = _Compiled(_JOB, dialect)
+            self._sql_in_flight = _Compiled(_IN_FLIGHT, dialect)
             self._sql_counts = _Compiled(_COUNTS, dialect)
             self._sql_status = _Compiled(_STATUS, dialect)
             self._sql_results = _Compiled(_RESULTS, dialect)
@@ -592,11 +598,14 @@ class Store:
                 if b.admission is not None:
                     owner, n = b.row.owner, len(b.candidates)
                     if owner not in flight:
-                        jobs, candidates = connection.execute(
-                            select(func.count(), func.coalesce(func.sum(JobRow.total), 0)).where(
-                                JobRow.owner == owner, JobRow.status.in_(UNFINISHED)
+                        if self._path is not None:
+                            sql = self._sql_in_flight
+                            found = connection.exec_driver_sql(
+                                sql.sql, tuple(sql.args(owner=owner))
                             )
-                        ).one()
+                        else:
+                            found = connection.execute(_IN_FLIGHT, {"owner": owner})
+                        jobs, candidates = found.one()
                         flight[owner] = [int(jobs), int(candidates)]
                     b.busy = b.admission.refuse(flight[owner][0], flight[owner][1], n)
                     if b.busy is not None:
