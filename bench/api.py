@@ -193,7 +193,8 @@ async def load(
     await asyncio.gather(*(worker() for _ in range(in_flight)))
     elapsed = time.perf_counter() - start
     client = time.process_time() - client
-    used = tuple(b - a for a, b in zip(used, cpu_seconds(server), strict=True))
+    after = cpu_seconds(server)
+    used = (after[0] - used[0], after[1] - used[1])
     if failures:
         raise SystemExit(f"{method} {path}: unexpected answers {failures}")
     return {
