@@ -352,8 +352,8 @@ class Store:
         # on the engine's connection inside its transaction. Everything else, and PostgreSQL,
         # goes through SQLAlchemy.
         self._path = url.removeprefix("sqlite:///") if sqlite else None
-        if self._path in ("", ":memory:") or (self._path or "").startswith("file:"):
-            self._path = None
+        if self._path in ("", ":memory:") or any(c in (self._path or "") for c in "?:"):
+            self._path = None  # in memory, or a URL with options: SQLAlchemy's path only
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         if self._path is not None:
