@@ -34,6 +34,7 @@ import queue
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -434,9 +435,9 @@ class JobRunner:
         if not verdicts and not ending:
             return
         _, ended = self.store.store_verdicts(verdicts, [j.id for j in ending])
-        for results in verdicts.values():
-            for _, result in results:
-                self.metrics.verdicts.inc(verdict=result.verdict)
+        tally = Counter(r.verdict for results in verdicts.values() for _, r in results)
+        for verdict, n in tally.items():
+            self.metrics.verdicts.inc(n, verdict=verdict)
         now = time.time()
         for job in ending:
             job.ended = True

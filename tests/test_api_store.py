@@ -323,3 +323,30 @@ def test_a_submission_cancelled_before_it_is_written_is_not_stored(store: Store)
     kept = store.submit_job("c", "o", {}, [], replica="r", lease_s=30)
     assert first.result(timeout=30).id == "a" and kept.result(timeout=30).id == "c"
     assert store.get_job("b") is None and store.get_job("a") is not None
+
+
+def test_reads_on_each_thread_see_every_later_commit(store: Store) -> None:
+    """SQLite's frequent reads run on a connection per thread, kept open: a read must never
+    leave a statement part way (it would hold its snapshot and hide later commits)."""
+    store.create_job("j", "o", {}, [NewCandidate("f", source="x")] * 30, replica="r1", lease_s=30)
+    seen: list[tuple[int, int, str | None, dict[str, int]]] = []
+
+    def reads() -> None:  # every read kind, on one thread, between the writes
+        job = store.get_job("j")
+        assert job is not None
+        page = store.results_after("j", 0, 5)  # a page cut short by its limit
+        seen.append((job.done, len(page), store.status("j"), store.counts("j")))
+
+    for start in range(0, 30, 10):
+        store.add_results("j", [(i, CandidateResult("passed")) for i in range(start, start + 10)])
+        reader = Thread(target=reads)
+        reader.start()
+        reader.join()
+        reads()  # and on this thread, whose connection read before
+    store.store_verdicts({}, ending=["j"])
+    reads()
+    assert [s[0] for s in seen] == [10, 10, 20, 20, 30, 30, 30]
+    assert [s[1] for s in seen] == [5] * 7
+    assert [s[2] for s in seen] == ["queued"] * 6 + ["done"]
+    assert [s[3] for s in seen][-1] == {"passed": 30}
+    assert len(store.results_after("j", 0, 100)) == 30

@@ -12,10 +12,10 @@ import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Query, Response, status
+from fastapi import APIRouter, Header, HTTPException, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from sqlalchemy.exc import IntegrityError
 
 from api.deps import (
@@ -24,13 +24,12 @@ from api.deps import (
     JobDep,
     MetricsDep,
     RunnerDep,
-    ServiceDep,
     SettingsDep,
     StoreDep,
     read,
 )
 from api.limits import clip
-from api.models import JobCreate, JobPublic, JobsPublic, Progress
+from api.models import JobCreate, JobPublic, JobsPublic, Progress, TestIn
 from api.problems import ProblemTests, ProblemUnavailable
 from api.runner import Accepted, ProblemLookup
 from api.store import (
@@ -38,6 +37,7 @@ from api.store import (
     Admission,
     Busy,
     IdempotencyConflict,
+    JobRecord,
     JobRow,
     NewCandidate,
     Store,
@@ -57,7 +57,7 @@ PER_JOB_LIMITS = ("stack_words", "heap_words", "max_call_depth")
 RETRY_AFTER_S = 1
 
 
-def job_public(row: JobRow, counts: dict[str, int]) -> JobPublic:
+def job_public(row: JobRecord | JobRow, counts: dict[str, int]) -> JobPublic:
     end = row.finished_at if row.finished_at is not None else time.time()
     return JobPublic(
         id=row.id,
@@ -222,13 +222,13 @@ async def create_job(
     body: JobCreate,
     response: Response,
     caller: CallerDep,
-    service: ServiceDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> JobPublic | Response:
     """Accept a job: candidates (sources, or `.kbc` bytecode in base64) and explicit tests or a
     dataset problem id. Returns 202 once the job is stored, with the job and its Location; the
     verdicts come from GET /v1/jobs/{id}/results. A repeated Idempotency-Key returns the first
     job."""
+    service = caller.service
     settings, store, runner = service.settings, service.store, service.runner
     request_hash = None
     if idempotency_key is not None:
@@ -279,6 +279,9 @@ async def create_job(
     return _json(job_public(row, {}), status.HTTP_202_ACCEPTED, {"Location": f"/v1/jobs/{row.id}"})
 
 
+_TESTS = TypeAdapter(list[TestIn])
+
+
 def _accept(
     body: JobCreate, settings: SettingsDep, problems: ProblemLookup
 ) -> tuple[dict[str, Any], list[NewCandidate]]:
@@ -296,7 +299,7 @@ def _accept(
         spec["problem"] = body.problem
         spec["problems"] = body.problems
     else:
-        spec["tests"] = [t.model_dump(exclude_none=True) for t in body.tests or []]
+        spec["tests"] = _TESTS.dump_python(body.tests or [], exclude_none=True)  # in one call
     _check_job_fuel(body, settings, problem)
     candidates = _candidates(body, settings, problem)
     if body.options.detail is not None:
@@ -323,8 +326,9 @@ def list_jobs(
 
 
 @router.get("/{job_id}", response_model=JobPublic, responses={403: {}, 404: {}})
-async def get_job(job: JobDep, store: StoreDep) -> Response:
+async def get_job(job: JobDep, request: Request) -> Response:
     """Status, progress (done/total), timing and counts by verdict."""
+    store: Store = request.app.state.store
     return _json(job_public(job, await read(store, store.counts, job.id)))
 
 

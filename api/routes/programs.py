@@ -7,7 +7,7 @@ import math
 import time
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, HTTPException, Response, status
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import CallerDep, SettingsDep
@@ -20,7 +20,7 @@ from api.models import (
     RunPublic,
     RunRequest,
 )
-from api.routes.jobs import decode_base64
+from api.routes.jobs import _json, decode_base64
 from compiler import CompileError, compile_one
 from vm.container import ContainerError, Program
 from vm.disasm import disassemble, signature
@@ -68,16 +68,13 @@ INLINE_SOURCE_CHARS = 4096
 
 
 @router.post("/compile", response_model=CompilePublic)
-async def compile_program(
-    body: CompileRequest, caller: CallerDep, settings: SettingsDep
-) -> CompilePublic:
+async def compile_program(body: CompileRequest, caller: CallerDep) -> Response:
     """Compile a kiln Python module: its diagnostics, or its bytecode (base64 `.kbc`) and
     disassembly. A program kiln rejects is an answer (`ok: false`), not an error."""
-    del caller
-    _check_source(body.source, settings)
+    _check_source(body.source, caller.service.settings)
     if len(body.source) <= INLINE_SOURCE_CHARS:
-        return _compiled(body)
-    return await run_in_threadpool(_compiled, body)
+        return _json(_compiled(body))
+    return _json(await run_in_threadpool(_compiled, body))
 
 
 def _compiled(body: CompileRequest) -> CompilePublic:
