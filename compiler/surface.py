@@ -348,7 +348,7 @@ def render_methods_table() -> str:
     rows = []
     for m in METHODS:
         v = RECEIVER_NAME[m.receiver]
-        doc = m.doc.replace("|", "\\|")  # a cell of the table
+        doc = _cell(m.doc)
         rows.append(
             f"| `{m.qualname}` | {_arguments(m.arities, m.arguments, m.keywords)} | `{m.result}` "
             f"| {_instructions(m.ops)} | {doc} | `{v} = {m.setup}`: {_example_value(m)} |"
@@ -388,32 +388,39 @@ def builtin_value(b: Builtin) -> object:
         return eval(b.example)  # noqa: S307 - the table's own literal examples
 
 
+def _cell(text: str) -> str:
+    """Text as one cell of a Markdown table: its `|` escaped."""
+    return text.replace("|", "\\|")
+
+
 def render_builtins_table() -> str:
-    rows = []
-    for b in BUILTINS:
+    def row(b: Builtin) -> str:
         doc = b.doc + (f"; {b.raises}" if b.raises else "")
-        if b.iteration_only:
-            doc += f" (kiln: {b.iteration_only})"
+        doc += f" (kiln: {b.iteration_only})" if b.iteration_only else ""
         value = f"the fallback trap `{b.trap}`" if b.trap else f"`{builtin_value(b)!r}`"
-        rows.append(
-            f"| `{b.name}` | {_arity_cell(b)} | {b.result} "
-            f"| {_instructions(b.ops) if b.ops else 'none of its own'}: {b.lowering} "
-            f"| {doc.replace('|', chr(92) + '|')} | `{b.example}` is {value} |"
+        lowering = _instructions(b.ops) if b.ops else "none of its own"
+        return (
+            f"| `{b.name}` | {_arity_cell(b)} | {b.result} | {lowering}: {b.lowering} "
+            f"| {_cell(doc)} | `{b.example}` is {value} |"
         )
-    return _doc_table(_BEGIN_BUILTINS, _END_BUILTINS, "builtin", "lowering", rows)
+
+    return _doc_table(
+        _BEGIN_BUILTINS, _END_BUILTINS, "builtin", "lowering", [row(b) for b in BUILTINS]
+    )
 
 
 def render_operators_table() -> str:
-    rows = []
-    for o in OPERATORS:
+    def row(o: Operator) -> str:
         doc = o.doc + (f"; {o.raises}" if o.raises else "")
         value = eval(o.example)  # noqa: S307 - the table's own literal examples
-        rows.append(
-            f"| `{o.symbol.replace('|', chr(92) + '|')}` | {o.kind}: {o.operands} | {o.result} "
-            f"| {_instructions(o.ops) if o.ops else 'none'} | {doc.replace('|', chr(92) + '|')} "
-            f"| `{o.example.replace('|', chr(92) + '|')}` is `{value!r}` |"
+        return (
+            f"| `{_cell(o.symbol)}` | {o.kind}: {o.operands} | {o.result} "
+            f"| {_instructions(o.ops) if o.ops else 'none'} | {_cell(doc)} "
+            f"| `{_cell(o.example)}` is `{value!r}` |"
         )
-    return _doc_table(_BEGIN_OPERATORS, _END_OPERATORS, "operator", "instructions", rows).replace(
+
+    table = [row(o) for o in OPERATORS]
+    return _doc_table(_BEGIN_OPERATORS, _END_OPERATORS, "operator", "instructions", table).replace(
         "| operator | arguments |", "| operator | operands |"
     )
 

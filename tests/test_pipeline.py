@@ -105,13 +105,10 @@ def test_resubmitted_bytecode_gives_the_same_verdicts(ref: Pipeline) -> None:
     assert ref.run([Candidate(data, "f")], TESTS).results[0].verdict == first.results[1].verdict
 
 
-def test_later_batches_find_what_earlier_ones_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Pipeline keeps its compiled programs (and compile errors) for its later batches: the
-    same source in the next batch is not compiled again, and nothing it reports changes."""
+def reference_compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources the Pipeline hands the reference compiler from now on, in order."""
     import actors.pipeline as pipeline_module
 
-    union = "def f(x):\n    y = 1\n    if x > 3:\n        y = 'big'\n    return x\n"  # a union
-    error = "def f(x):\n    return {}\n"
     calls: list[str] = []
     compile_source = pipeline_module.compile_source
 
@@ -120,6 +117,15 @@ def test_later_batches_find_what_earlier_ones_compiled(monkeypatch: pytest.Monke
         return compile_source(source, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline_module, "compile_source", counted)
+    return calls
+
+
+def test_later_batches_find_what_earlier_ones_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pipeline keeps its compiled programs (and compile errors) for its later batches: the
+    same source in the next batch is not compiled again, and nothing it reports changes."""
+    union = "def f(x):\n    y = 1\n    if x > 3:\n        y = 'big'\n    return x\n"  # a union
+    error = "def f(x):\n    return {}\n"
+    calls = reference_compiles(monkeypatch)
     pipe = Pipeline("ref", limits=LIMITS, compiler="reference")
     batch = [Candidate(DOUBLE, "f"), Candidate(union, "f"), Candidate(error, "f")]
     first = pipe.run(batch, [TESTS, [TestSpec((1,), 1)], TESTS])
@@ -151,14 +157,7 @@ def test_kept_programs_outlast_a_batch_larger_than_the_cache(
     import actors.pipeline as pipeline_module
 
     monkeypatch.setattr(pipeline_module, "COMPILED_KEPT", 4)
-    calls: list[str] = []
-    compile_source = pipeline_module.compile_source
-
-    def counted(source: str, *args: object, **kwargs: object) -> object:
-        calls.append(source)
-        return compile_source(source, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline_module, "compile_source", counted)
+    calls = reference_compiles(monkeypatch)
     batch = [Candidate(DOUBLE + f"# {i}\n", "f") for i in range(10)]
     pipe = Pipeline("ref", limits=LIMITS, compiler="batched")
     first = pipe.run(batch[4:], [TESTS] * 6)  # the last 4 of these are kept
