@@ -40,7 +40,12 @@ def create_app(settings: Settings | None = None, executor: Executor | None = Non
                 settings.api.executor, settings.api.farm_workers or None, settings
             )
             store = Store(settings.api.database)
-            problems = partial(lookup_problem, limits=settings.vm, compiler=settings.compiler)
+            problems = partial(
+                lookup_problem,
+                limits=settings.vm,
+                compiler=settings.compiler,
+                cache=settings.prepared_cache,
+            )
             runner = JobRunner(
                 store, farm, settings.api, metrics, problems, default_fuel=settings.vm.fuel
             )

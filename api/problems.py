@@ -70,7 +70,7 @@ def _problems(dataset: str) -> tuple[Mapping[str, Any], Mapping[str, str]]:
 
 @lru_cache(maxsize=256)
 def _prepare(
-    problem_id: str, dataset: str, limits: Limits | None, compiler: str
+    problem_id: str, dataset: str, limits: Limits | None, compiler: str, cache: bool
 ) -> ProblemTests | None:
     problems, aliases = _problems(dataset)
     problem_id = aliases.get(problem_id, problem_id)
@@ -81,7 +81,7 @@ def _prepare(
     from evaluation.run import prepare_problems
 
     runner = LocalRunner(backend="cpu", limits=limits, compiler=compiler)
-    prepared = prepare_problems({problem_id: problem}, runner)[problem_id]
+    prepared = prepare_problems({problem_id: problem}, runner, cache=cache)[problem_id]
     if prepared.specs is None:
         raise ProblemUnavailable(
             f"problem {problem_id!r} needs the CPython fallback, which the service does not run:"
@@ -96,11 +96,13 @@ def lookup_problem(
     *,
     limits: Limits | None = None,
     compiler: str = "batched",
+    cache: bool = False,
 ) -> ProblemTests | None:
     """The problem's tests, or None when the dataset does not know the id; raises
     ProblemUnavailable for a problem that cannot run natively. `limits`, `compiler`: the VM
     limits and compiler the canonical solution runs with (the service's settings, which the
-    application passes: `api.main`; default `Limits()`, the batched compiler)."""
+    application passes: `api.main`; default `Limits()`, the batched compiler); `cache`: whether
+    the prepared problem is kept on disk (the settings' [runtime] prepared_cache)."""
     if len(problem_id) > 200 or dataset not in dataset_names():
         return None
-    return _prepare(problem_id, dataset, limits, compiler)
+    return _prepare(problem_id, dataset, limits, compiler, cache)

@@ -286,7 +286,11 @@ def _accept(body: JobCreate, settings: SettingsDep) -> tuple[dict[str, Any], lis
     if body.problem is not None:
         try:
             problem = lookup_problem(
-                body.problem, body.problems, limits=settings.vm, compiler=settings.compiler
+                body.problem,
+                body.problems,
+                limits=settings.vm,
+                compiler=settings.compiler,
+                cache=settings.prepared_cache,
             )
         except ProblemUnavailable as error:
             raise _invalid(str(error)) from None
