@@ -91,6 +91,10 @@ def _checked(
     return BeforeValidator(validate)
 
 
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
 def _strip(value: object) -> object:
     return value.strip() if isinstance(value, str) else value
 
@@ -111,7 +115,7 @@ def _threads(value: object) -> object:
 
 
 def _folder(value: object) -> Path:
-    if not isinstance(value, Path) and (not isinstance(value, str) or not value.strip()):
+    if not isinstance(value, Path) and not _text(value):
         raise ValueError("not a path (a non-empty string)")
     return Path(value).expanduser()
 
@@ -153,12 +157,9 @@ Switch = Annotated[bool, BeforeValidator(_switch)]
 class ApiSettings:
     """The REST service (api/): its job store, tokens and limits. Table [api]; KILN_API_<KEY>."""
 
-    database: Annotated[
-        str,
-        _checked(
-            lambda v: isinstance(v, str) and v.strip(), "not a path or URL (a non-empty string)"
-        ),
-    ] = "~/.cache/kiln/jobs.sqlite"
+    database: Annotated[str, _checked(_text, "not a path or URL (a non-empty string)", str)] = (
+        "~/.cache/kiln/jobs.sqlite"
+    )
     """A SQLite file, or a SQLAlchemy URL (postgresql+psycopg://...) shared by several replicas."""
     tokens: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_tokens)] = ()
     """Bearer tokens accepted (KILN_API_TOKENS: comma-separated); `kiln serve` makes one if none."""
@@ -256,10 +257,7 @@ def _limit(name: str) -> BeforeValidator:
 
 
 def _table(name: str, hints: Mapping[str, Any]) -> type:
-    """A pydantic dataclass of optional keys: a table as one layer sets it."""
-    return dataclass(
-        make_dataclass(name, [(k, hint | None, None) for k, hint in hints.items()]), config=_TABLE
-    )
+    return dataclass(make_dataclass(name, list(hints.items())), config=_TABLE)
 
 
 _Vm = _table("Vm", {n: Annotated[int, _limit(n)] for n in LIMIT_NAMES})
@@ -269,15 +267,16 @@ _Runtime = _table(
 
 
 class _Tables(BaseSettings):
-    """The tables of a settings file, and what pydantic-settings reads from the environment."""
+    """The tables of a settings file (the packaged one has every key), and what pydantic-settings
+    reads from the environment."""
 
     model_config = SettingsConfigDict(
         extra="forbid", env_prefix="KILN_", env_nested_delimiter="_", env_nested_max_split=1
     )
-    vm: _Vm | None = None  # type: ignore[valid-type]
-    runtime: _Runtime | None = None  # type: ignore[valid-type]
-    api: ApiSettings | None = None
-    farm: FarmSettings | None = None
+    vm: _Vm  # type: ignore[valid-type]
+    runtime: _Runtime  # type: ignore[valid-type]
+    api: ApiSettings
+    farm: FarmSettings
 
 
 KNOWN_KEYS = {"vm": LIMIT_NAMES, "runtime": RUNTIME_KEYS, "api": API_KEYS, "farm": FARM_KEYS}
@@ -319,9 +318,11 @@ class _Environment(EnvSettingsSource):
         return {
             renamed.get(name, name.lower()): value
             for name, value in self.given.items()
-            if (value.strip() if name in blank else value)
+            if name.startswith("KILN_")  # kiln's names, as written: KILN_VM_FUEL, not kiln_vm_fuel
+            and (value.strip() if name in blank else value)
             and name not in API_CLIENT_VARIABLES
             and not name.startswith("KILN_RUNTIME_")
+            and name.removeprefix("KILN_").lower() not in KNOWN_KEYS  # not a table as JSON
         }
 
 
@@ -374,24 +375,17 @@ def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None
         if file is not None:
             _layer(merged, origins, _read(file), file)
             folders[str(file)] = file.parent
-    try:
-        found = _Environment(env)()
-    except ValueError as error:  # a table's variable (KILN_API={...}) that is not JSON
-        raise SettingsError(f"environment: {error}") from None
+    found = _Environment(env)()
     variables = {t: {k: _Variable(v) for k, v in e.items()} for t, e in found.items()}
     _layer(merged, origins, variables, None)
     try:
         tables = _Tables.model_validate(merged)
     except ValidationError as error:
         raise SettingsError(_message(error.errors()[0], origins)) from None
-    runtime = {k: v for k, v in asdict(tables.runtime or _Runtime()).items() if v is not None}
-    if "cache_dir" in runtime:
-        where = origins["runtime", "cache_dir"][0]
-        runtime["cache_dir"] = folders.get(where, Path.cwd()).absolute() / runtime["cache_dir"]
-    vm = Limits(**{k: v for k, v in asdict(tables.vm or _Vm()).items() if v is not None})
-    return Settings(
-        vm, **runtime, api=tables.api or ApiSettings(), farm=tables.farm or FarmSettings()
-    )
+    runtime = asdict(tables.runtime)
+    folder = folders.get(origins["runtime", "cache_dir"][0], Path.cwd())
+    runtime["cache_dir"] = folder.absolute() / runtime["cache_dir"]
+    return Settings(Limits(**asdict(tables.vm)), **runtime, api=tables.api, farm=tables.farm)
 
 
 def _message(error: Any, origins: Origins) -> str:

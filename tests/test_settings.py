@@ -6,6 +6,7 @@ import dataclasses
 import os
 import tomllib
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,12 @@ from configs.settings import (
     LIMIT_NAMES,
     PACKAGED_FILE,
     RUNTIME_KEYS,
+    ApiSettings,
     Settings,
     SettingsError,
     farm_variable,
     load_settings,
+    variable,
     vm_variable,
 )
 from vm.limits import Limits
@@ -258,3 +261,96 @@ def test_the_pipelines_compiler_from_the_file_and_kiln_compiler(tmp_path: Path) 
         load_settings(user, env={})
     with pytest.raises(ValueError, match=r"compiler\n.*choose batched or reference"):
         Settings(compiler="fast")
+
+
+# --- [runtime] switches: the fallback's sandbox, the prepared cache, cubins, the trace -------
+
+
+def test_the_runtime_switches_from_the_file_and_their_variables(tmp_path: Path) -> None:
+    assert load_settings(env={}) == Settings()
+    defaults = Settings()
+    assert (defaults.sandbox, defaults.prepared_cache, defaults.prebuilt, defaults.trace) == (
+        "auto",
+        True,
+        True,
+        False,
+    )
+    user = write(tmp_path, '[runtime]\nsandbox = "strict"\nprepared_cache = false\ntrace = true\n')
+    settings = load_settings(user, env={})
+    assert (settings.sandbox, settings.prepared_cache, settings.prebuilt, settings.trace) == (
+        "strict",
+        False,
+        True,
+        True,
+    )
+    env = {"KILN_SANDBOX": "auto", "KILN_PREPARED_CACHE": "1", "KILN_PREBUILT": "0"}
+    settings = load_settings(user, env={**env, "KILN_TRACE": "off"})
+    assert (settings.sandbox, settings.prepared_cache, settings.prebuilt, settings.trace) == (
+        "auto",
+        True,
+        False,
+        False,
+    )
+    for word, value in [("yes", True), ("TRUE", True), ("no", False), ("false", False)]:
+        assert load_settings(env={"KILN_TRACE": word}).trace is value
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"KILN_SANDBOX": "loose"}, "KILN_SANDBOX='loose': choose auto or strict"),
+        ({"KILN_TRACE": "2"}, "KILN_TRACE='2': not a switch"),
+        ({"KILN_PREBUILT": "maybe"}, "KILN_PREBUILT='maybe': not a switch"),
+        ({"KILN_PREPARED_CACHE": "-"}, "KILN_PREPARED_CACHE='-': not a switch"),
+        ({"KILN_FARM_RAY_ADDRESS": "auto"}, "KILN_FARM_RAY_ADDRESS: unknown variable"),
+        ({"KILN_API_MAX_FUEL": "lots"}, "KILN_API_MAX_FUEL='lots': not an integer"),
+        ({"KILN_API_MAX_FUEL": "0"}, "KILN_API_MAX_FUEL='0': not a positive integer"),
+        ({"KILN_API_EXECUTOR": "cron"}, "KILN_API_EXECUTOR='cron': not one of farm, thread"),
+    ],
+)
+def test_bad_runtime_or_api_variable_is_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env=env)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[runtime]\nsandbox = "off"\n', "[runtime] sandbox = 'off': choose auto or strict"),
+        ("[runtime]\ntrace = 1\n", "[runtime] trace = 1: not a switch"),
+        ('[runtime]\nprebuilt = "false"\n', "[runtime] prebuilt = 'false': not a switch"),
+        ('[api]\ntokens = "t"\n', "[api] tokens = 't': not a list of non-empty strings"),
+        ("[api]\nmax_tests = true\n", "[api] max_tests = True: not a positive integer"),
+    ],
+)
+def test_bad_runtime_or_api_key_names_the_file(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SettingsError) as caught:
+        load_settings(path, env={})
+    assert str(caught.value).startswith(f"{path}: {message}")
+
+
+def test_api_tokens_from_the_variable_and_lowercase_names_are_not_kilns() -> None:
+    assert load_settings(env={"KILN_API_TOKENS": "a, b,,c"}).api.tokens == ("a", "b", "c")
+    api = load_settings(env={"KILN_API_DATABASE": "/j.sqlite", "KILN_API_FARM_WORKERS": "0"}).api
+    assert (api.database, api.farm_workers) == ("/j.sqlite", 0)
+    # every variable a service might be given, as a string: each read as its key's type
+    env = {
+        variable("api", f.name): str(getattr(ApiSettings(), f.name)) for f in fields(ApiSettings)
+    }
+    env |= {variable("runtime", k): str(getattr(Settings(), k)) for k in RUNTIME_KEYS}
+    env |= {variable("farm", "ray_address"): "auto", "KILN_FARM_IN_FLIGHT": "3"}
+    env |= {vm_variable(k): "77" for k in LIMIT_NAMES}
+    env["KILN_API_TOKENS"] = "t"
+    settings = load_settings(env=env)
+    assert settings.api == ApiSettings(tokens=("t",)) and settings.vm == Limits(77, 77, 77, 77)
+    assert settings.farm.ray_address == "auto" and settings.farm.in_flight == 3
+    assert load_settings(env={"kiln_vm_fuel": "abc", "kiln_vm_fule": "1"}) == Settings()
+
+
+def test_a_relative_cache_dir_variable_is_taken_from_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert load_settings(env={"KILN_CACHE_DIR": "here"}).cache_dir == tmp_path / "here"

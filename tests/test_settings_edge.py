@@ -94,6 +94,27 @@ def test_the_kiln_command_passes_the_runtime_switches_down(
     assert (ref._trace, prebuilt._prebuilt) == (False, True)  # restored after the command
 
 
+def test_kiln_eval_passes_the_sandbox_and_the_prepared_cache_to_evaluate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fallback's pool gets the settings' sandbox from `evaluate`, which reads nothing."""
+    from evaluation import run
+
+    made: list[str] = []
+
+    class Pool:
+        def __init__(self, *, sandbox: str, **kwargs: object) -> None:
+            made.append(sandbox)
+            raise RuntimeError("enough")
+
+    monkeypatch.setattr(run, "FallbackPool", Pool)
+    monkeypatch.setenv("KILN_SANDBOX", "auto")  # not read below the edge
+    for sandbox in ("strict", "auto"):
+        with pytest.raises(RuntimeError, match="enough"):
+            run.evaluate([], {}, runner=None, fallback_sandbox=sandbox)  # type: ignore[arg-type]
+    assert made == ["strict", "auto"]
+
+
 def test_a_farm_workers_process_is_an_edge(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker reads its node's settings once (its environment, KILN_CONFIG) and passes them
     down for the life of its process, the runtime switches included."""
