@@ -23,7 +23,8 @@ live in two places, looked up in this order:
 process) before they fall back to NVRTC:
 the module for the current device's architecture from a matching artifact (`cupy.RawModule` from
 the cubin), or None on a miss (no artifact for this architecture or these sources, a driver older
-than CUDA_MAJOR, `KILN_PREBUILT=0` (`use_prebuilt(False)`), or a load the driver refused: then a warning says why).
+than CUDA_MAJOR, `KILN_PREBUILT=0` (`use_prebuilt(False)`), or a load the driver refused: then a
+warning says why).
 
 Why cubins and not PTX: PTX from this toolkit (CUDA 13.5: `.version 9.5`) cannot be JIT-compiled
 by an older driver of the same major version (the devices' driver 580 is CUDA 13.0, PTX ISA 9.0),
