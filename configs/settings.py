@@ -4,18 +4,22 @@
 
 1. `configs/kiln.toml`, packaged with kiln: every key at its default;
 2. a user file with any of the same keys: the `path` argument, else the file `KILN_CONFIG` names;
-3. environment variables: `KILN_VM_<KEY>` for [vm] (`KILN_VM_FUEL`, ...), `KILN_<KEY>` for
-   [runtime] (`KILN_CACHE_DIR`, `KILN_CPU_THREADS`, `KILN_COMPILER`, `KILN_SANDBOX`,
-   `KILN_PREPARED_CACHE`, `KILN_PREBUILT`, `KILN_TRACE`), `KILN_API_<KEY>` for [api],
-   `KILN_FARM_<KEY>` and `KILN_RAY_ADDRESS` for [farm]. A variable set to the empty string counts
-   as unset.
+3. environment variables: `KILN_VM_<LIMIT>` for each field of `vm.limits.Limits`
+   (`KILN_VM_FUEL`, `KILN_VM_STACK_WORDS`, `KILN_VM_MAX_CALL_DEPTH`, `KILN_VM_HEAP_WORDS`),
+   `KILN_CACHE_DIR`, `KILN_CPU_THREADS`, `KILN_COMPILER` and the switches `KILN_SANDBOX`,
+   `KILN_PREPARED_CACHE`, `KILN_PREBUILT`, `KILN_TRACE`. A variable set to the empty string
+   counts as unset.
 
-The types below are pydantic dataclasses: their fields, defaults and validators are the schema of
-the files and of the variables (pydantic-settings' environment source reads the variables into
-the tables). An unknown table, key or `KILN_VM_*`/`KILN_API_*`/`KILN_FARM_*` variable is an error
-rather than something silently ignored, since it is most likely a typo. Every error is a
-`SettingsError` whose message starts with where the value came from: `KILN_VM_FUEL='abc': not an
-integer`, or `/home/me/kiln.toml: unknown key [vm] fule (known: fuel, stack_words, ...)`.
+A file has the tables `[vm]` (one key per field of `Limits`), `[runtime]` (`cache_dir`,
+`cpu_threads`, `compiler`, `sandbox`, `prepared_cache`, `prebuilt`, `trace`), `[api]` and
+`[farm]`. An unknown table, key or `KILN_VM_*` variable is an error rather than something
+silently ignored, since it is most likely a typo. Every error is a `SettingsError` whose message
+starts with where the value came from: `KILN_VM_FUEL='abc': not an integer`, or
+`/home/me/kiln.toml: unknown key [vm] fule (known: fuel, stack_words, ...)`.
+
+The loader is written out here rather than built on pydantic-settings: that costs every `kiln`
+command about 0.3 s of start-up (importing pydantic and pydantic-settings, building the schemas:
+measured on this project's 2-core machine) and is not on the GPU machines' images.
 """
 
 from __future__ import annotations
@@ -24,37 +28,44 @@ import os
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Annotated, Any, TypeGuard, get_type_hints
+from typing import Any, TypeGuard
 
-from pydantic import BeforeValidator, ConfigDict, ValidationError
-from pydantic.dataclasses import dataclass
-from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
-
-from vm.build import DEFAULT_CACHE_DIR
+from vm.build import CACHE_DIR_VARIABLE, DEFAULT_CACHE_DIR
 from vm.limits import Limits
 
 PACKAGED_FILE = Path(__file__).with_name("kiln.toml")
 CONFIG_VARIABLE = "KILN_CONFIG"
+VM_VARIABLE_PREFIX = "KILN_VM_"
+CPU_THREADS_VARIABLE = "KILN_CPU_THREADS"
+COMPILER_VARIABLE = "KILN_COMPILER"
 COMPILERS = ("batched", "reference")
 SANDBOXES = ("auto", "strict")
+SWITCH_VARIABLES = {
+    "sandbox": "KILN_SANDBOX",
+    "prepared_cache": "KILN_PREPARED_CACHE",
+    "prebuilt": "KILN_PREBUILT",
+    "trace": "KILN_TRACE",
+}
+"""[runtime]'s switches and the variables that set them."""
+SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True}
+SWITCH_WORDS |= {"0": False, "false": False, "no": False, "off": False}
 AUTO = "auto"
 """The value of `cpu_threads` that means every core of the machine."""
+
+LIMIT_NAMES = tuple(f.name for f in fields(Limits))
+RUNTIME_KEYS = ("cache_dir", "cpu_threads", "compiler", *SWITCH_VARIABLES)
+API_VARIABLE_PREFIX = "KILN_API_"
 API_CLIENT_VARIABLES = ("KILN_API_URL", "KILN_API_TOKEN")
 """The client's (`kiln submit`, api.commands), not the service's: not settings, not unknown."""
 RAY_ADDRESS_VARIABLE = "KILN_RAY_ADDRESS"
-API_EXECUTORS = ("farm", "thread")
-_TABLE = ConfigDict(extra="forbid")
+FARM_VARIABLE_PREFIX = "KILN_FARM_"
+FARM_KEYS = ("ray_address", "workers", "batch_size", "in_flight")
 
 
 class SettingsError(ValueError):
     """A setting with a bad value or an unknown name; the message says where it came from."""
-
-
-class _Variable(str):
-    """A value read from an environment variable: text that a number or switch is parsed from
-    (a file's values come typed, and a file's "4" is not a number)."""
 
 
 def default_cache_dir() -> Path:
@@ -65,345 +76,130 @@ def all_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _number(value: object) -> object:
-    """A variable's text as the integer it spells (a file's value as it is)."""
-    if isinstance(value, _Variable):
-        try:
-            return int(value)
-        except ValueError:
-            raise ValueError("not an integer") from None
-    return value
-
-
-def _checked(
-    check: Callable[[Any], object], why: str, convert: Callable[[Any], Any] = _number
-) -> BeforeValidator:
-    def validate(value: object) -> object:
-        value = convert(value)
-        if not check(value):
-            raise ValueError(why)
-        return value
-
-    return BeforeValidator(validate)
-
-
-def _text(value: object) -> bool:
-    return isinstance(value, str) and bool(value.strip())
-
-
-def _strip(value: object) -> object:
-    return value.strip() if isinstance(value, str) else value
-
-
-def _one_of(choices: tuple[str, ...], why: str) -> BeforeValidator:
-    return _checked(lambda v: v in choices, why, _strip)
-
-
-def _threads(value: object) -> object:
-    if _strip(value) == AUTO:
-        return all_cores()
-    value = _number(value)
-    if not _is_int(value):
-        raise ValueError(f'not an integer or "{AUTO}"')
-    if value < 1:
-        raise ValueError("must be at least 1")
-    return value
-
-
-def _folder(value: object) -> Path:
-    if not isinstance(value, Path) and not _text(value):
-        raise ValueError("not a path (a non-empty string)")
-    return Path(value).expanduser()
-
-
-def _tokens(value: object) -> object:
-    if isinstance(value, _Variable):
-        value = [t.strip() for t in value.split(",") if t.strip()]
-    if not isinstance(value, list | tuple) or not all(isinstance(t, str) and t for t in value):
-        raise ValueError("not a list of non-empty strings")
-    return tuple(value)
-
-
-_SWITCHES = dict.fromkeys(("1", "true", "yes", "on"), True) | dict.fromkeys(
-    ("0", "false", "no", "off"), False
-)
-
-
-def _switch(value: object) -> object:
-    if isinstance(value, _Variable):
-        value = _SWITCHES.get(value.strip().lower(), value)
-    if not isinstance(value, bool):
-        raise ValueError("not a switch (true or false; in a variable 1 or 0)")
-    return value
-
-
-Positive = Annotated[int, _checked(lambda v: _is_int(v) and v > 0, "not a positive integer")]
-AutoPositive = Annotated[
-    int | None,
-    _checked(
-        lambda v: v is None or (_is_int(v) and v > 0),
-        f'not a positive integer or "{AUTO}"',
-        lambda v: None if isinstance(v, str) and v.strip() == AUTO else _number(v),
-    ),
-]
-Switch = Annotated[bool, BeforeValidator(_switch)]
-
-
-@dataclass(frozen=True, config=_TABLE)
+@dataclass(frozen=True)
 class ApiSettings:
     """The REST service (api/): its job store, tokens and limits. Table [api]; KILN_API_<KEY>."""
 
-    database: Annotated[str, _checked(_text, "not a path or URL (a non-empty string)", str)] = (
-        "~/.cache/kiln/jobs.sqlite"
-    )
+    database: str = "~/.cache/kiln/jobs.sqlite"
     """A SQLite file, or a SQLAlchemy URL (postgresql+psycopg://...) shared by several replicas."""
-    tokens: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_tokens)] = ()
+    tokens: tuple[str, ...] = ()
     """Bearer tokens accepted (KILN_API_TOKENS: comma-separated); `kiln serve` makes one if none."""
-    max_jobs_in_flight: Positive = 8
+    max_jobs_in_flight: int = 8
     """Unfinished jobs one token may have (429 past it)."""
-    max_candidates_per_job: Positive = 10_000
-    max_candidates_in_flight: Positive = 100_000
+    max_candidates_per_job: int = 10_000
+    max_candidates_in_flight: int = 100_000
     """Candidates of one token's unfinished jobs, this one included (429 past it)."""
-    max_tests: Positive = 1_000
-    max_source_bytes: Positive = 65_536
-    max_body_bytes: Positive = 16 * 1024 * 1024
-    max_json_depth: Positive = 100
+    max_tests: int = 1_000
+    max_source_bytes: int = 65_536
+    max_body_bytes: int = 16 * 1024 * 1024
+    max_json_depth: int = 100
     """Arrays and objects nested in a JSON body (422 past it): values nest at most
     vm.limits.MAX_TYPE_DEPTH (64) inside a request's few levels of its own."""
-    max_fuel: Positive = 1_000_000_000
-    """The largest fuel a request may ask for (per job, per test, or for /v1/run)."""
-    max_job_fuel: Positive = 10_000_000_000_000
+    max_fuel: int = 1_000_000_000
+    max_job_fuel: int = 10_000_000_000_000
     """The most instructions one job may run: the fuel of each test (its own, else options.fuel,
     else [vm] fuel) summed over candidates x tests, twice with options.detail (413 past it).
     1e13 is about three hours of one CPU core, under two minutes of one H100."""
-    max_detail_items: Positive = 100_000
+    max_detail_items: int = 100_000
     """Candidates x tests of a job that asks for per-test detail (options.detail; 413 past it):
     what it stores is about 100 bytes per item."""
-    retention_s: Positive = 7 * 24 * 3600
+    """The largest fuel a request may ask for (per job, per test, or for /v1/run)."""
+    retention_s: int = 7 * 24 * 3600
     """How long a finished job and its results are kept before they are pruned."""
-    lease_s: Positive = 30
+    lease_s: int = 30
     """How long a replica's claim on a running job lasts unrenewed; then another resumes it."""
-    executor: Annotated[str, _one_of(API_EXECUTORS, "not one of farm, thread")] = "farm"
+    executor: str = "farm"
     """What runs jobs: "farm" (the Ray farm of cluster/) or "thread" (a Pipeline, no Ray)."""
-    farm_workers: Annotated[
-        int, _checked(lambda v: _is_int(v) and v >= 0, "not an integer of 0 or more")
-    ] = 0
+    farm_workers: int = 0
     """Workers of the embedded farm; 0: the farm's own default ([farm] workers)."""
 
+    def __post_init__(self) -> None:
+        for name in API_INT_KEYS:
+            value = getattr(self, name)
+            if not _is_int(value) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if self.executor not in API_EXECUTORS:
+            known = ", ".join(API_EXECUTORS)
+            raise ValueError(f"executor must be one of {known}, got {self.executor!r}")
+        if not _is_int(self.farm_workers) or self.farm_workers < 0:
+            raise ValueError(f"farm_workers must be 0 or more, got {self.farm_workers!r}")
 
-@dataclass(frozen=True, config=_TABLE)
+
+API_INT_KEYS = (
+    "max_jobs_in_flight",
+    "max_candidates_per_job",
+    "max_candidates_in_flight",
+    "max_tests",
+    "max_source_bytes",
+    "max_body_bytes",
+    "max_json_depth",
+    "max_fuel",
+    "max_job_fuel",
+    "max_detail_items",
+    "retention_s",
+    "lease_s",
+)
+API_EXECUTORS = ("farm", "thread")
+API_KEYS = ("database", "tokens", *API_INT_KEYS, "executor", "farm_workers")
+
+
+@dataclass(frozen=True)
 class FarmSettings:
     """The Ray farm (cluster/). Table [farm]; KILN_RAY_ADDRESS and KILN_FARM_<KEY>."""
 
-    ray_address: Annotated[
-        str, _checked(lambda v: isinstance(v, str), "not a string", lambda v: _strip(v))
-    ] = ""
+    ray_address: str = ""
     """The Ray cluster to join ("auto", "host:6379", "ray://host:10001"); empty: kiln starts an
     embedded local cluster."""
-    workers: AutoPositive = None
+    workers: int | None = None
     """CPU worker actors where the cluster has no GPU; None ("auto"): one per core. With GPUs
     there is always one actor per GPU."""
-    batch_size: AutoPositive = None
+    batch_size: int | None = None
     """Candidates per batch; None ("auto"): sized by the scheduler's cost model."""
-    in_flight: Positive = 2
+    in_flight: int = 2
     """Batches sent to one worker and not yet back (backpressure)."""
 
+    def __post_init__(self) -> None:
+        for name in ("workers", "batch_size"):
+            value = getattr(self, name)
+            if value is not None and (not _is_int(value) or value < 1):
+                raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+        if not _is_int(self.in_flight) or self.in_flight < 1:
+            raise ValueError(f"in_flight must be a positive integer, got {self.in_flight!r}")
 
-@dataclass(frozen=True, config=_TABLE)
+
+@dataclass(frozen=True)
 class Settings:
     vm: Limits = field(default_factory=Limits)
     """Limits of one execution, the same on every backend."""
-    cache_dir: Annotated[Path, BeforeValidator(_folder)] = field(default_factory=default_cache_dir)
+    cache_dir: Path = field(default_factory=default_cache_dir)
     """Where the CPU backend caches the C libraries it compiles."""
-    cpu_threads: Annotated[int, BeforeValidator(_threads)] = field(default_factory=all_cores)
+    cpu_threads: int = field(default_factory=all_cores)
     """Threads the CPU backend may use."""
-    compiler: Annotated[str, _one_of(COMPILERS, "choose batched or reference")] = "batched"
+    compiler: str = "batched"
     """The Pipeline's compiler: "batched" (the C compiler where it covers a program, the
     reference compiler for the rest) or "reference" (compiler.compile_source for all)."""
-    sandbox: Annotated[str, _one_of(SANDBOXES, "choose auto or strict")] = "auto"
+    sandbox: str = "auto"
     """The CPython fallback's sandbox: "auto" runs with the layers this machine has (and says
     which are missing), "strict" makes a missing layer an error (evaluation.fallback)."""
-    prepared_cache: Switch = True
+    prepared_cache: bool = True
     """Whether `kiln eval` keeps prepared problems on disk (evaluation.prepcache)."""
-    prebuilt: Switch = True
+    prebuilt: bool = True
     """Whether the CUDA backends load the shipped cubins; false: NVRTC compiles (vm.prebuilt)."""
-    trace: Switch = False
+    trace: bool = False
     """The reference VM prints every instruction to stderr (vm.ref; `KILN_TRACE=1 kiln run`)."""
     api: ApiSettings = field(default_factory=ApiSettings)
     """The REST service."""
     farm: FarmSettings = field(default_factory=FarmSettings)
     """The Ray farm."""
 
-
-LIMIT_NAMES = tuple(f.name for f in fields(Limits))
-RUNTIME_KEYS = tuple(f.name for f in fields(Settings) if f.name not in ("vm", "api", "farm"))
-API_KEYS = tuple(f.name for f in fields(ApiSettings))
-FARM_KEYS = tuple(f.name for f in fields(FarmSettings))
-
-
-def _limit(name: str) -> BeforeValidator:
-    def validate(value: object) -> object:
-        value = _number(value)
-        if not _is_int(value):
-            raise ValueError("not an integer")
-        Limits().replace(**{name: value})  # Limits says what is wrong with the value
-        return value
-
-    return BeforeValidator(validate)
-
-
-def _table(name: str, hints: Mapping[str, Any]) -> type:
-    return dataclass(make_dataclass(name, list(hints.items())), config=_TABLE)
-
-
-_Vm = _table("Vm", {n: Annotated[int, _limit(n)] for n in LIMIT_NAMES})
-_Runtime = _table(
-    "Runtime", {k: get_type_hints(Settings, include_extras=True)[k] for k in RUNTIME_KEYS}
-)
-
-
-class _Tables(BaseSettings):
-    """The tables of a settings file (the packaged one has every key), and what pydantic-settings
-    reads from the environment."""
-
-    model_config = SettingsConfigDict(
-        extra="forbid", env_prefix="KILN_", env_nested_delimiter="_", env_nested_max_split=1
-    )
-    vm: _Vm  # type: ignore[valid-type]
-    runtime: _Runtime  # type: ignore[valid-type]
-    api: ApiSettings
-    farm: FarmSettings
-
-
-KNOWN_KEYS = {"vm": LIMIT_NAMES, "runtime": RUNTIME_KEYS, "api": API_KEYS, "farm": FARM_KEYS}
-
-
-def variable(table: str, key: str) -> str:
-    """The environment variable of a key: ("vm", "fuel") -> KILN_VM_FUEL, ("runtime", "trace")
-    -> KILN_TRACE, ("farm", "ray_address") -> KILN_RAY_ADDRESS."""
-    if (table, key) == ("farm", "ray_address"):
-        return RAY_ADDRESS_VARIABLE
-    return ("KILN_" if table == "runtime" else f"KILN_{table.upper()}_") + key.upper()
-
-
-def vm_variable(limit: str) -> str:
-    return variable("vm", limit)
-
-
-def farm_variable(key: str) -> str:
-    return variable("farm", key)
-
-
-class _Environment(EnvSettingsSource):
-    """pydantic-settings reads `env` into the tables (KILN_VM_FUEL -> [vm] fuel), given the
-    table's name where kiln's variable does not say it (KILN_CACHE_DIR, KILN_RAY_ADDRESS)."""
-
-    def __init__(self, env: Mapping[str, str]) -> None:
-        self.given = env
-        super().__init__(_Tables, env_ignore_empty=True)
-
-    def _load_env_vars(self) -> Mapping[str, str]:
-        if "KILN_FARM_RAY_ADDRESS" in self.given:
-            raise SettingsError(
-                f"KILN_FARM_RAY_ADDRESS: unknown variable (kiln reads {RAY_ADDRESS_VARIABLE})"
-            )
-        blank = {farm_variable(key) for key in FARM_KEYS}  # a blank [farm] variable is unset
-        renamed = {
-            variable(t, k): f"kiln_{t}_{k}" for t in ("runtime", "farm") for k in KNOWN_KEYS[t]
-        }
-        return {
-            renamed.get(name, name.lower()): value
-            for name, value in self.given.items()
-            if name.startswith("KILN_")  # kiln's names, as written: KILN_VM_FUEL, not kiln_vm_fuel
-            and (value.strip() if name in blank else value)
-            and name not in API_CLIENT_VARIABLES
-            and not name.startswith("KILN_RUNTIME_")
-            and name.removeprefix("KILN_").lower() not in KNOWN_KEYS  # not a table as JSON
-        }
-
-
-Origins = dict[tuple[str, str | None], tuple[str, str]]
-"""(table, key) -> (where it was set: a file or a variable, the words for its value there)."""
-
-
-def _layer(
-    merged: dict[str, Any], origins: Origins, data: Mapping[str, Any], file: Path | None
-) -> None:
-    for table, entries in data.items():
-        source = str(file) if file is not None else f"KILN_{table.upper()}_*"
-        origins[table, None] = (source, f"{source}: [{table}]")
-        for key, value in entries.items() if isinstance(entries, dict) else []:
-            if file is None:
-                origins[table, key] = (name := variable(table, str(key)), f"{name}={str(value)!r}")
-            else:
-                origins[table, key] = (str(file), f"{file}: [{table}] {key} = {value!r}")
-        if isinstance(entries, dict) and isinstance(merged.get(table), dict):
-            merged[table] = {**merged[table], **entries}
-        else:
-            merged[table] = entries
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as file:
-            data = tomllib.load(file)
-    except FileNotFoundError:
-        raise SettingsError(f"{path}: no such settings file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise SettingsError(f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise SettingsError(f"{path}: cannot read the settings file: {error.strerror}") from None
-    return data
-
-
-def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
-    """The settings in force: packaged defaults, then the user file, then `KILN_*` variables.
-
-    `path` is the user file (it wins over `KILN_CONFIG`); `env` defaults to `os.environ`.
-    """
-    env = os.environ if env is None else env
-    raw = env.get(CONFIG_VARIABLE, "")
-    user = path if path is not None else Path(raw).expanduser() if raw else None
-    merged: dict[str, Any] = {}
-    origins: Origins = {}
-    folders: dict[str, Path] = {}  # a relative cache_dir is taken from there
-    for file in (PACKAGED_FILE, user):
-        if file is not None:
-            _layer(merged, origins, _read(file), file)
-            folders[str(file)] = file.parent
-    found = _Environment(env)()
-    variables = {t: {k: _Variable(v) for k, v in e.items()} for t, e in found.items()}
-    _layer(merged, origins, variables, None)
-    try:
-        tables = _Tables.model_validate(merged)
-    except ValidationError as error:
-        raise SettingsError(_message(error.errors()[0], origins)) from None
-    runtime = asdict(tables.runtime)
-    folder = folders.get(origins["runtime", "cache_dir"][0], Path.cwd())
-    runtime["cache_dir"] = folder.absolute() / runtime["cache_dir"]
-    return Settings(Limits(**asdict(tables.vm)), **runtime, api=tables.api, farm=tables.farm)
-
-
-def _message(error: Any, origins: Origins) -> str:
-    """What is wrong, worded from where the value came from."""
-    table, key = error["loc"][0], (error["loc"][1] if len(error["loc"]) > 1 else None)
-    source, where = origins[table, key]
-    unknown = error["type"] in ("extra_forbidden", "unexpected_keyword_argument")
-    if key is None and unknown:
-        known = ", ".join(f"[{t}]" for t in KNOWN_KEYS)
-        return f"{source}: unknown table [{table}] (known: {known})"
-    if key is None:
-        return f"{source}: {table} must be a table [{table}], got {error['input']!r}"
-    if unknown and source.startswith("KILN_"):
-        reads = ", ".join(variable(table, k) for k in KNOWN_KEYS[table])
-        return f"{source}: unknown variable (kiln reads {reads})"
-    if unknown:
-        return f"{source}: unknown key [{table}] {key} (known: {', '.join(KNOWN_KEYS[table])})"
-    return f"{where}: {error.get('ctx', {}).get('error') or error['msg']}"
+    def __post_init__(self) -> None:
+        if not _is_int(self.cpu_threads) or self.cpu_threads < 1:
+            raise ValueError(f"cpu_threads must be a positive integer, got {self.cpu_threads!r}")
+        if self.compiler not in COMPILERS:
+            known = ", ".join(COMPILERS)
+            raise ValueError(f"compiler must be one of {known}, got {self.compiler!r}")
+        if self.sandbox not in SANDBOXES:
+            raise ValueError(f"sandbox must be auto or strict, got {self.sandbox!r}")
 
 
 def apply(settings: Settings) -> tuple[Any, ...]:
@@ -438,3 +234,276 @@ def applied(settings: Settings) -> Iterator[Settings]:
         yield settings
     finally:
         restore(previous)
+
+
+def vm_variable(limit: str) -> str:
+    """The environment variable that overrides one field of `Limits`: fuel -> KILN_VM_FUEL."""
+    return VM_VARIABLE_PREFIX + limit.upper()
+
+
+def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """The settings in force: packaged defaults, then the user file, then `KILN_*` variables.
+
+    `path` is the user file (it wins over `KILN_CONFIG`); `env` defaults to `os.environ`.
+    """
+    env = os.environ if env is None else env
+    settings = _apply_file(Settings(), PACKAGED_FILE)
+    user_file = path if path is not None else _variable_path(env, CONFIG_VARIABLE)
+    if user_file is not None:
+        settings = _apply_file(settings, user_file)
+    return _apply_env(settings, env)
+
+
+def _apply_file(settings: Settings, path: Path) -> Settings:
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except FileNotFoundError:
+        raise SettingsError(f"{path}: no such settings file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise SettingsError(f"{path}: cannot read the settings file: {error.strerror}") from None
+
+    known_tables = {"vm": LIMIT_NAMES, "runtime": RUNTIME_KEYS, "api": API_KEYS, "farm": FARM_KEYS}
+    for table, entries in data.items():
+        if table not in known_tables:
+            known = ", ".join(f"[{name}]" for name in known_tables)
+            raise SettingsError(f"{path}: unknown table [{table}] (known: {known})")
+        if not isinstance(entries, dict):
+            raise SettingsError(f"{path}: {table} must be a table [{table}], got {entries!r}")
+        for key in entries:
+            if key not in known_tables[table]:
+                known = ", ".join(known_tables[table])
+                raise SettingsError(f"{path}: unknown key [{table}] {key} (known: {known})")
+
+    limits = settings.vm
+    for key, value in data.get("vm", {}).items():
+        where = f"{path}: [vm] {key} = {value!r}"
+        if not _is_int(value):
+            raise SettingsError(f"{where}: not an integer")
+        limits = _with_limit(limits, key, value, where)
+
+    runtime = data.get("runtime", {})
+    cache_dir = settings.cache_dir
+    if "cache_dir" in runtime:
+        value = runtime["cache_dir"]
+        cache_dir = _cache_dir(value, f"{path}: [runtime] cache_dir = {value!r}", path.parent)
+    cpu_threads = settings.cpu_threads
+    if "cpu_threads" in runtime:
+        value = runtime["cpu_threads"]
+        cpu_threads = _cpu_threads(value, f"{path}: [runtime] cpu_threads = {value!r}")
+    compiler = settings.compiler
+    if "compiler" in runtime:
+        value = runtime["compiler"]
+        compiler = _compiler(value, f"{path}: [runtime] compiler = {value!r}")
+    switches = {
+        key: _switch(key, runtime[key], f"{path}: [runtime] {key} = {runtime[key]!r}")
+        for key in SWITCH_VARIABLES
+        if key in runtime
+    }
+    api = _api_settings(
+        settings.api, data.get("api", {}), lambda key, value: f"{path}: [api] {key} = {value!r}"
+    )
+    farm = _farm_settings(
+        settings.farm, data.get("farm", {}), lambda k, v: f"{path}: [farm] {k} = {v!r}"
+    )
+    return replace(
+        settings, vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, compiler=compiler,
+        api=api, farm=farm, **switches,
+    )  # fmt: skip
+
+
+def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
+    known_vm_variables = {vm_variable(name): name for name in LIMIT_NAMES}
+    for name in sorted(env):
+        if name.startswith(VM_VARIABLE_PREFIX) and name not in known_vm_variables:
+            known = ", ".join(known_vm_variables)
+            raise SettingsError(f"{name}: unknown variable (kiln reads {known})")
+
+    limits = settings.vm
+    for name, limit in known_vm_variables.items():
+        raw = env.get(name, "")
+        if raw:
+            where = f"{name}={raw!r}"
+            limits = _with_limit(limits, limit, _parse_int(raw, where), where)
+
+    cache_dir = settings.cache_dir
+    raw = env.get(CACHE_DIR_VARIABLE, "")
+    if raw:
+        cache_dir = _cache_dir(raw, f"{CACHE_DIR_VARIABLE}={raw!r}", Path.cwd())
+    cpu_threads = settings.cpu_threads
+    raw = env.get(CPU_THREADS_VARIABLE, "")
+    if raw:
+        where = f"{CPU_THREADS_VARIABLE}={raw!r}"
+        value = AUTO if raw.strip() == AUTO else _parse_int(raw, where)
+        cpu_threads = _cpu_threads(value, where)
+    compiler = settings.compiler
+    raw = env.get(COMPILER_VARIABLE, "")
+    if raw:
+        compiler = _compiler(raw.strip(), f"{COMPILER_VARIABLE}={raw!r}")
+    api_variables = {API_VARIABLE_PREFIX + key.upper(): key for key in API_KEYS}
+    for name in sorted(env):
+        if (
+            name.startswith(API_VARIABLE_PREFIX)
+            and name not in api_variables
+            and name not in API_CLIENT_VARIABLES
+        ):
+            raise SettingsError(f"{name}: unknown variable (kiln reads {', '.join(api_variables)})")
+    api_values: dict[str, object] = {}
+    for name, key in api_variables.items():
+        raw = env.get(name, "")
+        if raw:
+            if key == "tokens":
+                api_values[key] = [t.strip() for t in raw.split(",") if t.strip()]
+            elif key in (*API_INT_KEYS, "farm_workers"):
+                api_values[key] = _parse_int(raw, f"{name}={raw!r}")
+            else:
+                api_values[key] = raw
+    api = _api_settings(
+        settings.api, api_values, lambda key, value: f"{API_VARIABLE_PREFIX}{key.upper()}={value!r}"
+    )
+    farm = _farm_settings(settings.farm, *_farm_variables(env))
+    switches = {
+        key: _switch(key, env[name].strip().lower(), f"{name}={env[name]!r}", words=True)
+        for key, name in SWITCH_VARIABLES.items()
+        if env.get(name, "")
+    }
+    return replace(
+        settings, vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, compiler=compiler,
+        api=api, farm=farm, **switches,
+    )  # fmt: skip
+
+
+def _switch(key: str, value: object, where: str, words: bool = False) -> Any:
+    """A [runtime] switch's value: sandbox is auto or strict; the others are booleans in a
+    file and 1/0, true/false, yes/no or on/off in a variable (`words`: `value` lower-cased)."""
+    if key == "sandbox":
+        if value not in SANDBOXES:
+            raise SettingsError(f"{where}: choose auto or strict")
+        return value
+    if isinstance(value, bool):
+        return value
+    if words and isinstance(value, str) and value in SWITCH_WORDS:
+        return SWITCH_WORDS[value]
+    raise SettingsError(f"{where}: not a switch (true or false; in a variable also 1 or 0)")
+
+
+def _compiler(value: object, where: str) -> str:
+    if value not in COMPILERS:
+        raise SettingsError(f"{where}: choose {' or '.join(COMPILERS)}")
+    return str(value)
+
+
+def farm_variable(key: str) -> str:
+    """The environment variable of one [farm] key: ray_address -> KILN_RAY_ADDRESS,
+    workers -> KILN_FARM_WORKERS."""
+    return RAY_ADDRESS_VARIABLE if key == "ray_address" else FARM_VARIABLE_PREFIX + key.upper()
+
+
+def _farm_variables(
+    env: Mapping[str, str],
+) -> tuple[dict[str, object], Callable[[str, object], str]]:
+    variables = {farm_variable(key): key for key in FARM_KEYS}
+    for name in sorted(env):
+        if name.startswith(FARM_VARIABLE_PREFIX) and name not in variables:
+            raise SettingsError(f"{name}: unknown variable (kiln reads {', '.join(variables)})")
+    values: dict[str, object] = {}
+    for name, key in variables.items():
+        raw = env.get(name, "")
+        if not raw.strip():
+            continue
+        if key == "ray_address":
+            values[key] = raw.strip()
+        elif raw.strip() == AUTO and key != "in_flight":
+            values[key] = AUTO
+        else:
+            values[key] = _parse_int(raw, f"{name}={raw!r}")
+    return values, lambda key, value: f"{farm_variable(key)}={value!r}"
+
+
+def _farm_settings(
+    farm: FarmSettings, values: Mapping[str, object], where: Callable[[str, object], str]
+) -> FarmSettings:
+    changes: dict[str, object] = {}
+    for key, value in values.items():
+        if key == "ray_address":
+            if not isinstance(value, str):
+                raise SettingsError(f"{where(key, value)}: not a string")
+            changes[key] = value.strip()
+        elif key in ("workers", "batch_size") and value == AUTO:
+            changes[key] = None
+        elif not _is_int(value) or value < 1:
+            auto = "" if key == "in_flight" else f' or "{AUTO}"'
+            raise SettingsError(f"{where(key, value)}: not a positive integer{auto}")
+        else:
+            changes[key] = value
+    return replace(farm, **changes) if changes else farm  # type: ignore[arg-type]
+
+
+def _api_settings(
+    api: ApiSettings, values: Mapping[str, object], where: Callable[[str, object], str]
+) -> ApiSettings:
+    changes: dict[str, object] = {}
+    for key, value in values.items():
+        if key == "tokens":
+            if not isinstance(value, list) or not all(isinstance(t, str) and t for t in value):
+                raise SettingsError(f"{where(key, value)}: not a list of non-empty strings")
+            changes[key] = tuple(value)
+        elif key == "database":
+            if not isinstance(value, str) or not value.strip():
+                raise SettingsError(f"{where(key, value)}: not a path or URL (a non-empty string)")
+            changes[key] = value
+        elif key == "executor":
+            if value not in API_EXECUTORS:
+                raise SettingsError(f"{where(key, value)}: not one of {', '.join(API_EXECUTORS)}")
+            changes[key] = value
+        elif key == "farm_workers":
+            if not _is_int(value) or value < 0:
+                raise SettingsError(f"{where(key, value)}: not an integer of 0 or more")
+            changes[key] = value
+        else:
+            if not _is_int(value) or value < 1:
+                raise SettingsError(f"{where(key, value)}: not a positive integer")
+            changes[key] = value
+    return replace(api, **changes) if changes else api  # type: ignore[arg-type]
+
+
+def _variable_path(env: Mapping[str, str], name: str) -> Path | None:
+    raw = env.get(name, "")
+    return Path(raw).expanduser() if raw else None
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_int(raw: str, where: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise SettingsError(f"{where}: not an integer") from None
+
+
+def _with_limit(limits: Limits, name: str, value: int, where: str) -> Limits:
+    try:
+        return limits.replace(**{name: value})
+    except ValueError as error:  # Limits says what is wrong with the value; we say where it is
+        raise SettingsError(f"{where}: {error}") from None
+
+
+def _cache_dir(value: object, where: str, relative_to: Path) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise SettingsError(f"{where}: not a path (a non-empty string)")
+    directory = Path(value).expanduser()
+    return directory if directory.is_absolute() else relative_to.absolute() / directory
+
+
+def _cpu_threads(value: object, where: str) -> int:
+    if value == AUTO:
+        return all_cores()
+    if not _is_int(value):
+        raise SettingsError(f'{where}: not an integer or "{AUTO}"')
+    if value < 1:
+        raise SettingsError(f"{where}: must be at least 1")
+    return value

@@ -6,7 +6,6 @@ import dataclasses
 import os
 import tomllib
 from collections.abc import Callable
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,10 @@ from configs.settings import (
     LIMIT_NAMES,
     PACKAGED_FILE,
     RUNTIME_KEYS,
-    ApiSettings,
     Settings,
     SettingsError,
     farm_variable,
     load_settings,
-    variable,
     vm_variable,
 )
 from vm.limits import Limits
@@ -51,7 +48,6 @@ def test_packaged_file_mirrors_limits_defaults() -> None:
         packaged = tomllib.load(file)
     assert packaged["vm"] == dataclasses.asdict(Limits())
     assert tuple(packaged["runtime"]) == RUNTIME_KEYS
-    assert set(RUNTIME_KEYS) >= {"cache_dir", "cpu_threads", "compiler", "sandbox", "trace"}
     assert packaged["runtime"]["compiler"] == Settings().compiler
 
 
@@ -185,9 +181,9 @@ def test_any_valid_limit_passes_through_its_variable(name: str, data: st.DataObj
         ({"KILN_VM_FULE": "1"}, "KILN_VM_FULE: unknown variable (kiln reads KILN_VM_FUEL,"),
         ({"KILN_CONFIG": "/nonexistent/kiln.toml"}, "/nonexistent/kiln.toml: no such settings"),
         # [farm]
-        ({"KILN_FARM_WORKERS": "0"}, "KILN_FARM_WORKERS='0': not a positive integer or \"auto\""),
+        ({"KILN_FARM_WORKERS": "0"}, 'KILN_FARM_WORKERS=0: not a positive integer or "auto"'),
         ({"KILN_FARM_WORKERS": "two"}, "KILN_FARM_WORKERS='two': not an integer"),
-        ({"KILN_FARM_BATCH_SIZE": "-5"}, "KILN_FARM_BATCH_SIZE='-5': not a positive integer"),
+        ({"KILN_FARM_BATCH_SIZE": "-5"}, "KILN_FARM_BATCH_SIZE=-5: not a positive integer"),
         ({"KILN_FARM_IN_FLIGHT": "auto"}, "KILN_FARM_IN_FLIGHT='auto': not an integer"),
         ({"KILN_FARM_INFLIGHT": "2"}, "KILN_FARM_INFLIGHT: unknown variable (kiln reads"),
     ],
@@ -244,7 +240,7 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
 
 
 def test_settings_reject_a_bad_thread_count() -> None:
-    with pytest.raises(ValueError, match=r"cpu_threads\n.*must be at least 1"):
+    with pytest.raises(ValueError, match="cpu_threads must be a positive integer"):
         Settings(cpu_threads=0)
 
 
@@ -256,10 +252,10 @@ def test_the_pipelines_compiler_from_the_file_and_kiln_compiler(tmp_path: Path) 
     assert load_settings(user, env={"KILN_COMPILER": "batched"}).compiler == "batched"
     with pytest.raises(SettingsError, match="KILN_COMPILER='fast': choose batched or reference"):
         load_settings(env={"KILN_COMPILER": "fast"})
-    user.write_text("[runtime]\ncompiler = 3\n")
+    user.write_text('[runtime]\ncompiler = 3\n')
     with pytest.raises(SettingsError, match=r"\[runtime\] compiler = 3: choose"):
         load_settings(user, env={})
-    with pytest.raises(ValueError, match=r"compiler\n.*choose batched or reference"):
+    with pytest.raises(ValueError, match="compiler must be one of batched, reference"):
         Settings(compiler="fast")
 
 
@@ -302,13 +298,9 @@ def test_the_runtime_switches_from_the_file_and_their_variables(tmp_path: Path) 
         ({"KILN_TRACE": "2"}, "KILN_TRACE='2': not a switch"),
         ({"KILN_PREBUILT": "maybe"}, "KILN_PREBUILT='maybe': not a switch"),
         ({"KILN_PREPARED_CACHE": "-"}, "KILN_PREPARED_CACHE='-': not a switch"),
-        ({"KILN_FARM_RAY_ADDRESS": "auto"}, "KILN_FARM_RAY_ADDRESS: unknown variable"),
-        ({"KILN_API_MAX_FUEL": "lots"}, "KILN_API_MAX_FUEL='lots': not an integer"),
-        ({"KILN_API_MAX_FUEL": "0"}, "KILN_API_MAX_FUEL='0': not a positive integer"),
-        ({"KILN_API_EXECUTOR": "cron"}, "KILN_API_EXECUTOR='cron': not one of farm, thread"),
     ],
 )
-def test_bad_runtime_or_api_variable_is_named(env: dict[str, str], message: str) -> None:
+def test_bad_switch_variable_is_named(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError) as caught:
         load_settings(env=env)
     assert str(caught.value).startswith(message)
@@ -320,37 +312,10 @@ def test_bad_runtime_or_api_variable_is_named(env: dict[str, str], message: str)
         ('[runtime]\nsandbox = "off"\n', "[runtime] sandbox = 'off': choose auto or strict"),
         ("[runtime]\ntrace = 1\n", "[runtime] trace = 1: not a switch"),
         ('[runtime]\nprebuilt = "false"\n', "[runtime] prebuilt = 'false': not a switch"),
-        ('[api]\ntokens = "t"\n', "[api] tokens = 't': not a list of non-empty strings"),
-        ("[api]\nmax_tests = true\n", "[api] max_tests = True: not a positive integer"),
     ],
 )
-def test_bad_runtime_or_api_key_names_the_file(tmp_path: Path, text: str, message: str) -> None:
+def test_bad_switch_key_names_the_file(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path, text)
     with pytest.raises(SettingsError) as caught:
         load_settings(path, env={})
     assert str(caught.value).startswith(f"{path}: {message}")
-
-
-def test_api_tokens_from_the_variable_and_lowercase_names_are_not_kilns() -> None:
-    assert load_settings(env={"KILN_API_TOKENS": "a, b,,c"}).api.tokens == ("a", "b", "c")
-    api = load_settings(env={"KILN_API_DATABASE": "/j.sqlite", "KILN_API_FARM_WORKERS": "0"}).api
-    assert (api.database, api.farm_workers) == ("/j.sqlite", 0)
-    # every variable a service might be given, as a string: each read as its key's type
-    env = {
-        variable("api", f.name): str(getattr(ApiSettings(), f.name)) for f in fields(ApiSettings)
-    }
-    env |= {variable("runtime", k): str(getattr(Settings(), k)) for k in RUNTIME_KEYS}
-    env |= {variable("farm", "ray_address"): "auto", "KILN_FARM_IN_FLIGHT": "3"}
-    env |= {vm_variable(k): "77" for k in LIMIT_NAMES}
-    env["KILN_API_TOKENS"] = "t"
-    settings = load_settings(env=env)
-    assert settings.api == ApiSettings(tokens=("t",)) and settings.vm == Limits(77, 77, 77, 77)
-    assert settings.farm.ray_address == "auto" and settings.farm.in_flight == 3
-    assert load_settings(env={"kiln_vm_fuel": "abc", "kiln_vm_fule": "1"}) == Settings()
-
-
-def test_a_relative_cache_dir_variable_is_taken_from_the_working_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    assert load_settings(env={"KILN_CACHE_DIR": "here"}).cache_dir == tmp_path / "here"
