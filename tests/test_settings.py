@@ -252,7 +252,7 @@ def test_the_pipelines_compiler_from_the_file_and_kiln_compiler(tmp_path: Path) 
     assert load_settings(user, env={"KILN_COMPILER": "batched"}).compiler == "batched"
     with pytest.raises(SettingsError, match="KILN_COMPILER='fast': choose batched or reference"):
         load_settings(env={"KILN_COMPILER": "fast"})
-    user.write_text('[runtime]\ncompiler = 3\n')
+    user.write_text("[runtime]\ncompiler = 3\n")
     with pytest.raises(SettingsError, match=r"\[runtime\] compiler = 3: choose"):
         load_settings(user, env={})
     with pytest.raises(ValueError, match="compiler must be one of batched, reference"):
