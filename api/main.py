@@ -42,7 +42,11 @@ def create_app(settings: Settings | None = None, executor: Executor | None = Non
             store = Store(settings.api.database)
             # problems are prepared on the executor's workers: this process only routes
             problems = partial(
-                lookup_problem, runner=farm, limits=settings.vm, compiler=settings.compiler
+                lookup_problem,
+                runner=farm,
+                limits=settings.vm,
+                compiler=settings.compiler,
+                cache=settings.prepared_cache,
             )
             runner = JobRunner(
                 store, farm, settings.api, metrics, problems, default_fuel=settings.vm.fuel

@@ -77,7 +77,12 @@ _LOCK = Lock()
 
 
 def _prepare(
-    problem_id: str, dataset: str, limits: Limits | None, compiler: str, runner: Runner | None
+    problem_id: str,
+    dataset: str,
+    limits: Limits | None,
+    compiler: str,
+    runner: Runner | None,
+    cache: bool,
 ) -> ProblemTests | None:
     key = (problem_id, dataset, limits, compiler)
     with _LOCK:
@@ -94,7 +99,7 @@ def _prepare(
 
             runner = LocalRunner(backend="cpu", limits=limits, compiler=compiler)
         tid = aliases.get(problem_id, problem_id)
-        prepared = prepare_problems({tid: problem}, runner)[tid]
+        prepared = prepare_problems({tid: problem}, runner, cache=cache)[tid]
         if prepared.specs is None:
             raise ProblemUnavailable(
                 f"problem {tid!r} needs the CPython fallback, which the service does not run:"
@@ -115,12 +120,14 @@ def lookup_problem(
     runner: Runner | None = None,
     limits: Limits | None = None,
     compiler: str = "batched",
+    cache: bool = False,
 ) -> ProblemTests | None:
     """The problem's tests, or None when the dataset does not know the id; raises
     ProblemUnavailable for a problem that cannot run natively. `runner`: what runs the canonical
     solution (the service's executor; default a local runner here). `limits`, `compiler`: the
     VM limits and compiler it runs with (the service's settings, which the application passes:
-    `api.main`; default `Limits()`, the batched compiler)."""
+    `api.main`; default `Limits()`, the batched compiler); `cache`: whether the prepared problem
+    is kept on disk (the settings' [runtime] prepared_cache)."""
     if len(problem_id) > 200 or dataset not in dataset_names():
         return None
-    return _prepare(problem_id, dataset, limits, compiler, runner)
+    return _prepare(problem_id, dataset, limits, compiler, runner, cache)

@@ -60,7 +60,7 @@ def programs(samples: Any, problems: Any, settings: Settings) -> list[tuple[str,
 
     used = {s.task_id: problems[s.task_id] for s in samples}
     with local_runner(limits=settings.vm, compiler=settings.compiler) as runner:
-        prepared = prepare_problems(used, runner)
+        prepared = prepare_problems(used, runner, cache=settings.prepared_cache)
     keys: dict[tuple[str, str, Any], None] = {}
     for s in samples:
         pp = prepared[s.task_id]

@@ -6,14 +6,20 @@
 2. a user file with any of the same keys: the `path` argument, else the file `KILN_CONFIG` names;
 3. environment variables: `KILN_VM_<LIMIT>` for each field of `vm.limits.Limits`
    (`KILN_VM_FUEL`, `KILN_VM_STACK_WORDS`, `KILN_VM_MAX_CALL_DEPTH`, `KILN_VM_HEAP_WORDS`),
-   `KILN_CACHE_DIR`, `KILN_CPU_THREADS` and `KILN_COMPILER`. A variable set to the empty string
+   `KILN_CACHE_DIR`, `KILN_CPU_THREADS`, `KILN_COMPILER` and the switches `KILN_SANDBOX`,
+   `KILN_PREPARED_CACHE`, `KILN_PREBUILT`, `KILN_TRACE`. A variable set to the empty string
    counts as unset.
 
 A file has the tables `[vm]` (one key per field of `Limits`), `[runtime]` (`cache_dir`,
-`cpu_threads`, `compiler`), `[api]` and `[farm]`. An unknown table, key or `KILN_VM_*` variable is
-an error rather than something silently ignored, since it is most likely a typo. Every error is a
-`SettingsError` whose message starts with where the value came from: `KILN_VM_FUEL='abc': not an
-integer`, or `/home/me/kiln.toml: unknown key [vm] fule (known: fuel, stack_words, ...)`.
+`cpu_threads`, `compiler`, `sandbox`, `prepared_cache`, `prebuilt`, `trace`), `[api]` and
+`[farm]`. An unknown table, key or `KILN_VM_*` variable is an error rather than something
+silently ignored, since it is most likely a typo. Every error is a `SettingsError` whose message
+starts with where the value came from: `KILN_VM_FUEL='abc': not an integer`, or
+`/home/me/kiln.toml: unknown key [vm] fule (known: fuel, stack_words, ...)`.
+
+The loader is written out here rather than built on pydantic-settings: that costs every `kiln`
+command about 0.3 s of start-up (importing pydantic and pydantic-settings, building the schemas:
+measured on this project's 2-core machine) and is not on the GPU machines' images.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from vm.build import CACHE_DIR_VARIABLE, DEFAULT_CACHE_DIR
 from vm.limits import Limits
@@ -35,11 +41,21 @@ VM_VARIABLE_PREFIX = "KILN_VM_"
 CPU_THREADS_VARIABLE = "KILN_CPU_THREADS"
 COMPILER_VARIABLE = "KILN_COMPILER"
 COMPILERS = ("batched", "reference")
+SANDBOXES = ("auto", "strict")
+SWITCH_VARIABLES = {
+    "sandbox": "KILN_SANDBOX",
+    "prepared_cache": "KILN_PREPARED_CACHE",
+    "prebuilt": "KILN_PREBUILT",
+    "trace": "KILN_TRACE",
+}
+"""[runtime]'s switches and the variables that set them."""
+SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True}
+SWITCH_WORDS |= {"0": False, "false": False, "no": False, "off": False}
 AUTO = "auto"
 """The value of `cpu_threads` that means every core of the machine."""
 
 LIMIT_NAMES = tuple(f.name for f in fields(Limits))
-RUNTIME_KEYS = ("cache_dir", "cpu_threads", "compiler")
+RUNTIME_KEYS = ("cache_dir", "cpu_threads", "compiler", *SWITCH_VARIABLES)
 API_VARIABLE_PREFIX = "KILN_API_"
 API_CLIENT_VARIABLES = ("KILN_API_URL", "KILN_API_TOKEN")
 """The client's (`kiln submit`, api.commands), not the service's: not settings, not unknown."""
@@ -162,6 +178,15 @@ class Settings:
     compiler: str = "batched"
     """The Pipeline's compiler: "batched" (the C compiler where it covers a program, the
     reference compiler for the rest) or "reference" (compiler.compile_source for all)."""
+    sandbox: str = "auto"
+    """The CPython fallback's sandbox: "auto" runs with the layers this machine has (and says
+    which are missing), "strict" makes a missing layer an error (evaluation.fallback)."""
+    prepared_cache: bool = True
+    """Whether `kiln eval` keeps prepared problems on disk (evaluation.prepcache)."""
+    prebuilt: bool = True
+    """Whether the CUDA backends load the shipped cubins; false: NVRTC compiles (vm.prebuilt)."""
+    trace: bool = False
+    """The reference VM prints every instruction to stderr (vm.ref; `KILN_TRACE=1 kiln run`)."""
     api: ApiSettings = field(default_factory=ApiSettings)
     """The REST service."""
     farm: FarmSettings = field(default_factory=FarmSettings)
@@ -173,26 +198,32 @@ class Settings:
         if self.compiler not in COMPILERS:
             known = ", ".join(COMPILERS)
             raise ValueError(f"compiler must be one of {known}, got {self.compiler!r}")
+        if self.sandbox not in SANDBOXES:
+            raise ValueError(f"sandbox must be auto or strict, got {self.sandbox!r}")
 
 
-def apply(settings: Settings) -> tuple[Path | None, int | None]:
+def apply(settings: Settings) -> tuple[Any, ...]:
     """Pass the settings the layers below use where they run down to them: the C VM's build
-    cache folder (`vm.build.use_cache_dir`) and its default thread count
-    (`vm.cpu.use_default_threads`). Returns what was set before (`restore`). kiln's edges load
-    the settings once and pass them down so: the `kiln` command (api.cli) and the API's
-    application (api.main, for its lifetime) with `applied`, a farm worker's process
-    (actors.worker) for its life."""
-    from vm import build, cpu
+    cache folder (`vm.build.use_cache_dir`), its default thread count
+    (`vm.cpu.use_default_threads`), whether the CUDA backends load shipped cubins
+    (`vm.prebuilt.use_prebuilt`) and the reference VM's trace (`vm.ref.use_trace`). Returns
+    what was set before (`restore`). kiln's edges load the settings once and pass them down so:
+    the `kiln` command (api.cli) and the API's application (api.main, for its lifetime) with
+    `applied`, a farm worker's process (actors.worker) for its life."""
+    values = (settings.cache_dir, settings.cpu_threads, settings.prebuilt, settings.trace)
+    return tuple(use(value) for use, value in zip(_uses(), values, strict=True))
 
-    return build.use_cache_dir(settings.cache_dir), cpu.use_default_threads(settings.cpu_threads)
 
-
-def restore(previous: tuple[Path | None, int | None]) -> None:
+def restore(previous: tuple[Any, ...]) -> None:
     """Undo `apply`: what it returned is set again."""
-    from vm import build, cpu
+    for use, value in zip(_uses(), previous, strict=True):
+        use(value)
 
-    build.use_cache_dir(previous[0])
-    cpu.use_default_threads(previous[1])
+
+def _uses() -> tuple[Callable[[Any], Any], ...]:
+    from vm import build, cpu, prebuilt, ref
+
+    return build.use_cache_dir, cpu.use_default_threads, prebuilt.use_prebuilt, ref.use_trace
 
 
 @contextmanager
@@ -266,13 +297,21 @@ def _apply_file(settings: Settings, path: Path) -> Settings:
     if "compiler" in runtime:
         value = runtime["compiler"]
         compiler = _compiler(value, f"{path}: [runtime] compiler = {value!r}")
+    switches = {
+        key: _switch(key, runtime[key], f"{path}: [runtime] {key} = {runtime[key]!r}")
+        for key in SWITCH_VARIABLES
+        if key in runtime
+    }
     api = _api_settings(
         settings.api, data.get("api", {}), lambda key, value: f"{path}: [api] {key} = {value!r}"
     )
     farm = _farm_settings(
         settings.farm, data.get("farm", {}), lambda k, v: f"{path}: [farm] {k} = {v!r}"
     )
-    return Settings(limits, cache_dir, cpu_threads, compiler, api, farm)
+    return replace(
+        settings, vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, compiler=compiler,
+        api=api, farm=farm, **switches,
+    )  # fmt: skip
 
 
 def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
@@ -325,7 +364,29 @@ def _apply_env(settings: Settings, env: Mapping[str, str]) -> Settings:
         settings.api, api_values, lambda key, value: f"{API_VARIABLE_PREFIX}{key.upper()}={value!r}"
     )
     farm = _farm_settings(settings.farm, *_farm_variables(env))
-    return Settings(limits, cache_dir, cpu_threads, compiler, api, farm)
+    switches = {
+        key: _switch(key, env[name].strip().lower(), f"{name}={env[name]!r}", words=True)
+        for key, name in SWITCH_VARIABLES.items()
+        if env.get(name, "")
+    }
+    return replace(
+        settings, vm=limits, cache_dir=cache_dir, cpu_threads=cpu_threads, compiler=compiler,
+        api=api, farm=farm, **switches,
+    )  # fmt: skip
+
+
+def _switch(key: str, value: object, where: str, words: bool = False) -> Any:
+    """A [runtime] switch's value: sandbox is auto or strict; the others are booleans in a
+    file and 1/0, true/false, yes/no or on/off in a variable (`words`: `value` lower-cased)."""
+    if key == "sandbox":
+        if value not in SANDBOXES:
+            raise SettingsError(f"{where}: choose auto or strict")
+        return value
+    if isinstance(value, bool):
+        return value
+    if words and isinstance(value, str) and value in SWITCH_WORDS:
+        return SWITCH_WORDS[value]
+    raise SettingsError(f"{where}: not a switch (true or false; in a variable also 1 or 0)")
 
 
 def _compiler(value: object, where: str) -> str:

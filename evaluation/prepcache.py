@@ -12,8 +12,9 @@ backend), so the result depends only on:
 
 An entry is one pickle per problem under `<cache_dir>/prepared/`, named by a SHA-256 of all of
 the above, written atomically. A missing, unreadable or stale entry is a miss and is prepared
-again; the cache never changes a verdict, only when the steps are counted. `KILN_PREPARED_CACHE=0`
-turns it off (`kiln eval --no-cache` does too).
+again; the cache never changes a verdict, only when the steps are counted. It is used where the
+caller asks (`prepare_problems(cache=True)`): `kiln eval` does unless the settings' [runtime]
+prepared_cache is false (`KILN_PREPARED_CACHE=0`) or `--no-cache` is given.
 
     hits, key = load(problem, fuel_factor, fuel_floor, limits)
 """
@@ -32,15 +33,10 @@ from vm.isa import isa_hash
 from vm.limits import Limits
 
 VERSION = 1
-VARIABLE = "KILN_PREPARED_CACHE"
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("compiler", "vm", "evaluation")
 CODE_FILES = ("actors/pipeline.py",)
 SUFFIXES = (".py", ".c", ".h", ".cu")
-
-
-def enabled() -> bool:
-    return os.environ.get(VARIABLE, "1").strip() not in ("0", "false", "no", "off")
 
 
 @functools.lru_cache(maxsize=1)

@@ -358,13 +358,13 @@ def prepare_problems(
     *,
     fuel_factor: int = FUEL_FACTOR,
     fuel_floor: int = FUEL_FLOOR,
-    cache: bool = True,
+    cache: bool = False,
 ) -> dict[str, PreparedProblem]:
-    """Native tests and fuel budgets of `problems` (module docstring). With `cache`, problems
-    prepared before by the same code under the same rule come from `evaluation.prepcache`."""
+    """Native tests and fuel budgets of `problems` (module docstring). With `cache` (kiln's edges
+    pass the settings' [runtime] prepared_cache), problems prepared before by the same code under
+    the same rule come from `evaluation.prepcache`."""
     from evaluation import prepcache
 
-    cache = cache and prepcache.enabled()
     names: dict[str, str] = {}
     cached: dict[str, PreparedProblem] = {}
     if cache:
@@ -674,15 +674,21 @@ def evaluate(
     native: bool = True,
     batch_size: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
-    prepared_cache: bool = True,
+    prepared_cache: bool = False,
+    fallback_sandbox: str = "auto",
 ) -> EvalReport:
     """Evaluate `samples` (module docstring). `native=False` sends everything to the fallback.
     `timeout` is the fallback's limit in seconds: with `timeout_parity` every candidate's, else
     the ceiling of each problem's `time_limit`. `fallback_imports`: what a fallback candidate may
-    import (FallbackPool's `imports`), when no `fallback` pool is given."""
+    import (FallbackPool's `imports`), when no `fallback` pool is given; `fallback_sandbox`
+    its `sandbox` (the settings' [runtime] sandbox). `prepared_cache`: prepare_problems'
+    `cache`."""
     start = time.perf_counter()
     pool = fallback or FallbackPool(
-        workers=fallback_workers, timeout=timeout, imports=fallback_imports
+        workers=fallback_workers,
+        timeout=timeout,
+        imports=fallback_imports,
+        sandbox=fallback_sandbox,
     )
     pool.warm()  # the workers load while the problems are prepared (and never, if not needed)
     used = {s.task_id: problems[s.task_id] for s in samples}

@@ -14,7 +14,8 @@ to it in bounded frames (`evaluation.frames`) under deadlines. The sandbox, in l
 
 `layers()` says what is in force. Where the machine does not allow a layer (no user namespaces,
 bwrap missing, libseccomp missing, not root), the zygote runs without it and the layer says
-why: `KILN_SANDBOX=strict` makes that an error instead.
+why: the settings' `sandbox = "strict"` (`KILN_SANDBOX=strict`, `FallbackPool(sandbox=)`) makes
+that an error instead.
 """
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ import pytest
 if TYPE_CHECKING:
     from evaluation.fallback import FallbackPool
 
-# Every test prepares its problems afresh (the prepared-problem cache is tested on its own, with
-# a folder of its own): a cache filled by an earlier run would hide the preparation code.
-os.environ["KILN_PREPARED_CACHE"] = "0"
+# Every test prepares its problems afresh: prepare_problems and evaluate use the prepared-problem
+# cache only where their caller asks (`kiln eval` does, as the settings say); the cache is tested
+# on its own, with a folder of its own (tests/test_eval_run.py).
 
 
 @functools.cache

@@ -35,7 +35,6 @@ def test_a_problem_is_prepared_on_the_services_executor(
     from api.main import create_app
     from evaluation.datasets import load_problems
 
-    monkeypatch.setenv("KILN_PREPARED_CACHE", "0")  # prepared now, not read from an earlier run
     monkeypatch.setattr(problems, "_PREPARED", {})
 
     def refused(*args: object, **kwargs: object) -> None:
@@ -43,7 +42,8 @@ def test_a_problem_is_prepared_on_the_services_executor(
 
     monkeypatch.setattr(actors.local, "LocalRunner", refused)
     executor = RecordingExecutor()
-    settings = Settings(
+    settings = Settings(  # prepared now, not read from an earlier run's cache
+        prepared_cache=False,
         api=ApiSettings(database=str(tmp_path / "jobs.sqlite"), tokens=("t",)),
     )
     solution = load_problems("humaneval")["HumanEval/2"].canonical_solution

@@ -121,7 +121,6 @@ def test_prepared_problems_are_cached_by_problem_rule_and_code(
 ) -> None:
     from evaluation import prepcache
 
-    monkeypatch.setenv("KILN_PREPARED_CACHE", "1")
     monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))
     chosen = {t: problems[t] for t in ("HumanEval/0", "HumanEval/4", "HumanEval/12")}
     submitted: list[int] = []
@@ -132,10 +131,10 @@ def test_prepared_problems_are_cached_by_problem_rule_and_code(
         return real_submit(candidates, tests, batch_size)
 
     monkeypatch.setattr(runner, "submit", counting_submit)
-    fresh = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    fresh = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000, cache=True)
     assert len(list((tmp_path / "prepared").glob("*.pkl"))) == 3 and sum(submitted) > 0
     submitted.clear()
-    again = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    again = prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000, cache=True)
     assert submitted == [] or sum(submitted) == 0  # every problem came from the cache
     for tid in chosen:
         assert (again[tid].specs, again[tid].reason, again[tid].canonical_steps) == (
@@ -143,22 +142,24 @@ def test_prepared_problems_are_cached_by_problem_rule_and_code(
             fresh[tid].reason,
             fresh[tid].canonical_steps,
         )
-    other_rule = prepare_problems(chosen, runner, fuel_factor=51, fuel_floor=1000)
+    other_rule = prepare_problems(chosen, runner, fuel_factor=51, fuel_floor=1000, cache=True)
     assert sum(submitted) > 0  # another fuel rule is another entry
     assert any(pp.canonical_steps for pp in other_rule.values())
     # a corrupt entry is a miss, never an error; another code digest makes every entry stale
     for entry in (tmp_path / "prepared").glob("*.pkl"):
         entry.write_bytes(b"not a pickle")
     submitted.clear()
-    assert prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000).keys() == chosen.keys()
+    assert (
+        prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000, cache=True).keys()
+        == chosen.keys()
+    )
     assert sum(submitted) > 0
     monkeypatch.setattr(prepcache, "code_digest", lambda: "edited")
     submitted.clear()
-    prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000, cache=True)
     assert sum(submitted) > 0
-    monkeypatch.setenv("KILN_PREPARED_CACHE", "0")
     submitted.clear()
-    prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000)
+    prepare_problems(chosen, runner, fuel_factor=50, fuel_floor=1000, cache=False)
     assert sum(submitted) > 0
 
 
@@ -398,7 +399,7 @@ def test_samples_the_native_path_gives_up_on_reach_the_fallback_before_it_ends(
         "def check(candidate):\n    assert candidate(1) == 2\n",
         "    return x + 1\n",
     )
-    outside = "    return int(\"{}\".format(x + 1))\n"  # str.format: not in kiln Python
+    outside = '    return int("{}".format(x + 1))\n'  # str.format: not in kiln Python
     completions = [outside] + [f"    return x + 1  # {k}\n" for k in range(7)]
     samples = [Sample("s/0", c, k) for k, c in enumerate(completions)]
     events: list[tuple[str, float]] = []

@@ -120,12 +120,12 @@ def test_the_vm_loads_its_shipped_cubin(monkeypatch) -> None:
     [
         (_FakeCupy("75"), {}, "no prebuilt vm for sm_75"),
         (_FakeCupy("90", driver=12080), {}, "driver CUDA 12"),
-        (_FakeCupy("90"), {"KILN_PREBUILT": "0"}, "KILN_PREBUILT=0"),
+        (_FakeCupy("90"), {"prebuilt": False}, "KILN_PREBUILT=0"),
     ],
 )
 def test_a_miss_compiles_with_nvrtc(monkeypatch, fake, environ, why) -> None:
-    for name, value in environ.items():
-        monkeypatch.setenv(name, value)
+    # the settings' [runtime] prebuilt, as an edge passes it down (configs.settings.apply)
+    monkeypatch.setattr(prebuilt, "_prebuilt", environ.get("prebuilt", True))
     monkeypatch.setattr(cuda, "_cupy", lambda: fake)
     monkeypatch.setattr(cuda, "_modules", {})
     assert cuda.module().origin == "nvrtc" and not fake.loaded

@@ -860,8 +860,13 @@ def test_execute_uses_the_reference_backend() -> None:
 
 
 def test_trace(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("KILN_TRACE", "1")
-    result = run(_sum_below(2), "f", [2], Limits())
+    from vm import ref
+
+    previous = ref.use_trace(True)  # what the settings' trace (KILN_TRACE=1) sets at the edge
+    try:
+        result = run(_sum_below(2), "f", [2], Limits())
+    finally:
+        ref.use_trace(previous)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == result.steps
     assert "f:3" in lines[3] and "JUMP_IF_FALSE" in lines[3] and "-> 13" in lines[3]

@@ -16,6 +16,7 @@ from configs.settings import (
     FARM_KEYS,
     LIMIT_NAMES,
     PACKAGED_FILE,
+    RUNTIME_KEYS,
     Settings,
     SettingsError,
     farm_variable,
@@ -46,7 +47,7 @@ def test_packaged_file_mirrors_limits_defaults() -> None:
     with open(PACKAGED_FILE, "rb") as file:
         packaged = tomllib.load(file)
     assert packaged["vm"] == dataclasses.asdict(Limits())
-    assert set(packaged["runtime"]) == {"cache_dir", "cpu_threads", "compiler"}
+    assert tuple(packaged["runtime"]) == RUNTIME_KEYS
     assert packaged["runtime"]["compiler"] == Settings().compiler
 
 
@@ -251,8 +252,70 @@ def test_the_pipelines_compiler_from_the_file_and_kiln_compiler(tmp_path: Path) 
     assert load_settings(user, env={"KILN_COMPILER": "batched"}).compiler == "batched"
     with pytest.raises(SettingsError, match="KILN_COMPILER='fast': choose batched or reference"):
         load_settings(env={"KILN_COMPILER": "fast"})
-    user.write_text('[runtime]\ncompiler = 3\n')
+    user.write_text("[runtime]\ncompiler = 3\n")
     with pytest.raises(SettingsError, match=r"\[runtime\] compiler = 3: choose"):
         load_settings(user, env={})
     with pytest.raises(ValueError, match="compiler must be one of batched, reference"):
         Settings(compiler="fast")
+
+
+# --- [runtime] switches: the fallback's sandbox, the prepared cache, cubins, the trace -------
+
+
+def test_the_runtime_switches_from_the_file_and_their_variables(tmp_path: Path) -> None:
+    assert load_settings(env={}) == Settings()
+    defaults = Settings()
+    assert (defaults.sandbox, defaults.prepared_cache, defaults.prebuilt, defaults.trace) == (
+        "auto",
+        True,
+        True,
+        False,
+    )
+    user = write(tmp_path, '[runtime]\nsandbox = "strict"\nprepared_cache = false\ntrace = true\n')
+    settings = load_settings(user, env={})
+    assert (settings.sandbox, settings.prepared_cache, settings.prebuilt, settings.trace) == (
+        "strict",
+        False,
+        True,
+        True,
+    )
+    env = {"KILN_SANDBOX": "auto", "KILN_PREPARED_CACHE": "1", "KILN_PREBUILT": "0"}
+    settings = load_settings(user, env={**env, "KILN_TRACE": "off"})
+    assert (settings.sandbox, settings.prepared_cache, settings.prebuilt, settings.trace) == (
+        "auto",
+        True,
+        False,
+        False,
+    )
+    for word, value in [("yes", True), ("TRUE", True), ("no", False), ("false", False)]:
+        assert load_settings(env={"KILN_TRACE": word}).trace is value
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"KILN_SANDBOX": "loose"}, "KILN_SANDBOX='loose': choose auto or strict"),
+        ({"KILN_TRACE": "2"}, "KILN_TRACE='2': not a switch"),
+        ({"KILN_PREBUILT": "maybe"}, "KILN_PREBUILT='maybe': not a switch"),
+        ({"KILN_PREPARED_CACHE": "-"}, "KILN_PREPARED_CACHE='-': not a switch"),
+    ],
+)
+def test_bad_switch_variable_is_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env=env)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[runtime]\nsandbox = "off"\n', "[runtime] sandbox = 'off': choose auto or strict"),
+        ("[runtime]\ntrace = 1\n", "[runtime] trace = 1: not a switch"),
+        ('[runtime]\nprebuilt = "false"\n', "[runtime] prebuilt = 'false': not a switch"),
+    ],
+)
+def test_bad_switch_key_names_the_file(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SettingsError) as caught:
+        load_settings(path, env={})
+    assert str(caught.value).startswith(f"{path}: {message}")

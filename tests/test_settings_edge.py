@@ -70,6 +70,69 @@ def test_the_kiln_command_is_an_edge(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert build.use_cache_dir(None) is None  # nothing left set after the command
 
 
+def test_the_kiln_command_passes_the_runtime_switches_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """KILN_TRACE and KILN_PREBUILT reach the VM through `applied`; KILN_SANDBOX and
+    KILN_PREPARED_CACHE reach the commands in `args.settings` (evaluation.commands passes them to
+    `evaluate`): no module below reads them."""
+    from vm import prebuilt, ref
+
+    env = {"KILN_TRACE": "1", "KILN_PREBUILT": "0", "KILN_SANDBOX": "strict"}
+    for name, value in {**env, "KILN_PREPARED_CACHE": "off"}.items():
+        monkeypatch.setenv(name, value)
+    seen: list[tuple[bool, bool, str, bool]] = []
+
+    def command(args: argparse.Namespace) -> int:
+        s = args.settings
+        seen.append((ref._trace, prebuilt._prebuilt, s.sandbox, s.prepared_cache))
+        return 0
+
+    monkeypatch.setattr(cli, "cmd_disasm", command)
+    assert cli.main(["disasm", "nothing.kbc"]) == 0
+    assert seen == [(True, False, "strict", False)]
+    assert (ref._trace, prebuilt._prebuilt) == (False, True)  # restored after the command
+
+
+def test_kiln_eval_passes_the_sandbox_and_the_prepared_cache_to_evaluate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fallback's pool gets the settings' sandbox from `evaluate`, which reads nothing."""
+    from evaluation import run
+
+    made: list[str] = []
+
+    class Pool:
+        def __init__(self, *, sandbox: str, **kwargs: object) -> None:
+            made.append(sandbox)
+            raise RuntimeError("enough")
+
+    monkeypatch.setattr(run, "FallbackPool", Pool)
+    monkeypatch.setenv("KILN_SANDBOX", "auto")  # not read below the edge
+    for sandbox in ("strict", "auto"):
+        with pytest.raises(RuntimeError, match="enough"):
+            run.evaluate([], {}, runner=None, fallback_sandbox=sandbox)  # type: ignore[arg-type]
+    assert made == ["strict", "auto"]
+
+
+def test_a_farm_workers_process_is_an_edge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker reads its node's settings once (its environment, KILN_CONFIG) and passes them
+    down for the life of its process, the runtime switches included."""
+    from actors import worker
+    from vm import prebuilt, ref
+
+    monkeypatch.setenv("KILN_PREBUILT", "0")
+    monkeypatch.setenv("KILN_TRACE", "1")
+    monkeypatch.setenv("KILN_COMPILER", "reference")
+    previous = apply(Settings())
+    try:
+        settings = worker._apply_node_settings()
+        assert (settings.compiler, ref._trace, prebuilt._prebuilt) == ("reference", True, False)
+    finally:
+        restore(previous)
+    assert (ref._trace, prebuilt._prebuilt) == (False, True)
+
+
 def test_a_bad_setting_is_the_commands_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -107,7 +170,8 @@ EDGES = {
 }
 EDGE_PACKAGES = ("bench",)  # benchmarks: run by `kiln bench` (settings=) or alone
 SETTINGS_VARIABLES = re.compile(
-    r"^KILN_(CONFIG|VM_\w+|CPU_THREADS|COMPILER|RAY_ADDRESS|FARM_\w+|API_(?!URL$|TOKEN$)\w+)$"
+    r"^KILN_(CONFIG|VM_\w+|CPU_THREADS|COMPILER|SANDBOX|PREPARED_CACHE|PREBUILT|TRACE"
+    r"|RAY_ADDRESS|FARM_\w+|API_(?!URL$|TOKEN$)\w+)$"
 )
 """What `load_settings` reads from the environment (KILN_CACHE_DIR aside: vm.build's own
 fallback where no edge passed a folder, test_without_an_edge_...), less the client's variables."""
@@ -120,8 +184,16 @@ def _root_packages() -> list[str]:
 
 def _settings_reads(tree: ast.AST) -> list[tuple[int, str]]:
     """(line, what) for each use of the settings loader, and each read of a settings variable
-    from the environment (os.environ.get, os.getenv, os.environ[...])."""
+    from the environment (os.environ.get, os.getenv, os.environ[...]), named by a string or by
+    a module's constant (`VARIABLE = "KILN_TRACE"; os.environ.get(VARIABLE)`)."""
     found: list[tuple[int, str]] = []
+    constants = {
+        target.id: node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        for target in node.targets
+        if isinstance(target, ast.Name) and isinstance(node.value.value, str)
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "configs.settings":
             for alias in node.names:
@@ -136,9 +208,10 @@ def _settings_reads(tree: ast.AST) -> list[tuple[int, str]]:
             args = node.args[:1] if isinstance(node, ast.Call) else [node.slice]
             reads_env = ast.unparse(target) in ("os.environ.get", "os.getenv", "os.environ")
             for arg in args if reads_env else []:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    if SETTINGS_VARIABLES.match(arg.value):
-                        found.append((node.lineno, f"reads ${arg.value}"))
+                name = arg.value if isinstance(arg, ast.Constant) else None
+                name = constants.get(arg.id) if isinstance(arg, ast.Name) else name
+                if isinstance(name, str) and SETTINGS_VARIABLES.match(name):
+                    found.append((node.lineno, f"reads ${name}"))
     return found
 
 
@@ -167,5 +240,17 @@ def test_the_scan_finds_a_settings_read() -> None:
         "a = os.environ.get('KILN_COMPILER')\nb = os.environ['KILN_RAY_ADDRESS']\n"
         "c = os.getenv('KILN_API_URL')\nos.environ['KILN_API_TOKENS'] = 't'\n"
         "import configs.settings\nd = configs.settings.load_settings()\n"
+        "DISABLE = 'KILN_PREBUILT'\ne = os.environ.get(DISABLE, '') == '0'\n"
+        "f = os.environ.get('KILN_SANDBOX', 'auto')\ng = os.environ['KILN_TRACE']\n"
+        "h = os.getenv('KILN_PREPARED_CACHE')\n"
     )
-    assert [line for line, _ in _settings_reads(ast.parse(source))] == [2, 3, 4, 8]
+    assert sorted(line for line, _ in _settings_reads(ast.parse(source))) == [
+        2,
+        3,
+        4,
+        8,
+        10,
+        11,
+        12,
+        13,
+    ]

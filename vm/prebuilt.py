@@ -23,7 +23,8 @@ live in two places, looked up in this order:
 process) before they fall back to NVRTC:
 the module for the current device's architecture from a matching artifact (`cupy.RawModule` from
 the cubin), or None on a miss (no artifact for this architecture or these sources, a driver older
-than CUDA_MAJOR, `KILN_PREBUILT=0`, or a load the driver refused: then a warning says why).
+than CUDA_MAJOR, `KILN_PREBUILT=0` (`use_prebuilt(False)`), or a load the driver refused: then a
+warning says why).
 
 Why cubins and not PTX: PTX from this toolkit (CUDA 13.5: `.version 9.5`) cannot be JIT-compiled
 by an older driver of the same major version (the devices' driver 580 is CUDA 13.0, PTX ISA 9.0),
@@ -43,7 +44,6 @@ import dataclasses
 import hashlib
 import json
 import lzma
-import os
 import re
 import sys
 import tempfile
@@ -74,7 +74,18 @@ REBUILD = "kiln gpu prebuild --ship"
 """The command that rebuilds the shipped artifacts (about a minute of CPU per target)."""
 
 DISABLE = "KILN_PREBUILT"
-"""Set to 0 to ignore every artifact (the runtime then compiles with NVRTC, as before)."""
+"""The variable of the settings' [runtime] prebuilt: 0 ignores every artifact (the runtime then
+compiles with NVRTC, as before)."""
+_prebuilt = True  # set by kiln's edges (use_prebuilt)
+
+
+def use_prebuilt(on: bool | None) -> bool:
+    """Load matching artifacts from now on, or not (None: the default, load them); returns what
+    was set before. kiln's edges call it with the settings' `prebuilt` (`KILN_PREBUILT=0`,
+    `configs.settings.applied`): this layer does not read the settings itself."""
+    global _prebuilt
+    previous, _prebuilt = _prebuilt, on is None or bool(on)
+    return previous
 
 
 def _module(name: str) -> gpu_check.Module:
@@ -286,8 +297,8 @@ def targets_for(compute_capability: str) -> list[str]:
 def load(cupy: Any, name: str, text: str, entries: Sequence[str]) -> Any | None:
     """The module `name` from a matching artifact for the current device (every entry of
     `entries` loaded), or None on a miss; `last_load[name]` says which."""
-    if os.environ.get(DISABLE, "") == "0":
-        last_load[name] = f"nvrtc ({DISABLE}=0)"
+    if not _prebuilt:
+        last_load[name] = f"nvrtc (prebuilt off: {DISABLE}=0 or [runtime] prebuilt = false)"
         return None
     driver = int(cupy.cuda.runtime.driverGetVersion()) // 1000
     if driver < CUDA_MAJOR:

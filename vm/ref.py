@@ -22,14 +22,14 @@ one value stack (a Python list) exactly as README.md describes.
 Scalar operations come from `vm.semantics` (the definitions constant folding uses too), read and
 written as words by `BINARY` and `UNARY`. A trap is `vm.semantics.Trap` carrying the trap name.
 
-`KILN_TRACE=1` prints every instruction with the frame's locals and operands to stderr.
+`use_trace(True)` (the settings' trace, `KILN_TRACE=1 kiln run ...`, set by kiln's edges) prints
+every instruction with the frame's locals and operands to stderr.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -352,6 +352,18 @@ def _checked(program: Program) -> _Checked:
     return checked
 
 
+_trace = False  # set by kiln's edges (use_trace)
+
+
+def use_trace(on: bool | None) -> bool:
+    """Print every instruction to stderr from now on (None: off again); returns what was set
+    before. kiln's edges call it with the settings' `trace` (`KILN_TRACE=1`,
+    `configs.settings.applied`): this layer does not read the settings itself."""
+    global _trace
+    previous, _trace = _trace, bool(on)
+    return previous
+
+
 class _Machine:
     def __init__(self, program: Program, limits: Limits) -> None:
         self.program = program
@@ -362,7 +374,7 @@ class _Machine:
         self.heap_used = 0
         self.chars: set[str] = set()  # the 1-character strings made so far (new_char)
         self.steps = 0
-        self.trace = os.environ.get("KILN_TRACE") == "1"
+        self.trace = _trace
 
     # -- accounting
 
@@ -879,7 +891,9 @@ def _holds(value: Any, kind: str) -> bool:
     """Whether `value` is held the way the VM holds values of this kind (a word for scalars)."""
     if kind == "optional":
         return value == -1 or isinstance(value, tuple)
-    return isinstance(value, {"str": str, "list": KList, "tuple": tuple, "union": Box}.get(kind, int))
+    return isinstance(
+        value, {"str": str, "list": KList, "tuple": tuple, "union": Box}.get(kind, int)
+    )
 
 
 def _result(value: Any, ty: Type, heap_words: int) -> Any:
