@@ -168,7 +168,24 @@ def open_runner(
             else:
                 cluster.__exit__(None, None, None)
             return
-    yield LocalRunner(backend, limits, compiler=settings.compiler), "Pipeline in this process"
+    # the reference compiler (Python) in one process per core for the sources the batched
+    # compiler leaves to it: kiln eval's native path was bound by it on one core
+    runner = LocalRunner(
+        backend, limits, compiler=settings.compiler, compile_processes=compile_processes()
+    )
+    try:
+        yield runner, "Pipeline in this process"
+    finally:
+        runner.pipeline.close()
+
+
+def compile_processes() -> int:
+    """Reference-compiler processes for `kiln eval`'s local Pipeline: one per core this process
+    may use (`Pipeline.compile_processes`); one core: none, the thread compiles."""
+    import os
+
+    cores = len(os.sched_getaffinity(0))
+    return cores if cores > 1 else 0
 
 
 def local_gpus() -> int:
