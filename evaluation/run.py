@@ -134,12 +134,17 @@ def open_runner(
     on_fallback: Callable[[str], None] | None = None,
     farm: bool = False,
     settings: Settings | None = None,
+    compile_processes: int = 0,
 ) -> Iterator[tuple[Runner, str]]:
     """The farm when one is asked for (`farm_wanted`), else a Pipeline in this process; yields
-    the runner and a description of it. A farm that fails to start is reported to
-    `on_fallback`. `farm=True` asks for the farm whatever the rule says. `settings`: kiln's,
-    read by the caller (an edge: `kiln eval`): `[vm]` unless `limits`, `[runtime] compiler`,
-    `[farm]` (its `ray_address` unless `address`); default `Settings()`, nothing read here."""
+    the runner and a description of it. `compile_processes`: the local Pipeline's reference-
+    compiler processes (`Pipeline.compile_processes`; `kiln eval` passes `compile_processes()`);
+    they start from a forkserver, which imports the caller's `__main__` module again: a script
+    that passes them keeps its work under `if __name__ == "__main__":`. A farm that fails to
+    start is reported to `on_fallback`. `farm=True` asks for the farm whatever the rule says.
+    `settings`: kiln's, read by the caller (an edge: `kiln eval`): `[vm]` unless `limits`,
+    `[runtime] compiler`, `[farm]` (its `ray_address` unless `address`); default `Settings()`,
+    nothing read here."""
     settings = settings if settings is not None else Settings()
     limits = limits if limits is not None else settings.vm
     address = address or settings.farm.ray_address or None
@@ -168,10 +173,8 @@ def open_runner(
             else:
                 cluster.__exit__(None, None, None)
             return
-    # the reference compiler (Python) in one process per core for the sources the batched
-    # compiler leaves to it: kiln eval's native path was bound by it on one core
     runner = LocalRunner(
-        backend, limits, compiler=settings.compiler, compile_processes=compile_processes()
+        backend, limits, compiler=settings.compiler, compile_processes=compile_processes
     )
     try:
         yield runner, "Pipeline in this process"
@@ -181,7 +184,8 @@ def open_runner(
 
 def compile_processes() -> int:
     """Reference-compiler processes for `kiln eval`'s local Pipeline: one per core this process
-    may use (`Pipeline.compile_processes`); one core: none, the thread compiles."""
+    may use (`Pipeline.compile_processes`: kiln eval's native path was bound by the reference
+    compiler, Python, on one core); one core: none, the thread compiles."""
     import os
 
     cores = len(os.sched_getaffinity(0))
