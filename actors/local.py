@@ -152,8 +152,8 @@ class LocalJob:
 class LocalRunner(SubmitsJobs[LocalJob]):
     """A Pipeline in this process behind `submit` (module docstring). `batch_size`: the
     candidates per batch when a submit names none (None: about LOCAL_BATCHES batches a job);
-    `threads`: the Pipeline's CPU threads (None: every core); `limits`, `compiler`: the
-    Pipeline's (its defaults; the caller passes the settings')."""
+    `threads`: the Pipeline's CPU threads (None: every core); `limits`, `compiler`,
+    `compile_processes`: the Pipeline's (its defaults; the caller passes the settings')."""
 
     def __init__(
         self,
@@ -163,10 +163,17 @@ class LocalRunner(SubmitsJobs[LocalJob]):
         batch_size: int | None = None,
         threads: int | None = None,
         compiler: str = "batched",
+        compile_processes: int = 0,
     ) -> None:
         if batch_size is not None and batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        self.pipeline = Pipeline(backend=backend, limits=limits, threads=threads, compiler=compiler)
+        self.pipeline = Pipeline(
+            backend=backend,
+            limits=limits,
+            threads=threads,
+            compiler=compiler,
+            compile_processes=compile_processes,
+        )
         self.batch_size = batch_size
         self._variants = PipelineVariants(self.pipeline)
         self._lock = threading.Lock()  # guards the variants

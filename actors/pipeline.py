@@ -145,6 +145,28 @@ def cuda_available() -> bool:
 
 COMPILED_KEPT = 4096
 """Compiled programs (or compile errors) a Pipeline keeps for its later batches."""
+APART_MIN = 16
+"""Reference compiles a batch needs before they go to worker processes (`compile_processes`):
+fewer cost less than handing them over."""
+APART_CHUNK = 4
+"""Sources per hand-over to a worker process."""
+
+
+def _reference_in_process(
+    key: tuple[str, str, tuple[Type, ...] | None],
+) -> tuple[bool | None, bytes]:
+    """In a worker process: (True, the container's bytes) of `compile_source` on the key's
+    source, as `Pipeline._program` calls it; (False, the CompileError's text); (None, the
+    exception) for anything else (`_program` then compiles it itself)."""
+    code, entry, arg_types = key
+    try:
+        types = {entry: list(arg_types)} if arg_types is not None else None
+        program = compile_source(code, f"<{entry}>", arg_types=types, require=[entry])
+        return True, program.to_bytes()
+    except CompileError as e:
+        return False, str(e).encode()
+    except Exception as e:  # noqa: BLE001  # this process's accident: compiled again in place
+        return None, repr(e).encode()
 
 
 class Pipeline:
@@ -158,6 +180,7 @@ class Pipeline:
         compile_path: str = "deterministic",
         checkpoint: str | None = None,
         compiler: str = "batched",
+        compile_processes: int = 0,
     ) -> None:
         """`compile_path`: "deterministic" (compiler/), "neural" (sampled and verified against
         the deterministic compiler's bytecode; none verified is a compile error) or "hybrid"
@@ -165,7 +188,10 @@ class Pipeline:
         the neural model (default neural/checkpoints/small.pt). `compiler`: "batched" (the C
         compiler of compiler/batched.py for every source it covers, in one call per batch, the
         reference compiler for the rest) or "reference" (compile_source for all); both give
-        the same bytes. `limits` default to `Limits()`. A Pipeline reads no settings: kiln's edges
+        the same bytes. `compile_processes`: worker processes that run the reference compiler
+        for a batch's sources the batched compiler leaves to it (`_compile_apart`), when a batch
+        has at least APART_MIN of them (`close()` stops them); 0 (the default): in this
+        thread. `limits` default to `Limits()`. A Pipeline reads no settings: kiln's edges
         pass the settings' ([vm], [runtime] compiler) down (docs/ARCHITECTURE.md)."""
         limits = limits if limits is not None else Limits()
         if compiler not in ("batched", "reference"):
@@ -189,6 +215,8 @@ class Pipeline:
         # batched compiler gave it: what one batch compiled, the next batches find (a job's
         # identical samples fall in different batches). Deterministic compiling only.
         self._compiled: dict[Any, tuple[Program | CandidateResult, bool]] = {}
+        self.compile_processes = compile_processes
+        self._apart: Any = None  # the process pool of `_compile_apart`, started on first use
 
     def variant(
         self, limits: Mapping[str, int] | None = None, compile_path: str = "deterministic"
@@ -205,6 +233,7 @@ class Pipeline:
             compile_path=compile_path,
             checkpoint=self.checkpoint,
             compiler=self.compiler,
+            compile_processes=self.compile_processes,
         )
 
     def run(
@@ -233,6 +262,8 @@ class Pipeline:
         memo = _Memo()
         if self.compiler == "batched":
             self._compile_batched(cands, test_lists, memo)
+        if self.compile_processes > 0 and self.compile_path == "deterministic":
+            self._compile_apart(cands, test_lists, memo)
         resolved: dict[tuple[Any, str, int], tuple[Program, int] | CandidateResult] = {}
         for i, key in enumerate(keys):
             if key not in resolved:
@@ -440,12 +471,20 @@ class Pipeline:
         if key not in memo.programs:
             memo.compiles += 1
             batched = memo.batched.pop(key, None)
+            apart = memo.apart.pop(key, None)
             try:
                 types = {cand.entry: list(arg_types)} if arg_types is not None else None
                 memo.batched_used += batched is not None
-                memo.programs[key] = batched or compile_source(
-                    cand.code, f"<{cand.entry}>", arg_types=types, require=[cand.entry]
-                )
+                if isinstance(apart, str):  # the reference's CompileError, from a process
+                    memo.programs[key] = CandidateResult(COMPILE_ERROR, diagnostic=apart)
+                else:
+                    memo.programs[key] = (
+                        batched
+                        or apart
+                        or compile_source(
+                            cand.code, f"<{cand.entry}>", arg_types=types, require=[cand.entry]
+                        )
+                    )
             except CompileError as e:
                 memo.programs[key] = CandidateResult(COMPILE_ERROR, diagnostic=str(e))
             else:
@@ -519,6 +558,61 @@ class Pipeline:
                 if any(fn.name == key[1] for fn in program.functions):
                     memo.batched[key] = program  # else the reference says why it is missing
 
+    def _compile_apart(
+        self, cands: Sequence[Candidate], test_lists: Sequence[Sequence[TestSpec]], memo: _Memo
+    ) -> None:
+        """Step 1b: the distinct sources the batched compiler left to the reference compiler,
+        compiled by it in `compile_processes` worker processes (`_reference_in_process`: the
+        program comes back as its container's bytes, loaded here as the batched compiler's
+        are; a CompileError as its text), when there are at least APART_MIN; `_program` takes
+        these as it takes the batched compiler's. The reference compiler is Python: in this
+        thread it holds the GIL, in processes it runs on every core. A source a process could
+        not answer for (it died, or raised something else) is compiled here as before."""
+        keys: dict[tuple[str, str, tuple[Type, ...] | None], None] = {}
+        for cand, tests in zip(cands, test_lists, strict=True):
+            if isinstance(cand.code, str):
+                arg_types = self._arg_types(cand, tests, memo)
+                if not isinstance(arg_types, CandidateResult):
+                    key = (cand.code, cand.entry, arg_types)
+                    known = key in self._compiled or key in memo.kept or key in memo.batched
+                    if not known:  # an earlier batch's, or the batched compiler's
+                        keys.setdefault(key)
+        if len(keys) < APART_MIN:
+            return
+        todo = list(keys)
+        try:
+            pool = self._apart_pool()
+            answers = list(pool.map(_reference_in_process, todo, chunksize=APART_CHUNK))
+        except Exception:  # a pool that cannot start or broke: this thread compiles them all
+            self._close_apart()
+            return
+        for key, (ok, payload) in zip(todo, answers, strict=True):
+            if ok is True:
+                memo.apart[key] = load(payload)
+            elif ok is False:
+                memo.apart[key] = payload.decode()
+
+    def _apart_pool(self) -> Any:
+        if self._apart is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # forkserver: the workers fork from a fresh interpreter that imported the compiler,
+            # not from this process and its threads
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["compiler.reference"])
+            self._apart = ProcessPoolExecutor(self.compile_processes, mp_context=context)
+        return self._apart
+
+    def _close_apart(self) -> None:
+        if self._apart is not None:
+            self._apart.shutdown(wait=False, cancel_futures=True)
+            self._apart = None
+
+    def close(self) -> None:
+        """Stop the reference compiler's worker processes, if any were started."""
+        self._close_apart()
+
     def _neural(
         self, cand: Candidate, reference: Program, tests: Sequence[TestSpec]
     ) -> Program | CandidateResult:
@@ -544,6 +638,9 @@ class _Memo:
     arg_types: dict[int, tuple[Type, ...] | str] = field(default_factory=dict)
     batched: dict[Any, Program] = field(default_factory=dict)  # from compiler.batched
     kept: dict[Any, tuple[Program | CandidateResult, bool]] = field(default_factory=dict)
+    # from the reference compiler in worker processes (`Pipeline._compile_apart`): the program,
+    # or its CompileError's text
+    apart: dict[Any, Program | str] = field(default_factory=dict)
     compiles: int = 0
     batched_used: int = 0
 

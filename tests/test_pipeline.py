@@ -377,3 +377,37 @@ def test_per_test_detail_agrees_with_the_verdicts() -> None:
     [result] = cpu.run([Candidate("def f(x):\n    return len(x)\n", "f")], lengths, True).results
     assert result.verdict == "passed" and result.tests is not None
     assert [t["verdict"] for t in result.tests] == ["passed", "passed"]
+
+
+def test_reference_compiles_in_processes_change_nothing() -> None:
+    """`compile_processes`: what the batched compiler leaves to the reference compiler is
+    compiled in worker processes (containers loaded here, compile errors as their text): the
+    same verdicts, steps, bytes and diagnostics as in this thread; a batch with fewer than
+    APART_MIN such sources starts no process."""
+    from actors.pipeline import APART_MIN
+
+    cands, tests = _generated_candidates(60)
+    cands += mixed_candidates() * 3
+    tests += [TESTS] * (3 * len(MIXED))
+    # sources only the reference compiler takes (a lambda, a nested def: distinct each)
+    for k in range(APART_MIN + 4):
+        cands.append(Candidate(f"def f(x):\n    g = lambda y: y + {k}\n    return g(x)\n", "f"))
+        cands.append(
+            Candidate(f"def f(x):\n    def h(y):\n        return y * {k}\n    return h(x)\n", "f")
+        )
+        tests += [TESTS, TESTS]
+    here = Pipeline("cpu", limits=LIMITS).run(cands, tests)
+    apart = Pipeline("cpu", limits=LIMITS, compile_processes=2)
+    try:
+        report = apart.run(cands, tests)
+        assert apart._apart is not None  # the processes did compile
+        assert outcome(report) == outcome(here)
+        assert [r.diagnostic for r in report.results] == [r.diagnostic for r in here.results]
+        assert report.compiles == here.compiles and report.batched == here.batched
+    finally:
+        apart.close()
+    small = Pipeline("cpu", limits=LIMITS, compile_processes=2)
+    assert outcome(small.run(mixed_candidates(), TESTS)) == outcome(
+        Pipeline("cpu", limits=LIMITS).run(mixed_candidates(), TESTS)
+    )
+    assert small._apart is None
