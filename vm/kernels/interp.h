@@ -20,8 +20,9 @@
  *   bounds-checked: a bad program is the trap MemoryFault, never a crash. The checks that depend
  *   on the code alone (operand stack depth, local slots, jump targets, loop-step operands) are
  *   made once per program by kiln_program_verify (host) where it passes, and the hot handlers of
- *   the computed-goto build then skip them (kiln_run's fast); a program it does not pass runs
- *   with every check, so its traps and steps are what they always were;
+ *   the computed-goto build then skip them (kiln_run's fast: interp_hot.h, the hot handlers
+ *   written once and included twice, with and without those checks); a program it does not
+ *   pass runs with every check, so its traps and steps are what they always were;
  * - build with floating-point contraction off (-ffp-contract=off, nvcc --fmad=false) so float
  *   results equal CPython's bit for bit.
  *
@@ -1248,7 +1249,6 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define NEED(k) do { if ((k) == 1 ? sp <= lo : sp - lo < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
 #define ROOM(k) do { if ((k) == 1 ? sp >= hi : hi - sp < (int64_t)(k)) TRAP(TRAP_MemoryFault); } while (0)
 #define CHECK(e) do { int t_ = (e); if (t_) TRAP(t_); } while (0)
-#define INT2(expr) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } } while (0)
 /* an int instruction of two operands computed by a scalar.h function that can trap */
 #define INT2_CHECKED(fn) do { int64_t r_ = 0; NEED(2); CHECK(fn(sp[-2], sp[-1], &r_)); sp[-2] = r_; sp--; } while (0)
 #define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
@@ -1257,7 +1257,6 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 /* the opcode of the instruction running (read back from the code: not a variable of the loop) */
 #define OPCODE ((int)(ip[-1] & 0xff))
 #define GOTO(target) (ip = code + ((target) < clen ? (target) : clen))
-#define JUMP2(cond) do { NEED(2); { int64_t a = sp[-2], b = sp[-1]; sp -= 2; if (cond) GOTO(arg); } } while (0)
 /* A loop step (FOR_*): local a = arg & 0xfff gets the next value, the state starts at local
    b = arg >> 12 and takes k slots; the word after it must be a JUMP (at worst it is the guard) */
 #define LOOP_STEP(k) do { if ((arg & 0xfff) >= nloc || (arg >> 12) + (k) > nloc || (*ip & 0xff) != OP_JUMP) \
@@ -1283,24 +1282,24 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         KILN_GOTO_LABELS /* one per instruction, generated from vm/isa.py (kiln_isa.h) */
     };
     /* the same, with the hot instructions' fast handlers (F_x, after the switch's cases) */
+#define KILN_FAST(op) [op] = &&F_##op
     static const void *const kiln_fast[256] = {
         [0 ... 255] = &&L_default,
         KILN_GOTO_LABELS
-        [OP_POP] = &&F_POP, [OP_DUP] = &&F_DUP, [OP_SWAP] = &&F_SWAP, [OP_LOADI] = &&F_LOADI,
-        [OP_CONST] = &&F_CONST, [OP_STR] = &&F_STR,
-        [OP_LOAD] = &&F_LOAD, [OP_STORE] = &&F_STORE, [OP_LOAD2] = &&F_LOAD2, [OP_JUMP] = &&F_JUMP,
-        [OP_JUMP_IF_FALSE] = &&F_JUMP_IF_FALSE, [OP_JUMP_IF_TRUE] = &&F_JUMP_IF_TRUE,
-        [OP_JUMP_LT_I] = &&F_JUMP_LT_I, [OP_JUMP_LE_I] = &&F_JUMP_LE_I, [OP_JUMP_GT_I] = &&F_JUMP_GT_I,
-        [OP_JUMP_GE_I] = &&F_JUMP_GE_I, [OP_JUMP_EQ_I] = &&F_JUMP_EQ_I, [OP_JUMP_NE_I] = &&F_JUMP_NE_I,
-        [OP_FOR_RANGE] = &&F_FOR_RANGE, [OP_FOR_LIST] = &&F_FOR_LIST, [OP_FOR_STR] = &&F_FOR_STR,
-        [OP_CALL] = &&F_CALL, [OP_RET] = &&F_RET,
-        [OP_ADD_I] = &&F_ADD_I, [OP_ADDI] = &&F_ADDI, [OP_SUB_I] = &&F_SUB_I, [OP_MUL_I] = &&F_MUL_I,
-        [OP_FLOORDIV_I] = &&F_FLOORDIV_I, [OP_MOD_I] = &&F_MOD_I, [OP_AND_I] = &&F_AND_I,
-        [OP_OR_I] = &&F_OR_I, [OP_XOR_I] = &&F_XOR_I, [OP_LT_I] = &&F_LT_I, [OP_LE_I] = &&F_LE_I,
-        [OP_GT_I] = &&F_GT_I, [OP_GE_I] = &&F_GE_I, [OP_EQ_I] = &&F_EQ_I, [OP_NE_I] = &&F_NE_I,
-        [OP_NOT] = &&F_NOT, [OP_LIST_LEN] = &&F_LIST_LEN, [OP_LIST_INDEX] = &&F_LIST_INDEX,
-        [OP_LIST_STORE] = &&F_LIST_STORE, [OP_LIST_APPEND] = &&F_LIST_APPEND,
+        KILN_FAST(OP_POP), KILN_FAST(OP_DUP), KILN_FAST(OP_SWAP), KILN_FAST(OP_LOADI),
+        KILN_FAST(OP_CONST), KILN_FAST(OP_STR), KILN_FAST(OP_LOAD), KILN_FAST(OP_STORE),
+        KILN_FAST(OP_LOAD2), KILN_FAST(OP_JUMP), KILN_FAST(OP_JUMP_IF_FALSE),
+        KILN_FAST(OP_JUMP_IF_TRUE), KILN_FAST(OP_JUMP_LT_I), KILN_FAST(OP_JUMP_LE_I),
+        KILN_FAST(OP_JUMP_GT_I), KILN_FAST(OP_JUMP_GE_I), KILN_FAST(OP_JUMP_EQ_I),
+        KILN_FAST(OP_JUMP_NE_I), KILN_FAST(OP_FOR_RANGE), KILN_FAST(OP_FOR_LIST),
+        KILN_FAST(OP_FOR_STR), KILN_FAST(OP_CALL), KILN_FAST(OP_RET), KILN_FAST(OP_ADD_I),
+        KILN_FAST(OP_ADDI), KILN_FAST(OP_SUB_I), KILN_FAST(OP_MUL_I), KILN_FAST(OP_FLOORDIV_I),
+        KILN_FAST(OP_MOD_I), KILN_FAST(OP_AND_I), KILN_FAST(OP_OR_I), KILN_FAST(OP_XOR_I),
+        KILN_FAST(OP_LT_I), KILN_FAST(OP_LE_I), KILN_FAST(OP_GT_I), KILN_FAST(OP_GE_I),
+        KILN_FAST(OP_EQ_I), KILN_FAST(OP_NE_I), KILN_FAST(OP_NOT), KILN_FAST(OP_LIST_LEN),
+        KILN_FAST(OP_LIST_INDEX), KILN_FAST(OP_LIST_STORE), KILN_FAST(OP_LIST_APPEND),
     };
+#undef KILN_FAST
 #pragma GCC diagnostic pop
     const void *const *const table = fast ? kiln_fast : kiln_labels;
 #else
@@ -1317,138 +1316,25 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         word = *ip++; /* ip <= code + clen: code[clen] is KILN_GUARD */
         arg = (int64_t)(word >> 8);
         switch (word & 0xff) {
-        /* -- stack and constants */
-        CASE(OP_NOP): NEXT;
-        CASE(OP_POP): NEED(1); sp--; NEXT;
-        CASE(OP_DUP): NEED(1); ROOM(1); sp[0] = sp[-1]; sp++; NEXT;
-        CASE(OP_DUP2): NEED(2); ROOM(2); sp[0] = sp[-2]; sp[1] = sp[-1]; sp += 2; NEXT;
-        CASE(OP_SWAP): { int64_t t; NEED(2); t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; NEXT; }
-        CASE(OP_LOADI): ROOM(1); *sp++ = IMM(arg); NEXT;
-        CASE(OP_CONST): ROOM(1); if (arg >= prog->n_consts) TRAP(TRAP_MemoryFault); *sp++ = prog->consts[arg]; NEXT;
-        CASE(OP_STR): {
-            int64_t n;
-            const int64_t *cp;
-            ROOM(1);
-            if (arg >= prog->image_len || kiln_str(&vm, arg, &n, &cp)) TRAP(TRAP_MemoryFault);
-            *sp++ = arg;
-            NEXT;
-        }
-        CASE(OP_LOAD): ROOM(1); if (arg >= nloc) TRAP(TRAP_MemoryFault); *sp++ = loc[arg]; NEXT;
-        CASE(OP_STORE): NEED(1); if (arg >= nloc) TRAP(TRAP_MemoryFault); loc[arg] = *--sp; NEXT;
-        CASE(OP_LOAD2):
-            ROOM(2);
-            if ((arg & 0xfff) >= nloc || (arg >> 12) >= nloc) TRAP(TRAP_MemoryFault);
-            sp[0] = loc[arg & 0xfff];
-            sp[1] = loc[arg >> 12];
-            sp += 2;
-            NEXT;
+        /* -- the hot instructions (stack ops, constants, locals, jumps, loop steps, CALL/RET, int
+           arithmetic and comparisons, the common list ops), with every check: interp_hot.h */
+#define HOT(op) CASE(op)
+#define HOT_NEXT NEXT
+#define VERIFIED(...) __VA_ARGS__
+/* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
+#define HOT_GOTO(target) GOTO(target)
+#include "interp_hot.h"
+#undef HOT
+#undef HOT_NEXT
+#undef VERIFIED
+#undef HOT_GOTO
 
-        /* -- control */
-        /* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
-        CASE(OP_JUMP): GOTO(arg); NEXT;
-        CASE(OP_JUMP_IF_FALSE): NEED(1); if (!*--sp) GOTO(arg); NEXT;
-        CASE(OP_JUMP_IF_TRUE): NEED(1); if (*--sp) GOTO(arg); NEXT;
-        CASE(OP_JUMP_LT_I): JUMP2(a < b); NEXT;
-        CASE(OP_JUMP_LE_I): JUMP2(a <= b); NEXT;
-        CASE(OP_JUMP_GT_I): JUMP2(a > b); NEXT;
-        CASE(OP_JUMP_GE_I): JUMP2(a >= b); NEXT;
-        CASE(OP_JUMP_EQ_I): JUMP2(a == b); NEXT;
-        CASE(OP_JUMP_NE_I): JUMP2(a != b); NEXT;
-        /* loop steps: the state is updated before the target local is written (vm/ref.py) */
-        CASE(OP_FOR_RANGE): {
-            int64_t *st, cur, next;
-            LOOP_STEP(3);
-            st = loc + (arg >> 12);
-            cur = st[0];
-            if (st[2] > 0 ? cur < st[1] : cur > st[1]) {
-                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
-                LOOP_TAKE(cur);
-            } else {
-                ip++;
-            }
-            NEXT;
-        }
-        CASE(OP_FOR_LIST): {
-            int64_t *st, n, *h, *items;
-            LOOP_STEP(2);
-            st = loc + (arg >> 12);
-            if (kiln_list(&vm, st[0], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            if (st[1] >= 0 && st[1] < n) {
-                int64_t v = items[st[1]];
-                st[1]++;
-                LOOP_TAKE(v);
-            } else {
-                ip++;
-            }
-            NEXT;
-        }
-        CASE(OP_FOR_STR): {
-            int64_t *st, n, addr;
-            const int64_t *cp;
-            LOOP_STEP(2);
-            st = loc + (arg >> 12);
-            if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
-            if (st[1] >= 0 && st[1] < n) {
-                CHECK(kiln_char(&vm, cp[st[1]], &addr));
-                st[1]++;
-                LOOP_TAKE(addr);
-            } else {
-                ip++;
-            }
-            NEXT;
-        }
-        CASE(OP_CALL): {
-            const int64_t *cf;
-            int64_t np, base;
-            if (arg >= prog->n_funcs) TRAP(TRAP_MemoryFault);
-            cf = prog->funcs + arg * KILN_FUNC_WORDS;
-            np = cf[KILN_F_NPARAMS];
-            NEED(np);
-            if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
-            base = (sp - np) - stack;
-            if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
-            frames[depth - 1].ret_pc = (int32_t)(ip - code);
-            frames[depth].func = (int32_t)arg;
-            frames[depth].base = base;
-            depth++;
-            loc = stack + base;
-            nloc = cf[KILN_F_NLOCALS];
-            if (np < nloc) /* (GCC makes the loop a call of memset: none for no locals to clear) */
-                for (i = np; i < nloc; i++) loc[i] = 0;
-            lo = sp = loc + nloc;
-            hi = lo + cf[KILN_F_MAXSTACK];
-            code = prog->code + cf[KILN_F_START];
-            clen = cf[KILN_F_LEN];
-            ip = code;
-            NEXT;
-        }
-        CASE(OP_RET): {
-            const int64_t *cf;
-            int64_t r;
-            NEED(1);
-            r = sp[-1];
-            if (depth == 1) { result = r; goto done; }
-            sp = loc; /* stack + frames[depth - 1].base: this frame's first local */
-            depth--;
-            cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
-            loc = stack + frames[depth - 1].base;
-            nloc = cf[KILN_F_NLOCALS];
-            lo = loc + nloc;
-            hi = lo + cf[KILN_F_MAXSTACK];
-            code = prog->code + cf[KILN_F_START];
-            clen = cf[KILN_F_LEN];
-            ip = code + frames[depth - 1].ret_pc;
-            ROOM(1);
-            *sp++ = r;
-            NEXT;
-        }
+        /* -- stack and control */
+        CASE(OP_NOP): NEXT;
+        CASE(OP_DUP2): NEED(2); ROOM(2); sp[0] = sp[-2]; sp[1] = sp[-1]; sp += 2; NEXT;
         CASE(OP_RAISE): TRAP(arg > TRAP_OK && arg < KILN_N_TRAPS ? (int)arg : TRAP_MemoryFault);
 
         /* -- int */
-        CASE(OP_ADD_I): { int64_t r; NEED(2); if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
-        CASE(OP_ADDI): { int64_t r; NEED(1); if (kiln_add_ovf(sp[-1], IMM(arg), &r)) TRAP(TRAP_Overflow); sp[-1] = r; NEXT; }
-        CASE(OP_SUB_I): { int64_t r; NEED(2); if (kiln_sub_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
-        CASE(OP_MUL_I): { int64_t r; NEED(2); if (kiln_mul_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; NEXT; }
         CASE(OP_FLOORDIV_I): INT2_CHECKED(kiln_floordiv_i); NEXT;
         CASE(OP_MOD_I): INT2_CHECKED(kiln_mod_i); NEXT;
         CASE(OP_POW_I): INT2_CHECKED(kiln_pow_i); NEXT;
@@ -1463,18 +1349,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         CASE(OP_NEG_I): { int64_t r = 0; NEED(1); CHECK(kiln_neg_i(sp[-1], &r)); sp[-1] = r; NEXT; }
         CASE(OP_ABS_I): { int64_t r = 0; NEED(1); CHECK(kiln_abs_i(sp[-1], &r)); sp[-1] = r; NEXT; }
         CASE(OP_INVERT_I): NEED(1); sp[-1] = ~sp[-1]; NEXT;
-        CASE(OP_AND_I): INT2(a & b); NEXT;
-        CASE(OP_OR_I): INT2(a | b); NEXT;
-        CASE(OP_XOR_I): INT2(a ^ b); NEXT;
         CASE(OP_SHL_I): INT2_CHECKED(kiln_shl_i); NEXT;
         CASE(OP_SHR_I): INT2_CHECKED(kiln_shr_i); NEXT;
-        CASE(OP_LT_I): INT2(a < b); NEXT;
-        CASE(OP_LE_I): INT2(a <= b); NEXT;
-        CASE(OP_GT_I): INT2(a > b); NEXT;
-        CASE(OP_GE_I): INT2(a >= b); NEXT;
-        CASE(OP_EQ_I): INT2(a == b); NEXT;
-        CASE(OP_NE_I): INT2(a != b); NEXT;
-        CASE(OP_NOT): NEED(1); sp[-1] = sp[-1] == 0; NEXT;
         CASE(OP_TRUTH_F): NEED(1); sp[-1] = kiln_f(sp[-1]) != 0.0; NEXT;
 
         /* -- float */
@@ -1698,43 +1574,6 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             kiln_copy(d, sp, arg);
             ROOM(1);
             *sp++ = addr;
-            NEXT;
-        }
-        CASE(OP_LIST_LEN): {
-            int64_t n, *h, *items;
-            NEED(1);
-            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            sp[-1] = n;
-            NEXT;
-        }
-        CASE(OP_LIST_INDEX): {
-            int64_t n, k, *h, *items;
-            NEED(2);
-            if (kiln_list(&vm, sp[-2], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            k = kiln_index(sp[-1], n);
-            if (k < 0) TRAP(TRAP_IndexError);
-            sp[-2] = items[k];
-            sp--;
-            NEXT;
-        }
-        CASE(OP_LIST_STORE): {
-            int64_t n, k, *h, *items;
-            NEED(3);
-            if (kiln_list(&vm, sp[-3], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            k = kiln_index(sp[-2], n);
-            if (k < 0) TRAP(TRAP_IndexError);
-            items[k] = sp[-1];
-            sp -= 3;
-            NEXT;
-        }
-        CASE(OP_LIST_APPEND): {
-            int64_t n, *h, *items;
-            NEED(2);
-            if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items)); /* else it has room */
-            items[n] = sp[-1];
-            h[0] = n + 1;
-            sp -= 2;
             NEXT;
         }
         CASE(OP_LIST_EXTEND): {
@@ -2260,179 +2099,49 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         default: KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
 #ifdef KILN_FAST_HANDLERS
         /* -- the fast handlers: reached only through kiln_fast, for a program that
-           kiln_program_verify passed; each is its CASE above less the checks verification made */
-#define F_INT2(expr) do { int64_t a = sp[-2], b = sp[-1]; sp[-2] = (expr); sp--; } while (0)
-#define F_INT2_CHECKED(fn) do { int64_t r_ = 0; CHECK(fn(sp[-2], sp[-1], &r_)); sp[-2] = r_; sp--; } while (0)
-#define F_JUMP2(cond) do { int64_t a = sp[-2], b = sp[-1]; sp -= 2; if (cond) ip = code + arg; } while (0)
-        F_POP: sp--; FNEXT;
-        F_DUP: sp[0] = sp[-1]; sp++; FNEXT;
-        F_SWAP: { int64_t t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; FNEXT; }
-        F_LOADI: *sp++ = IMM(arg); FNEXT;
-        F_CONST: *sp++ = prog->consts[arg]; FNEXT;
-        F_STR: *sp++ = arg; FNEXT;
-        F_LOAD: *sp++ = loc[arg]; FNEXT;
-        F_STORE: loc[arg] = *--sp; FNEXT;
-        F_LOAD2: sp[0] = loc[arg & 0xfff]; sp[1] = loc[arg >> 12]; sp += 2; FNEXT;
-        F_JUMP: ip = code + arg; FNEXT;
-        F_JUMP_IF_FALSE: if (!*--sp) ip = code + arg; FNEXT;
-        F_JUMP_IF_TRUE: if (*--sp) ip = code + arg; FNEXT;
-        F_JUMP_LT_I: F_JUMP2(a < b); FNEXT;
-        F_JUMP_LE_I: F_JUMP2(a <= b); FNEXT;
-        F_JUMP_GT_I: F_JUMP2(a > b); FNEXT;
-        F_JUMP_GE_I: F_JUMP2(a >= b); FNEXT;
-        F_JUMP_EQ_I: F_JUMP2(a == b); FNEXT;
-        F_JUMP_NE_I: F_JUMP2(a != b); FNEXT;
-        /* a loop step is followed by a JUMP (verified): take it at once, or skip it */
-        F_FOR_RANGE: {
-            int64_t *st = loc + (arg >> 12), cur = st[0], next;
-            if (st[2] > 0 ? cur < st[1] : cur > st[1]) {
-                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
-                loc[arg & 0xfff] = cur;
-                ip = code + (*ip >> 8);
-            } else {
-                ip++;
-            }
-            FNEXT;
-        }
-        F_FOR_LIST: {
-            int64_t *st = loc + (arg >> 12), n, *h, *items;
-            if (kiln_list(&vm, st[0], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            if (st[1] >= 0 && st[1] < n) {
-                int64_t v = items[st[1]];
-                st[1]++;
-                loc[arg & 0xfff] = v;
-                ip = code + (*ip >> 8);
-            } else {
-                ip++;
-            }
-            FNEXT;
-        }
-        F_FOR_STR: {
-            int64_t *st = loc + (arg >> 12), n, addr;
-            const int64_t *cp;
-            if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
-            if (st[1] >= 0 && st[1] < n) {
-                CHECK(kiln_char(&vm, cp[st[1]], &addr));
-                st[1]++;
-                loc[arg & 0xfff] = addr;
-                ip = code + (*ip >> 8);
-            } else {
-                ip++;
-            }
-            FNEXT;
-        }
-        F_CALL: {
-            const int64_t *cf = prog->funcs + arg * KILN_FUNC_WORDS;
-            int64_t np = cf[KILN_F_NPARAMS], base;
-            if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
-            base = (sp - np) - stack;
-            if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
-            frames[depth - 1].ret_pc = (int32_t)(ip - code);
-            frames[depth].func = (int32_t)arg;
-            frames[depth].base = base;
-            depth++;
-            loc = stack + base;
-            nloc = cf[KILN_F_NLOCALS];
-            if (np < nloc) /* (GCC makes the loop a call of memset: none for no locals to clear) */
-                for (i = np; i < nloc; i++) loc[i] = 0;
-            lo = sp = loc + nloc;
-            hi = lo + cf[KILN_F_MAXSTACK];
-            code = prog->code + cf[KILN_F_START];
-            clen = cf[KILN_F_LEN];
-            ip = code;
-            FNEXT;
-        }
-        F_RET: {
-            const int64_t *cf;
-            int64_t r = sp[-1];
-            if (depth == 1) { result = r; goto done; }
-            sp = loc;
-            depth--;
-            cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
-            loc = stack + frames[depth - 1].base;
-            nloc = cf[KILN_F_NLOCALS];
-            lo = loc + nloc;
-            hi = lo + cf[KILN_F_MAXSTACK];
-            code = prog->code + cf[KILN_F_START];
-            clen = cf[KILN_F_LEN];
-            ip = code + frames[depth - 1].ret_pc;
-            *sp++ = r;
-            FNEXT;
-        }
-        F_ADD_I: { int64_t r; if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; FNEXT; }
-        F_ADDI: { int64_t r; if (kiln_add_ovf(sp[-1], IMM(arg), &r)) TRAP(TRAP_Overflow); sp[-1] = r; FNEXT; }
-        F_SUB_I: { int64_t r; if (kiln_sub_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; FNEXT; }
-        F_MUL_I: { int64_t r; if (kiln_mul_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow); sp[-2] = r; sp--; FNEXT; }
+           kiln_program_verify passed; the hot handlers of interp_hot.h again, less the checks
+           that verification made (VERIFIED), with verified jump targets (HOT_GOTO). (vm/cuda.py
+           inlines each header once, at its first include: CUDA has no fast handlers.) */
+#define HOT(op) F_##op
+#define HOT_NEXT FNEXT
+#define VERIFIED(...)
+#define HOT_GOTO(target) (ip = code + (target))
+#undef LOOP_TAKE
+#define LOOP_TAKE(value) do { loc[arg & 0xfff] = (value); ip = code + (*ip >> 8); } while (0)
+#include "interp_hot.h"
         /* a positive divisor (the common case) inline: kiln_floordiv_i's and kiln_mod_i's results */
-        F_FLOORDIV_I: {
+        F_OP_FLOORDIV_I: {
             int64_t a = sp[-2], b = sp[-1];
             if (b > 0) {
                 int64_t q = a / b;
                 sp[-2] = a % b != 0 && a < 0 ? q - 1 : q;
                 sp--;
             } else {
-                F_INT2_CHECKED(kiln_floordiv_i);
+                int64_t r = 0;
+                CHECK(kiln_floordiv_i(a, b, &r));
+                sp[-2] = r;
+                sp--;
             }
             FNEXT;
         }
-        F_MOD_I: {
+        F_OP_MOD_I: {
             int64_t a = sp[-2], b = sp[-1];
             if (b > 0) {
                 int64_t m = a % b;
                 sp[-2] = m < 0 ? m + b : m;
                 sp--;
             } else {
-                F_INT2_CHECKED(kiln_mod_i);
+                int64_t r = 0;
+                CHECK(kiln_mod_i(a, b, &r));
+                sp[-2] = r;
+                sp--;
             }
             FNEXT;
         }
-        F_AND_I: F_INT2(a & b); FNEXT;
-        F_OR_I: F_INT2(a | b); FNEXT;
-        F_XOR_I: F_INT2(a ^ b); FNEXT;
-        F_LT_I: F_INT2(a < b); FNEXT;
-        F_LE_I: F_INT2(a <= b); FNEXT;
-        F_GT_I: F_INT2(a > b); FNEXT;
-        F_GE_I: F_INT2(a >= b); FNEXT;
-        F_EQ_I: F_INT2(a == b); FNEXT;
-        F_NE_I: F_INT2(a != b); FNEXT;
-        F_NOT: sp[-1] = sp[-1] == 0; FNEXT;
-        /* the list instructions most loops run: the data's checks (kiln_list, the index) stay */
-        F_LIST_LEN: {
-            int64_t n, *h, *items;
-            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            sp[-1] = n;
-            FNEXT;
-        }
-        F_LIST_INDEX: {
-            int64_t n, k, *h, *items;
-            if (kiln_list(&vm, sp[-2], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            k = kiln_index(sp[-1], n);
-            if (k < 0) TRAP(TRAP_IndexError);
-            sp[-2] = items[k];
-            sp--;
-            FNEXT;
-        }
-        F_LIST_STORE: {
-            int64_t n, k, *h, *items;
-            if (kiln_list(&vm, sp[-3], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            k = kiln_index(sp[-2], n);
-            if (k < 0) TRAP(TRAP_IndexError);
-            items[k] = sp[-1];
-            sp -= 3;
-            FNEXT;
-        }
-        F_LIST_APPEND: {
-            int64_t n, *h, *items;
-            if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items)); /* else it has room */
-            items[n] = sp[-1];
-            h[0] = n + 1;
-            sp -= 2;
-            FNEXT;
-        }
-#undef F_INT2
-#undef F_INT2_CHECKED
-#undef F_JUMP2
+#undef HOT
+#undef HOT_NEXT
+#undef VERIFIED
+#undef HOT_GOTO
 #endif
         }
     }
@@ -2447,13 +2156,11 @@ done:
 #undef NEED
 #undef ROOM
 #undef CHECK
-#undef INT2
 #undef INT2_CHECKED
 #undef FLT2
 #undef FLTOP
 #undef IMM
 #undef OPCODE
-#undef JUMP2
 #undef GOTO
 #undef LOOP_STEP
 #undef LOOP_TAKE
