@@ -53,7 +53,7 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -524,6 +524,16 @@ class Pipeline:
             return CandidateResult(NEEDS_FALLBACK, diagnostic=inferred)
         return inferred
 
+    def _source_keys(
+        self, cands: Sequence[Candidate], test_lists: Sequence[Sequence[TestSpec]], memo: _Memo
+    ) -> Iterator[tuple[str, str, tuple[Type, ...] | None]]:
+        """(source, entry, argument types) of each source candidate that has its types."""
+        for cand, tests in zip(cands, test_lists, strict=True):
+            if isinstance(cand.code, str):
+                arg_types = self._arg_types(cand, tests, memo)
+                if not isinstance(arg_types, CandidateResult):
+                    yield (cand.code, cand.entry, arg_types)
+
     def _compile_batched(
         self, cands: Sequence[Candidate], test_lists: Sequence[Sequence[TestSpec]], memo: _Memo
     ) -> None:
@@ -531,16 +541,12 @@ class Pipeline:
         (`compiler.batched`, byte-identical to `compile_source`); `_program` takes these and
         compiles the rest, and gives every diagnostic, with the reference compiler."""
         keys: dict[tuple[str, str, tuple[Type, ...] | None], None] = {}
-        for cand, tests in zip(cands, test_lists, strict=True):
-            if isinstance(cand.code, str):
-                arg_types = self._arg_types(cand, tests, memo)
-                if not isinstance(arg_types, CandidateResult):
-                    key = (cand.code, cand.entry, arg_types)
-                    kept = self._compiled.get(key)
-                    if kept is not None:  # an earlier batch's, held for `_program` (this
-                        memo.kept[key] = kept  # batch's own may push it out of _compiled)
-                    else:
-                        keys.setdefault(key)
+        for key in self._source_keys(cands, test_lists, memo):
+            kept = self._compiled.get(key)
+            if kept is not None:  # an earlier batch's, held for `_program` (this batch's own
+                memo.kept[key] = kept  # compiles may push it out of _compiled)
+            else:
+                keys.setdefault(key)
         if not keys:
             return
         from compiler.batched import compile_batch
@@ -568,15 +574,12 @@ class Pipeline:
         these as it takes the batched compiler's. The reference compiler is Python: in this
         thread it holds the GIL, in processes it runs on every core. A source a process could
         not answer for (it died, or raised something else) is compiled here as before."""
-        keys: dict[tuple[str, str, tuple[Type, ...] | None], None] = {}
-        for cand, tests in zip(cands, test_lists, strict=True):
-            if isinstance(cand.code, str):
-                arg_types = self._arg_types(cand, tests, memo)
-                if not isinstance(arg_types, CandidateResult):
-                    key = (cand.code, cand.entry, arg_types)
-                    known = key in self._compiled or key in memo.kept or key in memo.batched
-                    if not known:  # an earlier batch's, or the batched compiler's
-                        keys.setdefault(key)
+        keys = {
+            key: None
+            for key in self._source_keys(cands, test_lists, memo)
+            # not an earlier batch's, nor the batched compiler's
+            if key not in self._compiled and key not in memo.kept and key not in memo.batched
+        }
         if len(keys) < APART_MIN:
             return
         todo = list(keys)

@@ -15,6 +15,7 @@ docs/LANGUAGE.md
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -188,6 +189,11 @@ _BATCHED_LIST: Final = tuple(m for m in METHODS if m.receiver == "list" and m.ba
 _BATCHED_MATH: Final = tuple(f for f in FUNCTIONS if f.module == "math" and f.batched)
 
 
+def _names(table: str, names: Iterable[str]) -> str:
+    """A C table of names, ended by a null pointer."""
+    return f"KC_TABLE char *const {table}[] = {{" + ", ".join(f'"{n}"' for n in names) + ", 0};"
+
+
 def render_header() -> str:
     names = ", ".join(f'"{m.name}"' for m in STR_METHODS)
     lines = [
@@ -200,42 +206,26 @@ def render_header() -> str:
         "",
         "/* the other receivers' methods the batched compiler takes (frontend.py's list is",
         "   METHOD_NAMES) */",
-        "KC_TABLE char *const KC_METHODS[] = {"
-        + ", ".join(f'"{n}"' for n in BATCHED_METHODS)
-        + ", 0};",
+        _names("KC_METHODS", BATCHED_METHODS),
         "/* the list methods it takes (types.py's method_call; kc_types.h, kc_lower.h) */",
-        "KC_TABLE char *const KC_LIST_METHODS[] = {"
-        + ", ".join(f'"{m.name}"' for m in _BATCHED_LIST)
-        + ", 0};",
+        _names("KC_LIST_METHODS", (m.name for m in _BATCHED_LIST)),
         "enum { " + ", ".join(f"KC_LM_{m.name.upper()}" for m in _BATCHED_LIST) + " };",
         "/* the math functions it takes (frontend.py's MATH_FUNCTIONS): an E_CALL's op is",
         "   KC_MATH_OP + the position (kc_math_fn) */",
-        "KC_TABLE char *const KC_MATH[] = {"
-        + ", ".join(f'"{f.name}"' for f in _BATCHED_MATH)
-        + ", 0};",
+        _names("KC_MATH", (f.name for f in _BATCHED_MATH)),
         "/* the builtins it knows (types.py's BUILTINS but tuple and next) */",
-        "KC_TABLE char *const KC_BUILTINS[] = {"
-        + ", ".join(f'"{n}"' for n in BATCHED_BUILTINS)
-        + ", 0};",
+        _names("KC_BUILTINS", BATCHED_BUILTINS),
         "/* frontend.py's _REWRITTEN: a module name among these makes the front end leave every",
         "   rewrite */",
-        "KC_TABLE char *const KC_REWRITTEN[] = {"
-        + ", ".join(f'"{n}"' for n in _in_rows(builtins_with("rewritten")))
-        + ", 0};",
+        _names("KC_REWRITTEN", _in_rows(builtins_with("rewritten"))),
         "/* frontend.py's _MAP_CONSUMERS and _SHORT_CIRCUIT: map(f, xs) as their argument is a",
         "   list comprehension (a generator for all and any) */",
-        "KC_TABLE char *const KC_MAP_CONSUMERS[] = {"
-        + ", ".join(
-            f'"{n}"' for n in _in_rows(builtins_with("map") | builtins_with("short-circuit"))
-        )
-        + ", 0};",
+        _names("KC_MAP_CONSUMERS", _in_rows(builtins_with("map") | builtins_with("short-circuit"))),
         "/* frontend.py's _VIEW_CONSUMERS but all and any (the batched compiler's take generator",
         "   expressions): a dict view as their argument is a list */",
-        "KC_TABLE char *const KC_VIEW_CONSUMERS[] = {"
-        + ", ".join(
-            f'"{n}"' for n in _in_rows(builtins_with("view") - builtins_with("short-circuit"))
-        )
-        + ", 0};",
+        _names(
+            "KC_VIEW_CONSUMERS", _in_rows(builtins_with("view") - builtins_with("short-circuit"))
+        ),
         "/* the instruction of each binary operator (enum kc_bin: B_MATMUL last, none) on ints, on",
         "   floats (-1: none), and of each comparison (enum kc_cmp's first six) of ints, of floats */",
         "KC_TABLE int KC_INT_OPS[] = {"

@@ -186,6 +186,11 @@ def test_any_valid_limit_passes_through_its_variable(name: str, data: st.DataObj
         ({"KILN_FARM_BATCH_SIZE": "-5"}, "KILN_FARM_BATCH_SIZE=-5: not a positive integer"),
         ({"KILN_FARM_IN_FLIGHT": "auto"}, "KILN_FARM_IN_FLIGHT='auto': not an integer"),
         ({"KILN_FARM_INFLIGHT": "2"}, "KILN_FARM_INFLIGHT: unknown variable (kiln reads"),
+        # [runtime] switches
+        ({"KILN_SANDBOX": "loose"}, "KILN_SANDBOX='loose': choose auto or strict"),
+        ({"KILN_TRACE": "2"}, "KILN_TRACE='2': not a switch"),
+        ({"KILN_PREBUILT": "maybe"}, "KILN_PREBUILT='maybe': not a switch"),
+        ({"KILN_PREPARED_CACHE": "-"}, "KILN_PREPARED_CACHE='-': not a switch"),
     ],
 )
 def test_bad_variable_is_named(env: dict[str, str], message: str) -> None:
@@ -213,6 +218,10 @@ def test_bad_variable_is_named(env: dict[str, str], message: str) -> None:
         ("[farm]\nworkers = 0\n", '[farm] workers = 0: not a positive integer or "auto"'),
         ('[farm]\nin_flight = "auto"\n', "[farm] in_flight = 'auto': not a positive integer"),
         ("[farm]\nbatch_size = 2.5\n", "[farm] batch_size = 2.5: not a positive integer"),
+        # [runtime] switches
+        ('[runtime]\nsandbox = "off"\n', "[runtime] sandbox = 'off': choose auto or strict"),
+        ("[runtime]\ntrace = 1\n", "[runtime] trace = 1: not a switch"),
+        ('[runtime]\nprebuilt = "false"\n', "[runtime] prebuilt = 'false': not a switch"),
         ("[farm]\nray_address = 6379\n", "[farm] ray_address = 6379: not a string"),
         ('[farm]\naddress = "auto"\n', "unknown key [farm] address (known: ray_address,"),
     ],
@@ -289,33 +298,3 @@ def test_the_runtime_switches_from_the_file_and_their_variables(tmp_path: Path) 
     )
     for word, value in [("yes", True), ("TRUE", True), ("no", False), ("false", False)]:
         assert load_settings(env={"KILN_TRACE": word}).trace is value
-
-
-@pytest.mark.parametrize(
-    ("env", "message"),
-    [
-        ({"KILN_SANDBOX": "loose"}, "KILN_SANDBOX='loose': choose auto or strict"),
-        ({"KILN_TRACE": "2"}, "KILN_TRACE='2': not a switch"),
-        ({"KILN_PREBUILT": "maybe"}, "KILN_PREBUILT='maybe': not a switch"),
-        ({"KILN_PREPARED_CACHE": "-"}, "KILN_PREPARED_CACHE='-': not a switch"),
-    ],
-)
-def test_bad_switch_variable_is_named(env: dict[str, str], message: str) -> None:
-    with pytest.raises(SettingsError) as caught:
-        load_settings(env=env)
-    assert str(caught.value).startswith(message)
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ('[runtime]\nsandbox = "off"\n', "[runtime] sandbox = 'off': choose auto or strict"),
-        ("[runtime]\ntrace = 1\n", "[runtime] trace = 1: not a switch"),
-        ('[runtime]\nprebuilt = "false"\n', "[runtime] prebuilt = 'false': not a switch"),
-    ],
-)
-def test_bad_switch_key_names_the_file(tmp_path: Path, text: str, message: str) -> None:
-    path = write(tmp_path, text)
-    with pytest.raises(SettingsError) as caught:
-        load_settings(path, env={})
-    assert str(caught.value).startswith(f"{path}: {message}")

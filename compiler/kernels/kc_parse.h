@@ -563,6 +563,27 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
 /* atom: NAME | NUMBER | STRING | True | False | None | '(' [expression (',' expression)* [',']] ')'
    | '[' [expression (',' expression)* [',']] ']'
    primary: atom trailer* | NAME '(' arguments ')' trailer* */
+/* Display node k's first item e turns it into a comprehension: `spare` 4 makes it a set's, and
+   the display must end with `close`. */
+KC_FN int32_t kc_comprehension(kc_ctx *c, int32_t k, int32_t e, int16_t spare, int close,
+                               const char *what) {
+    c->nodes[k].kind = E_LISTCOMP;
+    if (spare) c->nodes[k].spare = spare;
+    c->nodes[k].a = e;
+    kc_child_depth(c, k, e);
+    kc_comp_generators(c, k);
+    if (!kc_expect_op(c, close, what)) return -1;
+    return kc_postfix(c, k);
+}
+
+/* Item e appended to display node k, whose last item is *tail. */
+KC_FN void kc_display_item(kc_ctx *c, int32_t k, int32_t *tail, int32_t e) {
+    kc_child_depth(c, k, e);
+    if (*tail < 0) c->nodes[k].a = e; else c->nodes[*tail].next = e;
+    *tail = e;
+    c->nodes[k].ival++;
+}
+
 KC_FN int32_t kc_atom(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
@@ -719,18 +740,9 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         while (!c->err && !kc_at_op(c, P_RSQB)) {
             int32_t e = kc_expr(c);
             if (c->err) return -1;
-            if (kc_at_kw(c, "for") && tail < 0) {
-                c->nodes[k].kind = E_LISTCOMP;
-                c->nodes[k].a = e;
-                kc_child_depth(c, k, e);
-                kc_comp_generators(c, k);
-                if (!kc_expect_op(c, P_RSQB, "list comprehension syntax")) return -1;
-                return kc_postfix(c, k);
-            }
-            kc_child_depth(c, k, e);
-            if (tail < 0) c->nodes[k].a = e; else c->nodes[tail].next = e;
-            tail = e;
-            c->nodes[k].ival++;
+            if (kc_at_kw(c, "for") && tail < 0)
+                return kc_comprehension(c, k, e, 0, P_RSQB, "list comprehension syntax");
+            kc_display_item(c, k, &tail, e);
             if (!kc_at_op(c, P_COMMA)) break;
             kc_next(c);
         }
@@ -764,19 +776,9 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
                 continue;
             }
             if (c->nodes[k].kind == E_DICT) { kc_fail(c, "dict display syntax", t->line); return -1; }
-            if (kc_at_kw(c, "for") && tail < 0) {  /* a set comprehension: a list one, made a set */
-                c->nodes[k].kind = E_LISTCOMP;
-                c->nodes[k].spare = 4;
-                c->nodes[k].a = e;
-                kc_child_depth(c, k, e);
-                kc_comp_generators(c, k);
-                if (!kc_expect_op(c, P_RBRACE, "set comprehension syntax")) return -1;
-                return kc_postfix(c, k);
-            }
-            kc_child_depth(c, k, e);
-            if (tail < 0) c->nodes[k].a = e; else c->nodes[tail].next = e;
-            tail = e;
-            c->nodes[k].ival++;
+            if (kc_at_kw(c, "for") && tail < 0)  /* a set comprehension: a list one, made a set */
+                return kc_comprehension(c, k, e, 4, P_RBRACE, "set comprehension syntax");
+            kc_display_item(c, k, &tail, e);
             if (!kc_at_op(c, P_COMMA)) break;
             kc_next(c);
         }
@@ -1377,6 +1379,19 @@ KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
     return k;
 }
 
+/* A loop's `:`, its body (returned) and its `else:` block (*orelse, -1 when it has none). */
+KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
+    kc_expect_op(c, P_COLON, what);
+    int32_t body = kc_block(c);
+    *orelse = -1;
+    if (c->err) return -1;
+    if (kc_at_kw(c, "else")) {
+        kc_next(c);
+        if (kc_expect_op(c, P_COLON, "else syntax")) *orelse = kc_block(c);
+    }
+    return body;
+}
+
 KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
     kc_tok *t = kc_peek(c);
     int32_t k;
@@ -1386,15 +1401,8 @@ KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
     } else if (t->kind == TK_NAME && kc_tok_is(c, t, "while")) {
         kc_next(c);
         k = kc_node_new(c, S_WHILE, t->line);
-        int32_t test = kc_expr(c);
-        kc_expect_op(c, P_COLON, "while syntax");
-        int32_t body = kc_block(c);
-        if (c->err) return -1;
-        int32_t orelse = -1;  /* a loop's `else:` block */
-        if (kc_at_kw(c, "else")) {
-            kc_next(c);
-            if (kc_expect_op(c, P_COLON, "else syntax")) orelse = kc_block(c);
-        }
+        int32_t test = kc_expr(c), orelse;
+        int32_t body = kc_loop_blocks(c, "while syntax", &orelse);
         if (c->err) return -1;
         c->nodes[k].a = test; c->nodes[k].b = body; c->nodes[k].c = orelse;
         kc_child_depth(c, k, test); kc_child_depth(c, k, body); kc_child_depth(c, k, orelse);
@@ -1404,15 +1412,8 @@ KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
         k = kc_node_new(c, S_FOR, t->line);
         int32_t target = kc_loop_target(c, t->line);
         if (c->err) return -1;
-        int32_t it = kc_expr(c);
-        kc_expect_op(c, P_COLON, "for syntax");
-        int32_t body = kc_block(c);
-        if (c->err) return -1;
-        int32_t orelse = -1;  /* a loop's `else:` block */
-        if (kc_at_kw(c, "else")) {
-            kc_next(c);
-            if (kc_expect_op(c, P_COLON, "else syntax")) orelse = kc_block(c);
-        }
+        int32_t it = kc_expr(c), orelse;
+        int32_t body = kc_loop_blocks(c, "for syntax", &orelse);
         if (c->err) return -1;
         c->nodes[k].a = target; c->nodes[k].b = it; c->nodes[k].c = body; c->nodes[k].d = orelse;
         kc_child_depth(c, k, it); kc_child_depth(c, k, body); kc_child_depth(c, k, orelse);
