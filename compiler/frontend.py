@@ -25,7 +25,7 @@ from compiler.surface import (
     builtins_with,
     pure_import_binds,
 )
-from compiler.walk import walk
+from compiler.walk import Transformer, walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
@@ -430,7 +430,7 @@ def _mentions_any(ann: ast.expr | None) -> bool:
     )
 
 
-class _EraseAny(ast.NodeTransformer):
+class _EraseAny(Transformer):
     """`x: <annotation naming Any> = v` as `x = v`."""
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
@@ -488,7 +488,7 @@ def _bound_at(
     }
 
 
-class _Renamed(ast.NodeTransformer):
+class _Renamed(Transformer):
     """Reads of the names of `rename` (but those in `own`, a function's locals) renamed."""
 
     def __init__(self, rename: Mapping[str, str], own: set[str]) -> None:
@@ -682,7 +682,7 @@ def _drop_pure_imports(fn: ast.FunctionDef, report: Reporter) -> None:
     `pass`: they bind a local nothing reads (any mention keeps the import, which is rejected)."""
     mentioned = {n.id for n in walk(fn) if isinstance(n, ast.Name)}
 
-    class Drop(ast.NodeTransformer):
+    class Drop(Transformer):
         def generic_visit(self, node: ast.AST) -> ast.AST:
             if isinstance(node, (ast.Import, ast.ImportFrom)) and not _is_math_import(node):
                 names = _pure_import(node, report)  # type: ignore[arg-type]
@@ -722,7 +722,7 @@ def _inline_constants(fn: ast.FunctionDef, constants: dict[str, ast.expr]) -> No
     if not names:
         return
 
-    class Inline(ast.NodeTransformer):
+    class Inline(Transformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
             if node.id in names and isinstance(node.ctx, ast.Load):
                 return ast.copy_location(copy.deepcopy(constants[node.id]), node)
@@ -1128,7 +1128,7 @@ def _plain_operand(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
-class _SpelledForms(ast.NodeTransformer):
+class _SpelledForms(Transformer):
     """Forms that mean what a construct of the subset means:
 
     float("inf")        the float CPython's float() makes of the literal (not NaN)
@@ -1555,7 +1555,7 @@ def _is_dict_view(node: ast.expr) -> bool:
     )
 
 
-class _Functionals(ast.NodeTransformer):
+class _Functionals(Transformer):
     """`sorted(xs, key=f)`, `list(filter(f, xs))` and `list(map(f, xs))` with `f` a one-argument
     lambda or a function name, as list comprehensions:
 

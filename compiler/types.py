@@ -42,7 +42,7 @@ from compiler.surface import (
     STR_METHODS,
     TYPED_BUILTINS,
 )
-from compiler.walk import copy_tree, walk
+from compiler.walk import copy_tree, node_fields, walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -382,7 +382,7 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
         node = todo.pop()
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            for name in node._fields:  # ast.iter_child_nodes(node), without its generators
+            for name in node_fields[type(node)]:  # ast.iter_child_nodes(node), leaner
                 value = getattr(node, name, None)
                 if isinstance(value, list):
                     todo.extend([v for v in value if isinstance(v, ast.AST)])
