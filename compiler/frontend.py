@@ -25,7 +25,7 @@ from compiler.surface import (
     builtins_with,
     pure_import_binds,
 )
-from compiler.walk import Transformer, walk
+from compiler.walk import Transformer, nodes, walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
@@ -151,7 +151,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         _rewrite_functionals(init)
         _check_function(init, report)
         functions.append(init)
-    if any(getattr(n, "kpow_mod", False) for fn in functions for n in walk(fn)):
+    if any(getattr(n, "kpow_mod", False) for fn in functions for n in nodes(fn)):
         functions.append(_pow_mod_function())
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
@@ -473,7 +473,7 @@ def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:
 
 
 def _global_reads(node: ast.AST) -> set[str]:
-    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _bound_at(
@@ -680,7 +680,7 @@ def _import_rejected(node: ast.Import | ast.ImportFrom, report: Reporter) -> Com
 def _drop_pure_imports(fn: ast.FunctionDef, report: Reporter) -> None:
     """A function's imports of PURE_MODULES whose names the function never mentions become
     `pass`: they bind a local nothing reads (any mention keeps the import, which is rejected)."""
-    mentioned = {n.id for n in walk(fn) if isinstance(n, ast.Name)}
+    mentioned = {n.id for n in nodes(fn) if isinstance(n, ast.Name)}
 
     class Drop(Transformer):
         def generic_visit(self, node: ast.AST) -> ast.AST:
@@ -761,13 +761,13 @@ def _check_local_imports(fn: ast.FunctionDef, report: Reporter) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for a in stmt.names:
                 first.setdefault(a.asname or a.name, index)
-    for node in walk(fn):
+    for node in nodes(fn):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(s is node for s in fn.body):
             raise report.unsupported(
                 node, "import inside a block", "import at the start of the function or module"
             )
     for index, stmt in enumerate(fn.body):
-        for node in walk(stmt):
+        for node in nodes(stmt):
             if isinstance(node, ast.Name) and first.get(node.id, -1) >= index:
                 raise report.unsupported(
                     node,
@@ -799,7 +799,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             "every argument must be passed",
         )
     callees: set[int] | None = None  # ids of the callees of fn's calls, when first needed
-    for node in walk(fn):
+    for node in nodes(fn):
         if node is fn:
             continue
         if isinstance(node, ast.FunctionDef):
@@ -819,7 +819,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                 continue
             if isinstance(node, ast.Attribute):
                 if callees is None:  # once per function, not once per attribute (a walk each)
-                    callees = {id(n.func) for n in walk(fn) if isinstance(n, ast.Call)}
+                    callees = {id(n.func) for n in nodes(fn) if isinstance(n, ast.Call)}
                 if _is_supported_method_call(node, callees):
                     continue
             if (
@@ -1406,7 +1406,7 @@ def _rewrite_generators(fn: ast.FunctionDef) -> None:
 def _bound_names(fn: ast.FunctionDef) -> set[str]:
     """Names `fn` binds: parameters, assignment and loop targets, comprehension variables."""
     names = {a.arg for a in fn.args.args}
-    for node in walk(fn):
+    for node in nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):

@@ -42,7 +42,7 @@ from compiler.surface import (
     STR_METHODS,
     TYPED_BUILTINS,
 )
-from compiler.walk import copy_tree, node_fields, walk
+from compiler.walk import copy_tree, node_fields, nodes, walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -393,14 +393,14 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
 def _assigned_in(stmt: ast.stmt) -> set[str]:
     """Names `stmt` assigns (anywhere inside it: targets, loop targets)."""
     names: set[str] = set()
-    for node in walk(stmt):
+    for node in nodes(stmt):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension)):
             targets = [node.target]
         for t in targets:
-            names |= {n.id for n in walk(t) if isinstance(n, ast.Name)}
+            names |= {n.id for n in nodes(t) if isinstance(n, ast.Name)}
     return names
 
 
@@ -692,7 +692,7 @@ class FunctionChecker:
         self.kinds: dict[Var, list[Type]] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
         # the function's own math imports (locals: the front end checks they come first)
-        own = [n for n in walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        own = [n for n in nodes(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
         self.local_math = any(isinstance(n, ast.Import) for n in own)
         self.local_math_names = {
             a.name for n in own if isinstance(n, ast.ImportFrom) for a in n.names
@@ -934,7 +934,7 @@ class FunctionChecker:
             reads = getattr(stmt, "ksort_reads", None)
             if not reads:
                 continue
-            for n in walk(stmt):
+            for n in nodes(stmt):
                 if isinstance(n, ast.Name) and n.id in reads and "list[" in show(n.kty):  # type: ignore[attr-defined]
                     raise self.report.unsupported(
                         n, "keyword argument key", "a list.sort key reading a list (it looks empty)"
@@ -981,8 +981,8 @@ class FunctionChecker:
                     f"{what} as a parameter or result of {self.info.name}",
                     "kiln's sets and dicts live inside one function",
                 )
-        synthetic = [n for syn in self.synthetic for n in walk(syn)]
-        for node in [*walk(self.info.node), *synthetic]:  # plans recorded before types were solved
+        synthetic = [n for syn in self.synthetic for n in nodes(syn)]
+        for node in [*nodes(self.info.node), *synthetic]:  # plans recorded before types were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
             if hasattr(node, "kiter"):
@@ -995,7 +995,7 @@ class FunctionChecker:
         reads there are values; and Optional values are never ordered (CPython's TypeError for a
         None would depend on which items a sort happens to compare)."""
         for var, stmts in self.narrow_checks:
-            for node in (n for st in stmts for n in walk(st)):
+            for node in (n for st in stmts for n in nodes(st)):
                 if (
                     isinstance(node, (ast.Assign, ast.AnnAssign))
                     and any(
@@ -1009,7 +1009,7 @@ class FunctionChecker:
                         f"{var.name} may be None after this assignment"
                         " (it was tested not None before)",
                     )
-        for node in walk(self.info.node):
+        for node in nodes(self.info.node):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -1022,7 +1022,7 @@ class FunctionChecker:
             )
             if name in ("sorted", "min", "max", "sort") and any(
                 _has_optional(n.kty)  # type: ignore[attr-defined]
-                for n in walk(node)
+                for n in nodes(node)
                 if hasattr(n, "kty")
             ):
                 raise self.report.unsupported(
@@ -3700,7 +3700,7 @@ def _const_int(node: ast.expr) -> int | None:
 
 
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    return {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for n in nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 # -- definite assignment: which reads may find a variable unassigned ----------------------------------
@@ -3726,7 +3726,7 @@ def _flow_block(stmts: list[ast.stmt], da: set[str] | None) -> set[str] | None:
 def _reads(node: ast.AST | None, da: set[str]) -> None:
     if node is None:
         return
-    for n in walk(node):
+    for n in nodes(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and hasattr(n, "kvar"):
             var: Var = n.kvar  # type: ignore[attr-defined]
             if not var.hidden and var.name not in da:
@@ -3736,7 +3736,7 @@ def _reads(node: ast.AST | None, da: set[str]) -> None:
 
 def _targets(node: ast.AST) -> set[str]:
     return {
-        n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id for n in nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
 
 

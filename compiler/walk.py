@@ -1,4 +1,4 @@
-"""`walk`: `ast.walk` without its per-node generators; `copy_tree`: `copy.deepcopy` of a tree.
+"""`walk`: `ast.walk` without its per-node generators (`nodes`: the same, as a list); `copy_tree`: `copy.deepcopy` of a tree.
 
 The front end and the type checker walk every function's tree many times (bound names,
 imports, nested defs, optionals ...); `ast.walk` spends most of that in `iter_child_nodes`
@@ -64,6 +64,23 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
             elif isinstance(value, _AST):
                 push(value)
         yield node
+
+
+def nodes(node: ast.AST) -> list[ast.AST]:
+    """`list(walk(node))`, built without a generator: for a caller that changes no field of a
+    node it has not reached yet (`walk` reads each node's fields as it reaches it, this list
+    reads them all first; for a caller that only reads, the two are the same)."""
+    out: list[ast.AST] = [node]
+    push, extend = out.append, out.extend
+    fields = node_fields
+    for node in out:  # the list grows as it is read: breadth first, as walk
+        for name in fields[type(node)]:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                extend([v for v in value if isinstance(v, _AST)])
+            elif isinstance(value, _AST):
+                push(value)
+    return out
 
 
 class Transformer(ast.NodeTransformer):
