@@ -136,19 +136,13 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         for fn in [*_hoist_nested(stmt), stmt]:
             fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
             _erase_any(fn)
-            _rewrite_keywords(fn)
-            _rewrite_spelled_forms(fn)
-            _rewrite_generators(fn)
-            _rewrite_functionals(fn)
+            _rewrite_forms(fn)
             _check_function(fn, report)
             functions.append(fn)
     if effects:
         init = _module_function([s for _, s in effects])
         init.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
-        _rewrite_keywords(init)
-        _rewrite_spelled_forms(init)
-        _rewrite_generators(init)
-        _rewrite_functionals(init)
+        _rewrite_forms(init)
         _check_function(init, report)
         functions.append(init)
     if any(getattr(n, "kpow_mod", False) for fn in functions for n in nodes(fn)):
@@ -1301,12 +1295,35 @@ _POSITIONAL_KEYWORDS = POSITIONAL_KEYWORDS
 _SPLIT_PARAMETERS = ("sep", "maxsplit")
 
 
-def _rewrite_keywords(fn: ast.FunctionDef) -> None:
-    """`enumerate(xs, start=k)` -> `enumerate(xs, k)`, `int(s, base=b)` -> `int(s, b)`, where
-    the name is the builtin's (neither the function nor the module binds it);
-    `s.split(sep=a, maxsplit=n)` -> `s.split(a, n)` (and rsplit)."""
+def _rewrite_forms(fn: ast.FunctionDef) -> None:
+    """`_rewrite_keywords`, `_SpelledForms`, `_rewrite_generators` and `_Functionals`, in
+    this order, each where neither `fn` nor the module binds a builtin any rewrite calls, drops
+    or adds (`_shadows_a_rewritten_builtin`, asked before each), with `fn`'s bound names
+    found twice rather than four times: the keywords rewrite moves keyword values into the
+    arguments (no name bound or unbound), so the spelled forms see what it saw; the spelled
+    forms may bind a lambda's parameter (a comprehension variable now), so the generators
+    rewrite looks again; it binds only `$` names (no builtin's), so the functionals rewrite sees
+    what it saw."""
     module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
     shadowed = _bound_names(fn) | module
+    _rewrite_keywords(fn, shadowed)
+    if shadowed & _REWRITTEN:
+        return  # _shadows_a_rewritten_builtin: each of the other three leaves fn as it is
+    _SpelledForms().visit(fn)
+    if _shadows_a_rewritten_builtin(fn):
+        return
+    _rewrite_generators(fn, shadows=False)
+    _Functionals().visit(fn)
+
+
+def _rewrite_keywords(fn: ast.FunctionDef, shadowed: set[str] | None = None) -> None:
+    """`enumerate(xs, start=k)` -> `enumerate(xs, k)`, `int(s, base=b)` -> `int(s, b)`, where
+    the name is the builtin's (neither the function nor the module binds it: `shadowed`, the
+    names they bind, when the caller knows them);
+    `s.split(sep=a, maxsplit=n)` -> `s.split(a, n)` (and rsplit)."""
+    if shadowed is None:
+        module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
+        shadowed = _bound_names(fn) | module
     for node in walk(fn):
         if (
             isinstance(node, ast.Call)
@@ -1332,16 +1349,12 @@ def _rewrite_keywords(fn: ast.FunctionDef) -> None:
             node.keywords = []
 
 
-def _rewrite_spelled_forms(fn: ast.FunctionDef) -> None:
-    if not _shadows_a_rewritten_builtin(fn):
-        _SpelledForms().visit(fn)
-
-
-def _rewrite_generators(fn: ast.FunctionDef) -> None:
+def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> None:
     """`sum(f(x) for x in xs)` -> `sum([f(x) for x in xs])` (and min, max, sorted, list,
     `sep.join`); `all(g)` / `any(g)` keep their generator (marked allowed); `all(xs)` of a
-    sequence becomes `all($x for $x in xs)`."""
-    if _shadows_a_rewritten_builtin(fn):
+    sequence becomes `all($x for $x in xs)`. `shadows`: `_shadows_a_rewritten_builtin(fn)`,
+    when the caller knows it."""
+    if _shadows_a_rewritten_builtin(fn) if shadows is None else shadows:
         return
     for node in walk(fn):
         if (
@@ -1748,8 +1761,3 @@ class _Functionals(Transformer):
                 new = _comp(body, _store(var), inner.args[1], [])
             return ast.fix_missing_locations(ast.copy_location(new, node))
         return node
-
-
-def _rewrite_functionals(fn: ast.FunctionDef) -> None:
-    if not _shadows_a_rewritten_builtin(fn):
-        _Functionals().visit(fn)

@@ -1,4 +1,5 @@
-"""`walk`: `ast.walk` without its per-node generators (`nodes`: the same, as a list); `copy_tree`: `copy.deepcopy` of a tree.
+"""`walk`: `ast.walk` without its per-node generators (`nodes`: the same, as a list);
+`copy_tree`: `copy.deepcopy` of a tree.
 
 The front end and the type checker walk every function's tree many times (bound names,
 imports, nested defs, optionals ...); `ast.walk` spends most of that in `iter_child_nodes`
