@@ -375,12 +375,15 @@ def _optional_annotation(node: ast.expr, t: KType | None, report: Reporter) -> K
     return optional_of(t)  # type: ignore[arg-type]
 
 
-def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
-    """The nodes of `fn`'s body, not those of functions defined in it."""
+def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of `fn`'s body, not those of functions defined in it (a list: its callers
+    only read the tree)."""
+    out: list[ast.AST] = []
+    push = out.append
     todo: list[ast.AST] = list(fn.body)
     while todo:
         node = todo.pop()
-        yield node
+        push(node)
         if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
             for name in node_fields[type(node)]:  # ast.iter_child_nodes(node), leaner
                 value = getattr(node, name, None)
@@ -388,6 +391,7 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
                     todo.extend([v for v in value if isinstance(v, ast.AST)])
                 elif isinstance(value, ast.AST):
                     todo.append(value)
+    return out
 
 
 def _assigned_in(stmt: ast.stmt) -> set[str]:
@@ -439,11 +443,18 @@ def _returns_a_value(fn: ast.FunctionDef) -> bool:
     )
 
 
-def _optional_result(fn: ast.FunctionDef, fall_off: bool = False) -> bool:
+def _returns(fn: ast.FunctionDef) -> list[ast.Return]:
+    return [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+
+
+def _optional_result(
+    fn: ast.FunctionDef, fall_off: bool = False, returns: list[ast.Return] | None = None
+) -> bool:
     """Whether `fn` returns None on some path (`return None`, a bare `return`; with `fall_off`,
     also the end of its body, where CPython returns None) and a value on another (`return x`):
-    then its result is Optional."""
-    returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    then its result is Optional. `returns`: `_returns(fn)`, when the caller has it."""
+    if returns is None:
+        returns = _returns(fn)
     none_path = any(r.value is None or _is_none_literal(r.value) for r in returns) or (
         fall_off and may_fall_off(fn.body)
     )
@@ -675,7 +686,8 @@ class FunctionChecker:
         self.loop_depth = 0
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
         self.synthetic: list[ast.expr] = []  # the typed copies of operations on unions (split)
-        self.assigned = _assigned_names(info.node)
+        every = nodes(info.node)  # read twice below (nothing changes the tree in between)
+        self.assigned = _assigned_names(info.node, every)
         # names assigned a None literal somewhere: their variable is Optional from the start
         self.none_names = {
             t.id
@@ -692,7 +704,7 @@ class FunctionChecker:
         self.kinds: dict[Var, list[Type]] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
         # the function's own math imports (locals: the front end checks they come first)
-        own = [n for n in nodes(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        own = [n for n in every if isinstance(n, (ast.Import, ast.ImportFrom))]
         self.local_math = any(isinstance(n, ast.Import) for n in own)
         self.local_math_names = {
             a.name for n in own if isinstance(n, ast.ImportFrom) for a in n.names
@@ -3699,8 +3711,13 @@ def _const_int(node: ast.expr) -> int | None:
     return None
 
 
-def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    return {n.id for n in nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+def _assigned_names(fn: ast.FunctionDef, every: list[ast.AST] | None = None) -> set[str]:
+    """The names `fn` stores to; `every`: `nodes(fn)`, when the caller has it."""
+    return {
+        n.id
+        for n in (nodes(fn) if every is None else every)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
 
 
 # -- definite assignment: which reads may find a variable unassigned ----------------------------------
@@ -3796,7 +3813,8 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
 
 def _falls_off_with_a_value(fn: ast.FunctionDef) -> bool:
     """Whether `fn` returns a value, may reach its end, and has no Optional result otherwise."""
-    if not _optional_result(fn, fall_off=True) or _optional_result(fn):
+    returns = _returns(fn)
+    if not _optional_result(fn, True, returns) or _optional_result(fn, False, returns):
         return False
     if fn.returns is None:
         return True
