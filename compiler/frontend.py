@@ -25,7 +25,7 @@ from compiler.surface import (
     builtins_with,
     pure_import_binds,
 )
-from compiler.walk import walk
+from compiler.walk import Transformer, node_fields, nodes, walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
@@ -136,22 +136,16 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         for fn in [*_hoist_nested(stmt), stmt]:
             fn.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
             _erase_any(fn)
-            _rewrite_keywords(fn)
-            _rewrite_spelled_forms(fn)
-            _rewrite_generators(fn)
-            _rewrite_functionals(fn)
+            _rewrite_forms(fn)
             _check_function(fn, report)
             functions.append(fn)
     if effects:
         init = _module_function([s for _, s in effects])
         init.kmodule_names = frozenset(bound)  # type: ignore[attr-defined]
-        _rewrite_keywords(init)
-        _rewrite_spelled_forms(init)
-        _rewrite_generators(init)
-        _rewrite_functionals(init)
+        _rewrite_forms(init)
         _check_function(init, report)
         functions.append(init)
-    if any(getattr(n, "kpow_mod", False) for fn in functions for n in walk(fn)):
+    if any(getattr(n, "kpow_mod", False) for fn in functions for n in nodes(fn)):
         functions.append(_pow_mod_function())
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
@@ -295,7 +289,13 @@ def _check_nesting(module: ast.Module, report: Reporter) -> None:
                 f"nesting deeper than {MAX_NESTING} levels",
                 "statements and expressions nest at most that deep: split this one up",
             )
-        children = list(ast.iter_child_nodes(node))
+        children: list[ast.AST] = []  # ast.iter_child_nodes(node), leaner (node_fields)
+        for name in node_fields[type(node)]:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                children.extend([v for v in value if isinstance(v, ast.AST)])
+            elif isinstance(value, ast.AST):
+                children.append(value)
         stack.extend((child, depth + 1, located) for child in reversed(children))  # in order
 
 
@@ -430,7 +430,7 @@ def _mentions_any(ann: ast.expr | None) -> bool:
     )
 
 
-class _EraseAny(ast.NodeTransformer):
+class _EraseAny(Transformer):
     """`x: <annotation naming Any> = v` as `x = v`."""
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
@@ -473,7 +473,7 @@ def _module_function(stmts: list[ast.stmt]) -> ast.FunctionDef:
 
 
 def _global_reads(node: ast.AST) -> set[str]:
-    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _bound_at(
@@ -488,7 +488,7 @@ def _bound_at(
     }
 
 
-class _Renamed(ast.NodeTransformer):
+class _Renamed(Transformer):
     """Reads of the names of `rename` (but those in `own`, a function's locals) renamed."""
 
     def __init__(self, rename: Mapping[str, str], own: set[str]) -> None:
@@ -680,9 +680,9 @@ def _import_rejected(node: ast.Import | ast.ImportFrom, report: Reporter) -> Com
 def _drop_pure_imports(fn: ast.FunctionDef, report: Reporter) -> None:
     """A function's imports of PURE_MODULES whose names the function never mentions become
     `pass`: they bind a local nothing reads (any mention keeps the import, which is rejected)."""
-    mentioned = {n.id for n in walk(fn) if isinstance(n, ast.Name)}
+    mentioned = {n.id for n in nodes(fn) if isinstance(n, ast.Name)}
 
-    class Drop(ast.NodeTransformer):
+    class Drop(Transformer):
         def generic_visit(self, node: ast.AST) -> ast.AST:
             if isinstance(node, (ast.Import, ast.ImportFrom)) and not _is_math_import(node):
                 names = _pure_import(node, report)  # type: ignore[arg-type]
@@ -722,7 +722,7 @@ def _inline_constants(fn: ast.FunctionDef, constants: dict[str, ast.expr]) -> No
     if not names:
         return
 
-    class Inline(ast.NodeTransformer):
+    class Inline(Transformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
             if node.id in names and isinstance(node.ctx, ast.Load):
                 return ast.copy_location(copy.deepcopy(constants[node.id]), node)
@@ -761,13 +761,13 @@ def _check_local_imports(fn: ast.FunctionDef, report: Reporter) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for a in stmt.names:
                 first.setdefault(a.asname or a.name, index)
-    for node in walk(fn):
+    for node in nodes(fn):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(s is node for s in fn.body):
             raise report.unsupported(
                 node, "import inside a block", "import at the start of the function or module"
             )
     for index, stmt in enumerate(fn.body):
-        for node in walk(stmt):
+        for node in nodes(stmt):
             if isinstance(node, ast.Name) and first.get(node.id, -1) >= index:
                 raise report.unsupported(
                     node,
@@ -799,7 +799,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             "every argument must be passed",
         )
     callees: set[int] | None = None  # ids of the callees of fn's calls, when first needed
-    for node in walk(fn):
+    for node in nodes(fn):
         if node is fn:
             continue
         if isinstance(node, ast.FunctionDef):
@@ -819,7 +819,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                 continue
             if isinstance(node, ast.Attribute):
                 if callees is None:  # once per function, not once per attribute (a walk each)
-                    callees = {id(n.func) for n in walk(fn) if isinstance(n, ast.Call)}
+                    callees = {id(n.func) for n in nodes(fn) if isinstance(n, ast.Call)}
                 if _is_supported_method_call(node, callees):
                     continue
             if (
@@ -1128,7 +1128,7 @@ def _plain_operand(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
-class _SpelledForms(ast.NodeTransformer):
+class _SpelledForms(Transformer):
     """Forms that mean what a construct of the subset means:
 
     float("inf")        the float CPython's float() makes of the literal (not NaN)
@@ -1301,12 +1301,35 @@ _POSITIONAL_KEYWORDS = POSITIONAL_KEYWORDS
 _SPLIT_PARAMETERS = ("sep", "maxsplit")
 
 
-def _rewrite_keywords(fn: ast.FunctionDef) -> None:
-    """`enumerate(xs, start=k)` -> `enumerate(xs, k)`, `int(s, base=b)` -> `int(s, b)`, where
-    the name is the builtin's (neither the function nor the module binds it);
-    `s.split(sep=a, maxsplit=n)` -> `s.split(a, n)` (and rsplit)."""
+def _rewrite_forms(fn: ast.FunctionDef) -> None:
+    """`_rewrite_keywords`, `_SpelledForms`, `_rewrite_generators` and `_Functionals`, in
+    this order, each where neither `fn` nor the module binds a builtin any rewrite calls, drops
+    or adds (`_shadows_a_rewritten_builtin`, asked before each), with `fn`'s bound names
+    found twice rather than four times: the keywords rewrite moves keyword values into the
+    arguments (no name bound or unbound), so the spelled forms see what it saw; the spelled
+    forms may bind a lambda's parameter (a comprehension variable now), so the generators
+    rewrite looks again; it binds only `$` names (no builtin's), so the functionals rewrite sees
+    what it saw."""
     module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
     shadowed = _bound_names(fn) | module
+    _rewrite_keywords(fn, shadowed)
+    if shadowed & _REWRITTEN:
+        return  # _shadows_a_rewritten_builtin: each of the other three leaves fn as it is
+    _SpelledForms().visit(fn)
+    if _shadows_a_rewritten_builtin(fn):
+        return
+    _rewrite_generators(fn, shadows=False)
+    _Functionals().visit(fn)
+
+
+def _rewrite_keywords(fn: ast.FunctionDef, shadowed: set[str] | None = None) -> None:
+    """`enumerate(xs, start=k)` -> `enumerate(xs, k)`, `int(s, base=b)` -> `int(s, b)`, where
+    the name is the builtin's (neither the function nor the module binds it: `shadowed`, the
+    names they bind, when the caller knows them);
+    `s.split(sep=a, maxsplit=n)` -> `s.split(a, n)` (and rsplit)."""
+    if shadowed is None:
+        module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
+        shadowed = _bound_names(fn) | module
     for node in walk(fn):
         if (
             isinstance(node, ast.Call)
@@ -1332,16 +1355,12 @@ def _rewrite_keywords(fn: ast.FunctionDef) -> None:
             node.keywords = []
 
 
-def _rewrite_spelled_forms(fn: ast.FunctionDef) -> None:
-    if not _shadows_a_rewritten_builtin(fn):
-        _SpelledForms().visit(fn)
-
-
-def _rewrite_generators(fn: ast.FunctionDef) -> None:
+def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> None:
     """`sum(f(x) for x in xs)` -> `sum([f(x) for x in xs])` (and min, max, sorted, list,
     `sep.join`); `all(g)` / `any(g)` keep their generator (marked allowed); `all(xs)` of a
-    sequence becomes `all($x for $x in xs)`."""
-    if _shadows_a_rewritten_builtin(fn):
+    sequence becomes `all($x for $x in xs)`. `shadows`: `_shadows_a_rewritten_builtin(fn)`,
+    when the caller knows it."""
+    if _shadows_a_rewritten_builtin(fn) if shadows is None else shadows:
         return
     for node in walk(fn):
         if (
@@ -1406,7 +1425,7 @@ def _rewrite_generators(fn: ast.FunctionDef) -> None:
 def _bound_names(fn: ast.FunctionDef) -> set[str]:
     """Names `fn` binds: parameters, assignment and loop targets, comprehension variables."""
     names = {a.arg for a in fn.args.args}
-    for node in walk(fn):
+    for node in nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -1555,7 +1574,7 @@ def _is_dict_view(node: ast.expr) -> bool:
     )
 
 
-class _Functionals(ast.NodeTransformer):
+class _Functionals(Transformer):
     """`sorted(xs, key=f)`, `list(filter(f, xs))` and `list(map(f, xs))` with `f` a one-argument
     lambda or a function name, as list comprehensions:
 
@@ -1748,8 +1767,3 @@ class _Functionals(ast.NodeTransformer):
                 new = _comp(body, _store(var), inner.args[1], [])
             return ast.fix_missing_locations(ast.copy_location(new, node))
         return node
-
-
-def _rewrite_functionals(fn: ast.FunctionDef) -> None:
-    if not _shadows_a_rewritten_builtin(fn):
-        _Functionals().visit(fn)

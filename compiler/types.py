@@ -42,7 +42,7 @@ from compiler.surface import (
     STR_METHODS,
     TYPED_BUILTINS,
 )
-from compiler.walk import copy_tree, walk
+from compiler.walk import copy_tree, node_fields, nodes, walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -375,32 +375,36 @@ def _optional_annotation(node: ast.expr, t: KType | None, report: Reporter) -> K
     return optional_of(t)  # type: ignore[arg-type]
 
 
-def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
-    """The nodes of `fn`'s body, not those of functions defined in it."""
+def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of `fn`'s body, not those of functions defined in it (a list: its callers
+    only read the tree)."""
+    out: list[ast.AST] = []
+    push = out.append
     todo: list[ast.AST] = list(fn.body)
     while todo:
         node = todo.pop()
-        yield node
+        push(node)
         if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            for name in node._fields:  # ast.iter_child_nodes(node), without its generators
+            for name in node_fields[type(node)]:  # ast.iter_child_nodes(node), leaner
                 value = getattr(node, name, None)
                 if isinstance(value, list):
                     todo.extend([v for v in value if isinstance(v, ast.AST)])
                 elif isinstance(value, ast.AST):
                     todo.append(value)
+    return out
 
 
 def _assigned_in(stmt: ast.stmt) -> set[str]:
     """Names `stmt` assigns (anywhere inside it: targets, loop targets)."""
     names: set[str] = set()
-    for node in walk(stmt):
+    for node in nodes(stmt):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension)):
             targets = [node.target]
         for t in targets:
-            names |= {n.id for n in walk(t) if isinstance(n, ast.Name)}
+            names |= {n.id for n in nodes(t) if isinstance(n, ast.Name)}
     return names
 
 
@@ -439,11 +443,18 @@ def _returns_a_value(fn: ast.FunctionDef) -> bool:
     )
 
 
-def _optional_result(fn: ast.FunctionDef, fall_off: bool = False) -> bool:
+def _returns(fn: ast.FunctionDef) -> list[ast.Return]:
+    return [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+
+
+def _optional_result(
+    fn: ast.FunctionDef, fall_off: bool = False, returns: list[ast.Return] | None = None
+) -> bool:
     """Whether `fn` returns None on some path (`return None`, a bare `return`; with `fall_off`,
     also the end of its body, where CPython returns None) and a value on another (`return x`):
-    then its result is Optional."""
-    returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    then its result is Optional. `returns`: `_returns(fn)`, when the caller has it."""
+    if returns is None:
+        returns = _returns(fn)
     none_path = any(r.value is None or _is_none_literal(r.value) for r in returns) or (
         fall_off and may_fall_off(fn.body)
     )
@@ -675,7 +686,8 @@ class FunctionChecker:
         self.loop_depth = 0
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
         self.synthetic: list[ast.expr] = []  # the typed copies of operations on unions (split)
-        self.assigned = _assigned_names(info.node)
+        every = nodes(info.node)  # read twice below (nothing changes the tree in between)
+        self.assigned = _assigned_names(info.node, every)
         # names assigned a None literal somewhere: their variable is Optional from the start
         self.none_names = {
             t.id
@@ -692,7 +704,7 @@ class FunctionChecker:
         self.kinds: dict[Var, list[Type]] = {}
         self.narrow_checks: list[tuple[Var, list[ast.stmt]]] = []
         # the function's own math imports (locals: the front end checks they come first)
-        own = [n for n in walk(info.node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        own = [n for n in every if isinstance(n, (ast.Import, ast.ImportFrom))]
         self.local_math = any(isinstance(n, ast.Import) for n in own)
         self.local_math_names = {
             a.name for n in own if isinstance(n, ast.ImportFrom) for a in n.names
@@ -934,7 +946,7 @@ class FunctionChecker:
             reads = getattr(stmt, "ksort_reads", None)
             if not reads:
                 continue
-            for n in walk(stmt):
+            for n in nodes(stmt):
                 if isinstance(n, ast.Name) and n.id in reads and "list[" in show(n.kty):  # type: ignore[attr-defined]
                     raise self.report.unsupported(
                         n, "keyword argument key", "a list.sort key reading a list (it looks empty)"
@@ -981,8 +993,8 @@ class FunctionChecker:
                     f"{what} as a parameter or result of {self.info.name}",
                     "kiln's sets and dicts live inside one function",
                 )
-        synthetic = [n for syn in self.synthetic for n in walk(syn)]
-        for node in [*walk(self.info.node), *synthetic]:  # plans recorded before types were solved
+        synthetic = [n for syn in self.synthetic for n in nodes(syn)]
+        for node in [*nodes(self.info.node), *synthetic]:  # plans recorded before types were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
             if hasattr(node, "kiter"):
@@ -995,7 +1007,7 @@ class FunctionChecker:
         reads there are values; and Optional values are never ordered (CPython's TypeError for a
         None would depend on which items a sort happens to compare)."""
         for var, stmts in self.narrow_checks:
-            for node in (n for st in stmts for n in walk(st)):
+            for node in (n for st in stmts for n in nodes(st)):
                 if (
                     isinstance(node, (ast.Assign, ast.AnnAssign))
                     and any(
@@ -1009,7 +1021,7 @@ class FunctionChecker:
                         f"{var.name} may be None after this assignment"
                         " (it was tested not None before)",
                     )
-        for node in walk(self.info.node):
+        for node in nodes(self.info.node):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -1022,7 +1034,7 @@ class FunctionChecker:
             )
             if name in ("sorted", "min", "max", "sort") and any(
                 _has_optional(n.kty)  # type: ignore[attr-defined]
-                for n in walk(node)
+                for n in nodes(node)
                 if hasattr(n, "kty")
             ):
                 raise self.report.unsupported(
@@ -3699,8 +3711,13 @@ def _const_int(node: ast.expr) -> int | None:
     return None
 
 
-def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    return {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+def _assigned_names(fn: ast.FunctionDef, every: list[ast.AST] | None = None) -> set[str]:
+    """The names `fn` stores to; `every`: `nodes(fn)`, when the caller has it."""
+    return {
+        n.id
+        for n in (nodes(fn) if every is None else every)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
 
 
 # -- definite assignment: which reads may find a variable unassigned ----------------------------------
@@ -3726,7 +3743,7 @@ def _flow_block(stmts: list[ast.stmt], da: set[str] | None) -> set[str] | None:
 def _reads(node: ast.AST | None, da: set[str]) -> None:
     if node is None:
         return
-    for n in walk(node):
+    for n in nodes(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and hasattr(n, "kvar"):
             var: Var = n.kvar  # type: ignore[attr-defined]
             if not var.hidden and var.name not in da:
@@ -3736,7 +3753,7 @@ def _reads(node: ast.AST | None, da: set[str]) -> None:
 
 def _targets(node: ast.AST) -> set[str]:
     return {
-        n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id for n in nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
 
 
@@ -3796,7 +3813,8 @@ def _flow_stmt(s: ast.stmt, da: set[str]) -> set[str] | None:
 
 def _falls_off_with_a_value(fn: ast.FunctionDef) -> bool:
     """Whether `fn` returns a value, may reach its end, and has no Optional result otherwise."""
-    if not _optional_result(fn, fall_off=True) or _optional_result(fn):
+    returns = _returns(fn)
+    if not _optional_result(fn, True, returns) or _optional_result(fn, False, returns):
         return False
     if fn.returns is None:
         return True

@@ -6,7 +6,7 @@ import ast
 import json
 from pathlib import Path
 
-from compiler.walk import walk
+from compiler.walk import Transformer, nodes, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT.parent / "shared" / "datasets" / "humaneval-real" / "samples.jsonl"
@@ -29,11 +29,43 @@ def test_walk_is_ast_walk_in_the_same_order() -> None:
         except SyntaxError:
             continue
         trees += 1
-        assert [id(n) for n in walk(tree)] == [id(n) for n in ast.walk(tree)]
+        expected = [id(n) for n in ast.walk(tree)]
+        assert [id(n) for n in walk(tree)] == expected
+        assert [id(n) for n in nodes(tree)] == expected
     assert trees > 400
     # a node built by hand, with None and missing optional fields
     call = ast.Call(func=ast.Name("f", ast.Load()), args=[], keywords=[])
-    assert list(walk(call)) == list(ast.walk(call))
+    assert list(walk(call)) == list(ast.walk(call)) == nodes(call)
+
+
+def test_transformer_visits_as_ast_node_transformer() -> None:
+    """The same nodes visited in the same order, and the same tree after a rewrite that drops
+    some nodes and replaces others."""
+
+    def run(base: type) -> tuple[list[str], str]:
+        seen: list[str] = []
+
+        class Rewrite(base):  # type: ignore[misc, valid-type]
+            def visit(self, node: ast.AST) -> ast.AST | None:
+                seen.append(type(node).__name__)
+                return super().visit(node)
+
+            def visit_Pass(self, node: ast.Pass) -> None:  # noqa: N802
+                return None
+
+            def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
+                return ast.copy_location(ast.Name(id=node.id + "_", ctx=node.ctx), node)
+
+        out = []
+        for source in _sources()[:300]:
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                continue
+            out.append(ast.dump(Rewrite().visit(tree), include_attributes=True))
+        return seen, "\n".join(out)
+
+    assert run(Transformer) == run(ast.NodeTransformer)
 
 
 def _shape(tree: object) -> list[object]:
