@@ -152,17 +152,22 @@ APART_CHUNK = 4
 """Sources per hand-over to a worker process."""
 
 
+def _reference(key: tuple[str, str, tuple[Type, ...] | None]) -> Program:
+    """The reference compiler's program for a (source, entry, argument types) key: the entry
+    compiled for those types (its annotations' where None); CompileError otherwise."""
+    code, entry, arg_types = key
+    types = {entry: list(arg_types)} if arg_types is not None else None
+    return compile_source(code, f"<{entry}>", arg_types=types, require=[entry])
+
+
 def _reference_in_process(
     key: tuple[str, str, tuple[Type, ...] | None],
 ) -> tuple[bool | None, bytes]:
     """In a worker process: (True, the container's bytes) of `compile_source` on the key's
     source, as `Pipeline._program` calls it; (False, the CompileError's text); (None, the
     exception) for anything else (`_program` then compiles it itself)."""
-    code, entry, arg_types = key
     try:
-        types = {entry: list(arg_types)} if arg_types is not None else None
-        program = compile_source(code, f"<{entry}>", arg_types=types, require=[entry])
-        return True, program.to_bytes()
+        return True, _reference(key).to_bytes()
     except CompileError as e:
         return False, str(e).encode()
     except Exception as e:  # noqa: BLE001  # this process's accident: compiled again in place
@@ -473,18 +478,11 @@ class Pipeline:
             batched = memo.batched.pop(key, None)
             apart = memo.apart.pop(key, None)
             try:
-                types = {cand.entry: list(arg_types)} if arg_types is not None else None
                 memo.batched_used += batched is not None
                 if isinstance(apart, str):  # the reference's CompileError, from a process
                     memo.programs[key] = CandidateResult(COMPILE_ERROR, diagnostic=apart)
                 else:
-                    memo.programs[key] = (
-                        batched
-                        or apart
-                        or compile_source(
-                            cand.code, f"<{cand.entry}>", arg_types=types, require=[cand.entry]
-                        )
-                    )
+                    memo.programs[key] = batched or apart or _reference(key)
             except CompileError as e:
                 memo.programs[key] = CandidateResult(COMPILE_ERROR, diagnostic=str(e))
             else:
