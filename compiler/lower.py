@@ -16,7 +16,8 @@ fit a 12-bit operand, the loop is the plain test-and-increment sequence.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from compiler.surface import COMPARISONS, STR_METHODS, operator_ops
@@ -177,14 +178,103 @@ class FunctionLowerer:
             op, arg = "RAISE", TRAP_BY_NAME["Unsupported"].code
         self.code.append(Instr(op, arg, self.line))
 
-    def while_index_below_len(self, i: int, lst: int, end: Label) -> None:
-        """The test of an index loop over the list in local `lst`: on to `end` once `i` has
-        reached its length (read afresh each time, as CPython's list iterator does)."""
-        self.emit("LOAD", i)
-        self.emit("LOAD", lst)
-        self.emit("LIST_LEN")
-        self.emit("LT_I")
-        self.emit("JUMP_IF_FALSE", end)
+    def emit_all(self, *ops: str | tuple[str, int | Label]) -> None:
+        """Emits each op in turn: a bare name, or a (name, operand) pair."""
+        for op in ops:
+            if isinstance(op, str):
+                self.emit(op)
+            else:
+                self.emit(*op)
+
+    def increment(self, slot: int, by: int = 1) -> None:
+        """slot += by, of the int in local `slot`."""
+        self.emit_all(("LOAD", slot), ("LOADI", by), "ADD_I", ("STORE", slot))
+
+    def load_item(self, seq: int, i: int, index_op: str = "LIST_INDEX") -> None:
+        """Pushes seq[i] of the sequence in local `seq` and the index in local `i`."""
+        self.emit_all(("LOAD", seq), ("LOAD", i), index_op)
+
+    def is_negative(self, slot: int) -> None:
+        """Pushes whether the int in local `slot` is below 0."""
+        self.emit_all(("LOAD", slot), ("LOADI", 0), "LT_I")
+
+    def raise_unless(self, name: str) -> None:
+        """Pops a truth value; raises `name` when it is false."""
+        ok = Label()
+        self.emit("JUMP_IF_TRUE", ok)
+        self.raise_(name)
+        self.place(ok)
+
+    def raise_if(self, name: str) -> None:
+        """Pops a truth value; raises `name` when it is true."""
+        ok = Label()
+        self.emit("JUMP_IF_FALSE", ok)
+        self.raise_(name)
+        self.place(ok)
+
+    def while_index_below_len(
+        self, i: int, lst: int, end: Label, length_op: str = "LIST_LEN"
+    ) -> None:
+        """The test of an index loop over the list (or, with STR_LEN, the string) in local
+        `lst`: on to `end` once `i` has reached its length (read afresh each time, as CPython's
+        list iterator does)."""
+        self.emit_all(("LOAD", i), ("LOAD", lst), length_op, "LT_I", ("JUMP_IF_FALSE", end))
+
+    def index_loop_head(
+        self,
+        i: int,
+        seq: int,
+        top: Label,
+        end: Label,
+        length_op: str = "LIST_LEN",
+        start: bool = True,
+    ) -> None:
+        """`i = 0` (unless not `start`: the caller has set it), then at `top` the test of the
+        index loop over local `seq` (on to `end`)."""
+        if start:
+            self.emit_all(("LOADI", 0), ("STORE", i))
+        self.place(top)
+        self.while_index_below_len(i, seq, end, length_op)
+
+    @contextmanager
+    def index_loop(
+        self, i: int, seq: int, step: Label | None = None, start: bool = True
+    ) -> Iterator[Label]:
+        """`for i in range(len(seq))` over the list in local `seq`, its length read afresh
+        each time; the body is the `with` block, which gets the label after the loop. `step`,
+        where given, is placed before `i += 1` (the body's `continue`); `start` as in
+        `index_loop_head`."""
+        top, end = Label(), Label()
+        self.index_loop_head(i, seq, top, end, start=start)
+        yield end
+        if step is not None:
+            self.place(step)
+        self.increment(i)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def loop_back(self, body: Callable[[Label, Label], None], top: Label, end: Label) -> None:
+        """The body of a loop whose step is done (`continue` goes to `top`), then back to the
+        test at `top`; `end` after it."""
+        body(top, end)
+        self.emit("JUMP", top)
+        self.place(end)
+
+    def dict_part(self, d: int, part: int) -> None:
+        """Pushes the keys list (part 0) or the values list (part 1) of the dict in local `d`."""
+        self.emit_all(("LOAD", d), ("TUPLE_GET", part))
+
+    def dict_item(self, d: int, part: int, i: int) -> None:
+        """Pushes the key (part 0) or the value (part 1) at the index in local `i` of the dict in
+        local `d`."""
+        self.dict_part(d, part)
+        self.emit_all(("LOAD", i), "LIST_INDEX")
+
+    def dict_append(self, d: int, k: int, v: int) -> None:
+        """A new key (local `k`) with its value (local `v`) at the end of the dict in local `d`."""
+        for part, slot in ((0, k), (1, v)):
+            self.dict_part(d, part)
+            self.emit_all(("LOAD", slot), "LIST_APPEND")
 
     def place(self, label: Label) -> None:
         self.code.append(label)
@@ -325,6 +415,15 @@ class FunctionLowerer:
                     self.emit("BOX", wrap[1])
                 self.store_var(elt.kvar)  # type: ignore[attr-defined]
 
+    def store_tuple(self, target: ast.expr, n: int) -> None:
+        """The `n` values on the stack (the last on top) to `target`: one to each item of a
+        tuple (or list) target of `n` items, else as one tuple."""
+        if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == n:
+            self.store_names_reversed(target.elts)
+        else:
+            self.emit("TUPLE_NEW", n)
+            self.store_target(target)
+
     def s_AnnAssign(self, s: ast.AnnAssign) -> None:
         if s.value is not None:
             self.expr(s.value)
@@ -395,43 +494,22 @@ class FunctionLowerer:
         step = None if sl.step is None else _const_int(sl.step)
         if step is not None and step != 1:
             idx, j = self.temp(), self.temp()
-            self.emit("LOADI", 0)
-            self.emit("LOAD", a)
-            self.emit("LIST_LEN")
-            self.emit("LOADI", 1)
-            self.emit("LIST_RANGE")
+            self.emit_all(("LOADI", 0), ("LOAD", a), "LIST_LEN", ("LOADI", 1), "LIST_RANGE")
             self.emit("STORE", idx)
             sliced(idx, (0, 1, 2))
             self.emit("STORE", idx)
-            ok, top, end = Label(), Label(), Label()
-            self.emit("LOAD", idx)
-            self.emit("LIST_LEN")
-            self.emit("LOAD", v)
-            self.emit("LIST_LEN")
-            self.emit("EQ_I")  # plain instructions: the passes make superinstructions (-O0 none)
-            self.emit("JUMP_IF_TRUE", ok)
-            self.raise_("ValueError")
-            self.place(ok)
-            self.emit("LOADI", 0)
-            self.emit("STORE", j)
+            top, end = Label(), Label()
+            # plain instructions: the passes make superinstructions (-O0 none)
+            self.emit_all(("LOAD", idx), "LIST_LEN", ("LOAD", v), "LIST_LEN", "EQ_I")
+            self.raise_unless("ValueError")
+            self.emit_all(("LOADI", 0), ("STORE", j))
             self.place(top)
-            self.emit("LOAD", j)
-            self.emit("LOAD", idx)
-            self.emit("LIST_LEN")
-            self.emit("GE_I")
-            self.emit("JUMP_IF_TRUE", end)
+            self.emit_all(("LOAD", j), ("LOAD", idx), "LIST_LEN", "GE_I", ("JUMP_IF_TRUE", end))
             self.emit("LOAD", a)
-            self.emit("LOAD", idx)
-            self.emit("LOAD", j)
-            self.emit("LIST_INDEX")
-            self.emit("LOAD", v)
-            self.emit("LOAD", j)
-            self.emit("LIST_INDEX")
+            self.load_item(idx, j)  # a[idx[j]] = v[j]
+            self.load_item(v, j)
             self.emit("LIST_STORE")
-            self.emit("LOAD", j)
-            self.emit("LOADI", 1)
-            self.emit("ADD_I")
-            self.emit("STORE", j)
+            self.increment(j)
             self.emit("JUMP", top)
             self.place(end)
             return
@@ -474,11 +552,8 @@ class FunctionLowerer:
 
     def load_var(self, var: Var, checked: bool) -> None:
         if checked and var in self.flags:
-            ok = Label()
             self.emit("LOAD", self.flags[var])
-            self.emit("JUMP_IF_TRUE", ok)
-            self.raise_("UnboundLocalError")
-            self.place(ok)
+            self.raise_unless("UnboundLocalError")
         self.emit("LOAD", self.slots[var])
 
     def s_AugAssign(self, s: ast.AugAssign) -> None:
@@ -505,14 +580,8 @@ class FunctionLowerer:
             self.store_var(var)
         elif isinstance(target, ast.Subscript) and _ty(target.value).kind == "dict":
             dt = _ty(target.value)  # d[k] op= v: KeyError before v is evaluated
-            d, k = self.temp(), self.temp()
-            self.expr(target.value)
-            self.emit("STORE", d)
-            self.expr(target.slice)
-            self.emit("STORE", k)
-            i = self.dict_find(d, k, dt, missing="KeyError")
-            self.emit("LOAD", d)
-            self.emit("TUPLE_GET", 1)
+            d, i = self.dict_lookup(target, dt)
+            self.dict_part(d, 1)
             self.emit("LOAD", i)
             self.emit("DUP2")
             self.emit("LIST_INDEX")
@@ -652,61 +721,23 @@ class FunctionLowerer:
             self.emit("STORE", count)
         if kind == "reversed":
             # CPython's reversed(): index starts at len - 1 and stops below 0 or past the end
-            self.emit("LOAD", seq_slot)
-            self.emit(length_op)
-            self.emit("LOADI", 1)
-            self.emit("SUB_I")
-            self.emit("STORE", i)
+            self.emit_all(("LOAD", seq_slot), length_op, ("LOADI", 1), "SUB_I", ("STORE", i))
             self.place(top)
-            self.emit("LOAD", i)
-            self.emit("LOADI", 0)
-            self.emit("GE_I")
-            self.emit("JUMP_IF_FALSE", end)
-            self.emit("LOAD", i)
-            self.emit("LOAD", seq_slot)
-            self.emit(length_op)
-            self.emit("LT_I")
-            self.emit("JUMP_IF_FALSE", end)
+            self.emit_all(("LOAD", i), ("LOADI", 0), "GE_I", ("JUMP_IF_FALSE", end))
+            self.while_index_below_len(i, seq_slot, end, length_op)
         else:
-            self.emit("LOADI", 0)
-            self.emit("STORE", i)
-            self.place(top)
-            self.emit("LOAD", i)
-            self.emit("LOAD", seq_slot)
-            self.emit(length_op)
-            self.emit("LT_I")
-            self.emit("JUMP_IF_FALSE", end)
-        if (
-            kind == "enumerate"
-            and isinstance(target, (ast.Tuple, ast.List))
-            and len(target.elts) == 2
-        ):
+            self.index_loop_head(i, seq_slot, top, end, length_op)
+        if kind == "enumerate":
             self.emit("LOAD", count)  # type: ignore[arg-type]
-            self.emit("LOAD", seq_slot)
-            self.emit("LOAD", i)
-            self.emit(index_op)
-            self.store_names_reversed(target.elts)
+        self.load_item(seq_slot, i, index_op)
+        if kind == "enumerate":
+            self.store_tuple(target, 2)
         else:
-            if kind == "enumerate":
-                self.emit("LOAD", count)  # type: ignore[arg-type]
-            self.emit("LOAD", seq_slot)
-            self.emit("LOAD", i)
-            self.emit(index_op)
-            if kind == "enumerate":
-                self.emit("TUPLE_NEW", 2)
             self.store_target(target)
-        self.emit("LOAD", i)
-        self.emit("LOADI", -1 if kind == "reversed" else 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
+        self.increment(i, -1 if kind == "reversed" else 1)
         if count is not None:
-            self.emit("LOAD", count)
-            self.emit("LOADI", 1)
-            self.emit("ADD_I")
-            self.emit("STORE", count)
-        body(top, end)
-        self.emit("JUMP", top)
-        self.place(end)
+            self.increment(count)
+        self.loop_back(body, top, end)
 
     def zip_loop(
         self,
@@ -725,31 +756,15 @@ class FunctionLowerer:
             slots.append(self.temp())
             self.emit("STORE", slots[-1])
         i = self.temp()
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
+        self.emit_all(("LOADI", 0), ("STORE", i))
         self.place(top)
         for slot, seq in zip(slots, seqs, strict=True):
-            self.emit("LOAD", i)
-            self.emit("LOAD", slot)
-            self.emit("STR_LEN" if seq.kind == "str" else "LIST_LEN")
-            self.emit("LT_I")
-            self.emit("JUMP_IF_FALSE", end)
+            self.while_index_below_len(i, slot, end, "STR_LEN" if seq.kind == "str" else "LIST_LEN")
         for slot, seq in zip(slots, seqs, strict=True):
-            self.emit("LOAD", slot)
-            self.emit("LOAD", i)
-            self.emit("STR_INDEX" if seq.kind == "str" else "LIST_INDEX")
-        if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(slots):
-            self.store_names_reversed(target.elts)
-        else:
-            self.emit("TUPLE_NEW", len(slots))
-            self.store_target(target)
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
-        body(top, end)
-        self.emit("JUMP", top)
-        self.place(end)
+            self.load_item(slot, i, "STR_INDEX" if seq.kind == "str" else "LIST_INDEX")
+        self.store_tuple(target, len(slots))
+        self.increment(i)
+        self.loop_back(body, top, end)
 
     def loop_target(self, target: ast.expr) -> tuple[int, Callable[[], None]]:
         """The slot a loop step writes each value to, and what the body does first to assign
@@ -816,22 +831,13 @@ class FunctionLowerer:
             self.emit("STORE", count)
 
             def prologue() -> None:
-                self.emit("LOAD", count)
-                self.emit("LOAD", item)
-                if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
-                    self.store_names_reversed(target.elts)
-                else:
-                    self.emit("TUPLE_NEW", 2)
-                    self.store_target(target)
-                self.emit("LOAD", count)
-                self.emit("LOADI", 1)
-                self.emit("ADD_I")
-                self.emit("STORE", count)
+                self.emit_all(("LOAD", count), ("LOAD", item))
+                self.store_tuple(target, 2)
+                self.increment(count)
 
         else:
             item, prologue = self.loop_target(target)
-        self.emit("LOADI", 0)
-        self.emit("STORE", index)
+        self.emit_all(("LOADI", 0), ("STORE", index))
         self.stepped_loop(
             "FOR_STR" if seq.kind == "str" else "FOR_LIST", item, seq_slot, prologue, body
         )
@@ -859,11 +865,8 @@ class FunctionLowerer:
             self.expr(args[2])
             self.emit("STORE", step)
             if const_step is None:
-                ok = Label()
                 self.emit("LOAD", step)
-                self.emit("JUMP_IF_TRUE", ok)
-                self.raise_("ValueError")
-                self.place(ok)
+                self.raise_unless("ValueError")
             elif const_step == 0:
                 self.raise_("ValueError")
                 return
@@ -904,9 +907,7 @@ class FunctionLowerer:
             self.push_int(const_step)
         self.emit("ADD_I")
         self.emit("STORE", cur)
-        body(top, end)
-        self.emit("JUMP", top)
-        self.place(end)
+        self.loop_back(body, top, end)
 
     # -- conditions -----------------------------------------------------------------------------------
     def branch(self, node: ast.expr, when: bool, label: Label) -> None:
@@ -1239,9 +1240,7 @@ class FunctionLowerer:
             if t.kind == "bool":
                 self.emit("EQ_I")
             else:
-                self.emit("POP")
-                self.emit("POP")
-                self.emit("LOADI", 0)
+                self.emit_all("POP", "POP", ("LOADI", 0))  # never equal
             if isinstance(op, ast.IsNot):
                 self.emit("NOT")
             return
@@ -1251,16 +1250,10 @@ class FunctionLowerer:
                 self.emit("NOT")
             return
         if how in ("never", "empty"):  # decided by the types (types._equal_by_types)
-            if how == "empty":  # two empty lists or sets
-                self.emit("LIST_LEN")  # a set is a sorted list too
-                self.emit("SWAP")
-                self.emit("LIST_LEN")
-                self.emit("OR_I")
-                self.emit("NOT")
+            if how == "empty":  # two empty lists or sets (a set is a sorted list too)
+                self.emit_all("LIST_LEN", "SWAP", "LIST_LEN", "OR_I", "NOT")
             else:
-                self.emit("POP")
-                self.emit("POP")
-                self.emit("LOADI", 0)
+                self.emit_all("POP", "POP", ("LOADI", 0))  # never equal
             if isinstance(op, ast.NotEq):
                 self.emit("NOT")
             return
@@ -1314,51 +1307,27 @@ class FunctionLowerer:
         same number of keys, and each key of a found in b with an equal value (order aside)."""
         ta, tb, ka, kb, i, j = (self.temp() for _ in range(6))
         loop, true, false, end = Label(), Label(), Label(), Label()
-        self.emit("STORE", tb)
-        self.emit("STORE", ta)
+        self.emit_all(("STORE", tb), ("STORE", ta))
         for d, k in ((ta, ka), (tb, kb)):
-            self.emit("LOAD", d)
-            self.emit("TUPLE_GET", 0)
+            self.dict_part(d, 0)
             self.emit("STORE", k)
-        self.emit("LOAD", ka)
-        self.emit("LIST_LEN")
-        self.emit("LOAD", kb)
-        self.emit("LIST_LEN")
-        self.emit("NE_I")
+        self.emit_all(("LOAD", ka), "LIST_LEN", ("LOAD", kb), "LIST_LEN", "NE_I")
         self.emit("JUMP_IF_TRUE", false)
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
+        self.emit_all(("LOADI", 0), ("STORE", i))
         self.place(loop)
-        self.emit("LOAD", i)
-        self.emit("LOAD", ka)
-        self.emit("LIST_LEN")
-        self.emit("GE_I")
-        self.emit("JUMP_IF_TRUE", true)
-        self.emit("LOAD", kb)
-        self.emit("LOAD", ka)
-        self.emit("LOAD", i)
-        self.emit("LIST_INDEX")
-        self.emit("LIST_FIND", self.type_index(list_of(t.args[0])))
-        self.emit("STORE", j)
-        self.emit("LOAD", j)
-        self.emit("LOADI", 0)
-        self.emit("LT_I")
+        self.emit_all(("LOAD", i), ("LOAD", ka), "LIST_LEN", "GE_I", ("JUMP_IF_TRUE", true))
+        self.emit("LOAD", kb)  # j = the index of a's i-th key in b's keys
+        self.load_item(ka, i)
+        self.emit_all(("LIST_FIND", self.type_index(list_of(t.args[0]))), ("STORE", j))
+        self.is_negative(j)
         self.emit("JUMP_IF_TRUE", false)
-        for d, k in ((ta, i), (tb, j)):
-            self.emit("LOAD", d)
-            self.emit("TUPLE_GET", 1)
-            self.emit("LOAD", k)
-            self.emit("LIST_INDEX")
-        self.emit("EQ", self.type_index(t.args[1]))
-        self.emit("JUMP_IF_FALSE", false)
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
+        self.dict_item(ta, 1, i)
+        self.dict_item(tb, 1, j)
+        self.emit_all(("EQ", self.type_index(t.args[1])), ("JUMP_IF_FALSE", false))
+        self.increment(i)
         self.emit("JUMP", loop)
         self.place(true)
-        self.emit("LOADI", 1)
-        self.emit("JUMP", end)
+        self.emit_all(("LOADI", 1), ("JUMP", end))
         self.place(false)
         self.emit("LOADI", 0)
         self.place(end)
@@ -1406,16 +1375,8 @@ class FunctionLowerer:
             self.emit("TUPLE_NEW", len(picked))
             return
         if seq.kind == "dict":
-            d, k = self.temp(), self.temp()
-            self.expr(node.value)
-            self.emit("STORE", d)
-            self.expr(node.slice)
-            self.emit("STORE", k)
-            i = self.dict_find(d, k, seq, missing="KeyError")
-            self.emit("LOAD", d)
-            self.emit("TUPLE_GET", 1)
-            self.emit("LOAD", i)
-            self.emit("LIST_INDEX")
+            d, i = self.dict_lookup(node, seq)
+            self.dict_item(d, 1, i)
             return
         self.expr(node.value)
         if isinstance(node.slice, ast.Slice):
@@ -1433,25 +1394,14 @@ class FunctionLowerer:
 
     def e_ListComp(self, node: ast.ListComp) -> None:
         result = self.slots[node.kresult]  # type: ignore[attr-defined]
-        self.emit("LIST_NEW", 0)
-        self.emit("STORE", result)
+        self.emit_all(("LIST_NEW", 0), ("STORE", result))
 
-        def generate(level: int, cont: Label, brk: Label) -> None:
-            if level == len(node.generators):
-                self.emit("LOAD", result)
-                self.expr(node.elt)
-                self.emit("LIST_APPEND")
-                return
-            gen = node.generators[level]
+        def item(cont: Label) -> None:
+            self.emit("LOAD", result)
+            self.expr(node.elt)
+            self.emit("LIST_APPEND")
 
-            def body(inner_cont: Label, inner_brk: Label) -> None:
-                for cond in gen.ifs:
-                    self.branch(cond, False, inner_cont)
-                generate(level + 1, inner_cont, inner_brk)
-
-            self.iterate(gen, gen.iter, gen.target, body)
-
-        generate(0, Label(), Label())
+        self._generator_loops(node, item)
         self.emit("LOAD", result)
 
     # -- calls ------------------------------------------------------------------------------------------
@@ -1534,13 +1484,8 @@ class FunctionLowerer:
             return
         self.emit(self._STR_OPS[name])
         if name == "index":  # find, then ValueError for -1
-            found = Label()
-            self.emit("DUP")
-            self.emit("LOADI", -1)
-            self.emit("NE_I")
-            self.emit("JUMP_IF_TRUE", found)
-            self.raise_("ValueError")
-            self.place(found)
+            self.emit_all("DUP", ("LOADI", -1), "NE_I")
+            self.raise_unless("ValueError")
 
     def find_from(self) -> None:
         """s sub start -- s.find(sub, start): start taken as a slice start (negative from the
@@ -1548,67 +1493,31 @@ class FunctionLowerer:
         s[start:] plus start, or -1."""
         s, sub, start, n = (self.temp() for _ in range(4))
         past, end = Label(), Label()
-        self.emit("STORE", start)
-        self.emit("STORE", sub)
-        self.emit("STORE", s)
-        self.emit("LOAD", s)
-        self.emit("STR_LEN")
-        self.emit("STORE", n)
+        self.emit_all(("STORE", start), ("STORE", sub), ("STORE", s))
+        self.emit_all(("LOAD", s), "STR_LEN", ("STORE", n))
         nonneg = Label()
-        self.emit("LOAD", start)
-        self.emit("LOADI", 0)
-        self.emit("LT_I")
+        self.is_negative(start)
         self.emit("JUMP_IF_FALSE", nonneg)
-        self.emit("LOAD", start)
-        self.emit("LOAD", n)
-        self.emit("ADD_I")
-        self.emit("STORE", start)
-        self.emit("LOAD", start)
-        self.emit("LOADI", 0)
-        self.emit("LT_I")
+        self.emit_all(("LOAD", start), ("LOAD", n), "ADD_I", ("STORE", start))
+        self.is_negative(start)
         self.emit("JUMP_IF_FALSE", nonneg)
-        self.emit("LOADI", 0)
-        self.emit("STORE", start)
+        self.emit_all(("LOADI", 0), ("STORE", start))
         self.place(nonneg)
-        self.emit("LOAD", start)
-        self.emit("LOAD", n)
-        self.emit("GT_I")
-        self.emit("JUMP_IF_TRUE", past)
-        self.emit("LOAD", s)
-        self.emit("LOAD", start)
-        self.emit("STR_SLICE", 1)
-        self.emit("LOAD", sub)
-        self.emit("STR_FIND")
-        self.emit("DUP")
-        self.emit("LOADI", 0)
-        self.emit("LT_I")
-        self.emit("JUMP_IF_TRUE", end)
-        self.emit("LOAD", start)
-        self.emit("ADD_I")
-        self.emit("JUMP", end)
+        self.emit_all(("LOAD", start), ("LOAD", n), "GT_I", ("JUMP_IF_TRUE", past))
+        self.emit_all(("LOAD", s), ("LOAD", start), ("STR_SLICE", 1), ("LOAD", sub), "STR_FIND")
+        self.emit_all("DUP", ("LOADI", 0), "LT_I", ("JUMP_IF_TRUE", end))  # not found: -1
+        self.emit_all(("LOAD", start), "ADD_I", ("JUMP", end))
         self.place(past)
         self.emit("LOADI", -1)
         self.place(end)
 
     def copy_back(self, dst: int, src: int) -> None:
         """dst[i] = src[i] for each i < len(src) (in place: aliases of dst see it)."""
-        i, top, end = self.temp(), Label(), Label()
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
-        self.place(top)
-        self.while_index_below_len(i, src, end)
-        self.emit("LOAD", dst)
-        self.emit("LOAD", i)
-        self.emit("LOAD", src)
-        self.emit("LOAD", i)
-        self.emit("LIST_INDEX")
-        self.emit("LIST_STORE")
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
-        self.emit("JUMP", top)
-        self.place(end)
+        i = self.temp()
+        with self.index_loop(i, src):
+            self.emit_all(("LOAD", dst), ("LOAD", i))
+            self.load_item(src, i)
+            self.emit("LIST_STORE")
 
     def list_sort(self, node: ast.Call, obj: ast.expr) -> None:
         """xs.sort(): sorted(xs) written back into xs (a stable sort either way)."""
@@ -1654,48 +1563,26 @@ class FunctionLowerer:
         """xs.index(v) / xs.count(v) / xs.remove(v): a scan comparing items with `==`."""
         elem: Type = node.kelem  # type: ignore[attr-defined]
         lst, value, i, n = self.temp(), self.temp(), self.temp(), self.temp()
-        top, step, end, done = Label(), Label(), Label(), Label()
+        step, done = Label(), Label()
         self.expr(obj)
         self.emit("STORE", lst)
         self.expr(node.args[0])
         self.emit("STORE", value)
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
-        self.emit("LOADI", 0)
-        self.emit("STORE", n)
-        self.place(top)
-        self.while_index_below_len(i, lst, end)
-        self.emit("LOAD", lst)
-        self.emit("LOAD", i)
-        self.emit("LIST_INDEX")
-        self.emit("LOAD", value)
-        if elem.kind in ("int", "bool"):
-            self.emit("EQ_I")
-        else:
-            self.emit("EQ", self.type_index(elem))
-        self.emit("JUMP_IF_FALSE", step)
-        if what == "count":
-            self.emit("LOAD", n)
-            self.emit("LOADI", 1)
-            self.emit("ADD_I")
-            self.emit("STORE", n)
-        elif what == "index":
-            self.emit("LOAD", i)
-            self.emit("STORE", n)
-            self.emit("JUMP", done)
-        else:
-            self.emit("LOAD", lst)
-            self.emit("LOAD", i)
-            self.emit("LIST_POP_AT")
-            self.emit("POP")
-            self.emit("JUMP", done)
-        self.place(step)
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
-        self.emit("JUMP", top)
-        self.place(end)
+        self.emit_all(("LOADI", 0), ("STORE", i), ("LOADI", 0), ("STORE", n))
+        with self.index_loop(i, lst, step, start=False):
+            self.load_item(lst, i)
+            self.emit("LOAD", value)
+            if elem.kind in ("int", "bool"):
+                self.emit("EQ_I")
+            else:
+                self.emit("EQ", self.type_index(elem))
+            self.emit("JUMP_IF_FALSE", step)
+            if what == "count":
+                self.increment(n)
+            elif what == "index":
+                self.emit_all(("LOAD", i), ("STORE", n), ("JUMP", done))
+            else:
+                self.emit_all(("LOAD", lst), ("LOAD", i), "LIST_POP_AT", "POP", ("JUMP", done))
         if what != "count":
             self.raise_("ValueError")
         self.place(done)
@@ -1810,27 +1697,13 @@ class FunctionLowerer:
         if hasattr(node, "ksum"):  # of ints and floats: a loop of the split + (types.py)
             acc, item, add = node.ksum  # type: ignore[attr-defined]
             lst, i = self.temp(), self.temp()
-            top, end = Label(), Label()
             self.emit("STORE", lst)
-            self.emit("LOADI", 0)
-            self.emit("BOX", TYPE_CODES["int"])
-            self.emit("STORE", self.slots[acc])
-            self.emit("LOADI", 0)
-            self.emit("STORE", i)
-            self.place(top)
-            self.while_index_below_len(i, lst, end)
-            self.emit("LOAD", lst)
-            self.emit("LOAD", i)
-            self.emit("LIST_INDEX")
-            self.emit("STORE", self.slots[item])
-            self.expr(add)
-            self.emit("STORE", self.slots[acc])
-            self.emit("LOAD", i)
-            self.emit("LOADI", 1)
-            self.emit("ADD_I")
-            self.emit("STORE", i)
-            self.emit("JUMP", top)
-            self.place(end)
+            self.emit_all(("LOADI", 0), ("BOX", TYPE_CODES["int"]), ("STORE", self.slots[acc]))
+            with self.index_loop(i, lst):
+                self.load_item(lst, i)
+                self.emit("STORE", self.slots[item])
+                self.expr(add)
+                self.emit("STORE", self.slots[acc])
             self.emit("LOAD", self.slots[acc])
             return
         self.emit("SUM_F" if _ty(node).kind == "float" else "SUM_I")
@@ -1885,41 +1758,35 @@ class FunctionLowerer:
         """A slot holding the index of key slot `k` in dict slot `d` (-1 when absent, or the
         exception `missing`)."""
         i = self.temp()
-        self.emit("LOAD", d)
-        self.emit("TUPLE_GET", 0)
-        self.emit("LOAD", k)
-        self.emit("LIST_FIND", self.type_index(list_of(t.args[0])))
+        self.dict_part(d, 0)
+        self.emit_all(("LOAD", k), ("LIST_FIND", self.type_index(list_of(t.args[0]))))
         self.emit("STORE", i)
         if missing is not None:
-            found = Label()
-            self.emit("LOAD", i)
-            self.emit("LOADI", 0)
-            self.emit("LT_I")
-            self.emit("JUMP_IF_FALSE", found)
-            self.raise_(missing)
-            self.place(found)
+            self.is_negative(i)
+            self.raise_if(missing)
         return i
+
+    def dict_lookup(self, node: ast.Subscript, t: Type) -> tuple[int, int]:
+        """Evaluates `d[k]`'s dict and key, in order; returns the slots of the dict and of the
+        key's index in it (KeyError when the key is absent)."""
+        d, k = self.temp(), self.temp()
+        self.expr(node.value)
+        self.emit("STORE", d)
+        self.expr(node.slice)
+        self.emit("STORE", k)
+        return d, self.dict_find(d, k, t, missing="KeyError")
 
     def dict_set(self, d: int, k: int, v: int, t: Type) -> None:
         """d[k] = v: a new key goes at the end; an old one keeps its place."""
         i = self.dict_find(d, k, t)
         update, done = Label(), Label()
-        self.emit("LOAD", i)
-        self.emit("LOADI", 0)
-        self.emit("LT_I")
+        self.is_negative(i)
         self.emit("JUMP_IF_FALSE", update)
-        for part, slot in ((0, k), (1, v)):
-            self.emit("LOAD", d)
-            self.emit("TUPLE_GET", part)
-            self.emit("LOAD", slot)
-            self.emit("LIST_APPEND")
+        self.dict_append(d, k, v)
         self.emit("JUMP", done)
         self.place(update)
-        self.emit("LOAD", d)
-        self.emit("TUPLE_GET", 1)
-        self.emit("LOAD", i)
-        self.emit("LOAD", v)
-        self.emit("LIST_STORE")
+        self.dict_part(d, 1)
+        self.emit_all(("LOAD", i), ("LOAD", v), "LIST_STORE")
         self.place(done)
 
     def dict_get(self, node: ast.Call, obj: ast.expr, insert: bool = False) -> None:
@@ -1932,22 +1799,13 @@ class FunctionLowerer:
             self.emit("STORE", slot)
         i = self.dict_find(d, k, t)
         absent, done = Label(), Label()
-        self.emit("LOAD", i)
-        self.emit("LOADI", 0)
-        self.emit("LT_I")
+        self.is_negative(i)
         self.emit("JUMP_IF_TRUE", absent)
-        self.emit("LOAD", d)
-        self.emit("TUPLE_GET", 1)
-        self.emit("LOAD", i)
-        self.emit("LIST_INDEX")
+        self.dict_item(d, 1, i)
         self.emit("JUMP", done)
         self.place(absent)
         if insert:
-            for part, slot in ((0, k), (1, default)):
-                self.emit("LOAD", d)
-                self.emit("TUPLE_GET", part)
-                self.emit("LOAD", slot)
-                self.emit("LIST_APPEND")
+            self.dict_append(d, k, default)
         self.emit("LOAD", default)
         self.place(done)
 
@@ -1971,24 +1829,14 @@ class FunctionLowerer:
         self.dict_new()
         self.emit("STORE", d)
 
-        def generate(level: int, cont: Label, brk: Label) -> None:
-            if level == len(node.generators):
-                self.expr(node.key)
-                self.emit("STORE", k)
-                self.expr(node.value)
-                self.emit("STORE", v)
-                self.dict_set(d, k, v, t)
-                return
-            gen = node.generators[level]
+        def item(cont: Label) -> None:
+            self.expr(node.key)
+            self.emit("STORE", k)
+            self.expr(node.value)
+            self.emit("STORE", v)
+            self.dict_set(d, k, v, t)
 
-            def body(inner_cont: Label, inner_brk: Label) -> None:
-                for cond in gen.ifs:
-                    self.branch(cond, False, inner_cont)
-                generate(level + 1, inner_cont, inner_brk)
-
-            self.iterate(gen, gen.iter, gen.target, body)
-
-        generate(0, Label(), Label())
+        self._generator_loops(node, item)
         self.emit("LOAD", d)
 
     def b_dict(self, node: ast.Call, args: list[ast.expr]) -> None:
@@ -1997,27 +1845,13 @@ class FunctionLowerer:
         if node.kdict == "empty":  # type: ignore[attr-defined]
             return
         d, pairs, i, k, v = (self.temp() for _ in range(5))
-        top, end = Label(), Label()
         self.emit("STORE", d)
         self.expr(args[0])
         self.emit("STORE", pairs)
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
-        self.place(top)
-        self.while_index_below_len(i, pairs, end)
-        self.emit("LOAD", pairs)
-        self.emit("LOAD", i)
-        self.emit("LIST_INDEX")
-        self.emit("UNPACK_TUPLE", 2)
-        self.emit("STORE", v)
-        self.emit("STORE", k)
-        self.dict_set(d, k, v, t)
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
-        self.emit("JUMP", top)
-        self.place(end)
+        with self.index_loop(i, pairs):
+            self.load_item(pairs, i)
+            self.emit_all(("UNPACK_TUPLE", 2), ("STORE", v), ("STORE", k))
+            self.dict_set(d, k, v, t)
         self.emit("LOAD", d)
 
     def dict_loop(
@@ -2032,49 +1866,24 @@ class FunctionLowerer:
         """`for target in d` / `d.keys()` / `d.values()` / `d.items()`: insertion order; a step
         after the dict changed size is RuntimeError, as CPython's dict iterators say."""
         d, n, i = self.temp(), self.temp(), self.temp()
-        same = Label()
         self.expr(source)
         self.emit("STORE", d)
-        self.emit("LOAD", d)
-        self.emit("TUPLE_GET", 0)
-        self.emit("LIST_LEN")
-        self.emit("STORE", n)
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
+        self.dict_part(d, 0)
+        self.emit_all("LIST_LEN", ("STORE", n), ("LOADI", 0), ("STORE", i))
         self.place(top)
-        self.emit("LOAD", d)
-        self.emit("TUPLE_GET", 0)
-        self.emit("LIST_LEN")
-        self.emit("LOAD", n)
-        self.emit("EQ_I")
-        self.emit("JUMP_IF_TRUE", same)
-        self.raise_("RuntimeError")
-        self.place(same)
-        self.emit("LOAD", i)
-        self.emit("LOAD", n)
-        self.emit("LT_I")
-        self.emit("JUMP_IF_FALSE", end)
+        self.dict_part(d, 0)
+        self.emit_all("LIST_LEN", ("LOAD", n), "EQ_I")
+        self.raise_unless("RuntimeError")
+        self.emit_all(("LOAD", i), ("LOAD", n), "LT_I", ("JUMP_IF_FALSE", end))
         parts = {"keys": [0], "values": [1], "items": [0, 1]}[how]
         for part in parts:
-            self.emit("LOAD", d)
-            self.emit("TUPLE_GET", part)
-            self.emit("LOAD", i)
-            self.emit("LIST_INDEX")
+            self.dict_item(d, part, i)
         if len(parts) == 2:
-            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
-                self.store_names_reversed(target.elts)
-            else:
-                self.emit("TUPLE_NEW", 2)
-                self.store_target(target)
+            self.store_tuple(target, 2)
         else:
             self.store_target(target)
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
-        body(top, end)
-        self.emit("JUMP", top)
-        self.place(end)
+        self.increment(i)
+        self.loop_back(body, top, end)
 
     def b_set(self, node: ast.Call, args: list[ast.expr]) -> None:
         how = node.kset  # type: ignore[attr-defined]
@@ -2130,28 +1939,14 @@ class FunctionLowerer:
         the set in local b, in a's order."""
         r, i, x = self.temp(), self.temp(), self.temp()
         top, end = Label(), Label()
-        self.emit("LIST_NEW", 0)
-        self.emit("STORE", r)
-        self.emit("LOADI", 0)
-        self.emit("STORE", i)
-        self.place(top)
-        self.while_index_below_len(i, a, end)
-        self.emit("LOAD", a)
-        self.emit("LOAD", i)
-        self.emit("LIST_INDEX")
+        self.emit_all(("LIST_NEW", 0), ("STORE", r))
+        self.index_loop_head(i, a, top, end)
+        self.load_item(a, i)
         self.emit("STORE", x)
-        self.emit("LOAD", i)
-        self.emit("LOADI", 1)
-        self.emit("ADD_I")
-        self.emit("STORE", i)
-        self.emit("LOAD", x)
-        self.emit("LOAD", b)
-        self.emit("CONTAINS", t)
+        self.increment(i)  # already: an item left out is a jump back to the top
+        self.emit_all(("LOAD", x), ("LOAD", b), ("CONTAINS", t))
         self.emit("JUMP_IF_FALSE" if keep else "JUMP_IF_TRUE", top)
-        self.emit("LOAD", r)
-        self.emit("LOAD", x)
-        self.emit("LIST_APPEND")
-        self.emit("JUMP", top)
+        self.emit_all(("LOAD", r), ("LOAD", x), "LIST_APPEND", ("JUMP", top))
         self.place(end)
         self.emit("LOAD", r)
 
@@ -2163,16 +1958,9 @@ class FunctionLowerer:
         self.emit("STORE", s)
         self.expr(node.args[0])
         self.emit("STORE", x)
-        self.emit("LOAD", x)
-        self.emit("LOAD", s)
-        self.emit("CONTAINS", t)
-        self.emit("JUMP_IF_TRUE", done)
-        self.emit("LOAD", s)
-        self.emit("LOAD", x)
-        self.emit("LIST_APPEND")
-        self.emit("LOAD", s)
-        self.emit("SORTED", t)
-        self.emit("STORE", tmp)
+        self.emit_all(("LOAD", x), ("LOAD", s), ("CONTAINS", t), ("JUMP_IF_TRUE", done))
+        self.emit_all(("LOAD", s), ("LOAD", x), "LIST_APPEND")
+        self.emit_all(("LOAD", s), ("SORTED", t), ("STORE", tmp))
         self.copy_back(s, tmp)
         self.place(done)
         self.emit("LOADI", 0)
@@ -2286,9 +2074,11 @@ class FunctionLowerer:
         else:
             self.emit("SORTED_DESC" if reverse else "SORTED", t)
 
-    def _generator_loops(self, gen: ast.GeneratorExp, item: Callable[[Label], None]) -> None:
-        """The loops of `gen`'s `for` clauses, its `if`s tested; `item(cont)` emits what each
-        item does (`cont`: on to the next item)."""
+    def _generator_loops(
+        self, gen: ast.ListComp | ast.DictComp | ast.GeneratorExp, item: Callable[[Label], None]
+    ) -> None:
+        """The loops of the `for` clauses of a comprehension or a generator expression, its
+        `if`s tested; `item(cont)` emits what each item does (`cont`: on to the next item)."""
 
         def generate(level: int, cont: Label, brk: Label) -> None:
             if level == len(gen.generators):
@@ -2305,39 +2095,42 @@ class FunctionLowerer:
 
         generate(0, Label(), Label())
 
-    def _all_any(self, gen: ast.GeneratorExp, is_all: bool) -> None:
-        """all(g) / any(g): loops that stop at the first item that decides, as CPython's."""
+    def _first_item(
+        self,
+        gen: ast.GeneratorExp,
+        default: Callable[[], None],
+        value: Callable[[Label], None],
+    ) -> None:
+        """Pushes `value(cont)` of the first item of `gen` that it does not skip (a jump to
+        `cont`), else `default()` (emitted first): loops that stop at that item, as CPython's
+        generators do."""
         result, done = self.temp(), Label()
-        self.emit("LOADI", 1 if is_all else 0)
+        default()
         self.emit("STORE", result)
 
         def item(cont: Label) -> None:
+            value(cont)
+            self.emit_all(("STORE", result), ("JUMP", done))
+
+        self._generator_loops(gen, item)
+        self.place(done)
+        self.emit("LOAD", result)
+
+    def _all_any(self, gen: ast.GeneratorExp, is_all: bool) -> None:
+        """all(g) / any(g): the first item that decides (false for all, true for any)."""
+
+        def decides(cont: Label) -> None:
             self.branch(gen.elt, is_all, cont)  # not decided by this item: next one
             self.emit("LOADI", 0 if is_all else 1)
-            self.emit("STORE", result)
-            self.emit("JUMP", done)
 
-        self._generator_loops(gen, item)
-        self.place(done)
-        self.emit("LOAD", result)
+        self._first_item(gen, lambda: self.emit("LOADI", 1 if is_all else 0), decides)
 
     def b_next(self, node: ast.Call, args: list[ast.expr]) -> None:
-        """next(g, default): the first item g makes (a loop that stops there, as CPython's
-        generator does), or the default (a constant or a name: evaluated first)."""
+        """next(g, default): the first item g makes, or the default (a constant or a name:
+        evaluated first)."""
         gen = args[0]
         assert isinstance(gen, ast.GeneratorExp)
-        result, done = self.temp(), Label()
-        self.expr(args[1])
-        self.emit("STORE", result)
-
-        def item(cont: Label) -> None:
-            self.expr(gen.elt)
-            self.emit("STORE", result)
-            self.emit("JUMP", done)
-
-        self._generator_loops(gen, item)
-        self.place(done)
-        self.emit("LOAD", result)
+        self._first_item(gen, lambda: self.expr(args[1]), lambda cont: self.expr(gen.elt))
 
     def b_all(self, node: ast.Call, args: list[ast.expr]) -> None:
         assert isinstance(args[0], ast.GeneratorExp)
