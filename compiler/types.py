@@ -18,7 +18,7 @@ import ast
 import builtins
 import contextlib
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -392,6 +392,15 @@ def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
                 elif isinstance(value, ast.AST):
                     todo.append(value)
     return out
+
+
+def _until(
+    stmts: list[ast.stmt], stops: Callable[[ast.stmt], bool]
+) -> tuple[list[ast.stmt], list[ast.stmt]]:
+    """`stmts` split before the first one for which `stops` holds (all of them when none does):
+    the region a narrowing covers, and the rest of the block."""
+    end = next((j for j, st in enumerate(stmts) if stops(st)), len(stmts))
+    return stmts[:end], stmts[end:]
 
 
 def _assigned_in(stmt: ast.stmt) -> set[str]:
@@ -1045,62 +1054,48 @@ class FunctionChecker:
         stmts = list(stmts)
         for i, stmt in enumerate(stmts):
             self.stmt(stmt)
-            if (assigned := self.kind_after(stmt)) is not None:
-                # `x = <an int>` of a union x: x is that int up to a statement assigning it
-                union_var, kind = assigned
-                end = next(
-                    (j for j in range(i + 1, len(stmts)) if union_var.name in _assigned_in(stmts[j])),
-                    len(stmts),
-                )
-                self.kinds.setdefault(union_var, []).append(kind)
-                try:
-                    self.block(stmts[i + 1 : end])
-                finally:
-                    self.kinds[union_var].pop()
-                self.block(stmts[end:])
+            if self.narrowed_rest(stmt, stmts[i + 1 :]):
                 return
-            var = self.not_none_after(stmt)
-            if var is not None:  # x is not None up to a statement that may assign it None
-                end = next(
-                    (j for j in range(i + 1, len(stmts)) if self.may_assign_none(stmts[j], var)),
-                    len(stmts),
-                )
-                self.narrowed_block(var, stmts[i + 1 : end])
-                self.block(stmts[end:])
-                return
-            if (
-                isinstance(stmt, ast.If)
-                and not stmt.orelse
-                and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-                and self.kind_tests(stmt.test, False)
-            ):  # `if isinstance(x, int): return ...`: x is not an int in the rest of the block
-                names = {v.name for v, _ in self.kind_tests(stmt.test, False)}
-                end = next(
-                    (j for j in range(i + 1, len(stmts)) if names & _assigned_in(stmts[j])),
-                    len(stmts),
-                )
-                with self.kinds_in(stmt.test, False, stmts[i + 1 : end]):
-                    self.block(stmts[i + 1 : end])
-                self.block(stmts[end:])
-                return
-            if (
-                isinstance(stmt, ast.If)
-                and not stmt.orelse
-                and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-                and self.narrowings(stmt.test, False)
-            ):  # `if x is None or ...: return`: x is not None in the rest of the block
-                variables = self.narrowings(stmt.test, False)
-                end = next(
-                    (
-                        j
-                        for j in range(i + 1, len(stmts))
-                        if any(self.may_assign_none(stmts[j], v) for v in variables)
-                    ),
-                    len(stmts),
-                )
-                self.narrowed_block(variables, stmts[i + 1 : end])
-                self.block(stmts[end:])
-                return
+
+    def narrowed_rest(self, stmt: ast.stmt, rest: list[ast.stmt]) -> bool:
+        """Where `stmt` narrows a variable's type for the statements after it in its block,
+        `rest`: checks them (narrowed up to a statement that may undo it) and says True;
+        else False, having checked none."""
+        if (assigned := self.kind_after(stmt)) is not None:
+            # `x = <an int>` of a union x: x is that int up to a statement assigning it
+            union_var, kind = assigned
+            narrowed, after = _until(rest, lambda st: union_var.name in _assigned_in(st))
+            self.kinds.setdefault(union_var, []).append(kind)
+            try:
+                self.block(narrowed)
+            finally:
+                self.kinds[union_var].pop()
+        elif (var := self.not_none_after(stmt)) is not None:
+            # x is not None up to a statement that may assign it None
+            narrowed, after = _until(rest, lambda st: self.may_assign_none(st, var))
+            self.narrowed_block(var, narrowed)
+        elif not (  # an `if` without `else` whose body always leaves the block
+            isinstance(stmt, ast.If)
+            and not stmt.orelse
+            and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+        ):
+            return False
+        elif tests := self.kind_tests(stmt.test, False):
+            # `if isinstance(x, int): return ...`: x is not an int in the rest of the block
+            names = {v.name for v, _ in tests}
+            narrowed, after = _until(rest, lambda st: bool(names & _assigned_in(st)))
+            with self.kinds_in(stmt.test, False, narrowed):
+                self.block(narrowed)
+        elif variables := self.narrowings(stmt.test, False):
+            # `if x is None or ...: return`: x is not None in the rest of the block
+            narrowed, after = _until(
+                rest, lambda st: any(self.may_assign_none(st, v) for v in variables)
+            )
+            self.narrowed_block(variables, narrowed)
+        else:
+            return False
+        self.block(after)
+        return True
 
     def may_assign_none(self, stmt: ast.stmt, var: Var) -> bool:
         """Whether `stmt` (not checked yet) may assign `var` None: where it only assigns values
