@@ -129,6 +129,11 @@ _INT_OPS = {getattr(ast, node): op for node, op in operator_ops("binary", "int")
 _FLOAT_OPS = {getattr(ast, node): op for node, op in operator_ops("binary", "float").items()}
 _SWAPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}  # b op' a
 _CMP = {getattr(ast, node): name for node, name in COMPARISONS.items()}
+# int(x) and str(x), by the kind of x: the instruction that converts it (none: x already is one)
+_CONVERSIONS = {
+    "int": {"float": "F2I", "str": "INT_OF_STR"},
+    "str": {"int": "STR_OF_INT", "bool": "STR_OF_BOOL"},
+}
 
 
 def _ty(node: ast.AST) -> Type:
@@ -1708,16 +1713,18 @@ class FunctionLowerer:
             return
         self.emit("SUM_F" if _ty(node).kind == "float" else "SUM_I")
 
+    def convert(self, arg: ast.expr, to: str) -> None:
+        """Pushes int(arg) or str(arg) (`to`), by _CONVERSIONS."""
+        self.expr(arg)
+        op = _CONVERSIONS[to].get(_ty(arg).kind)
+        if op is not None:
+            self.emit(op)
+
     def b_int(self, node: ast.Call, args: list[ast.expr]) -> None:
         if not args:
             self.emit("LOADI", 0)
             return
-        self.expr(args[0])
-        kind = _ty(args[0]).kind
-        if kind == "float":
-            self.emit("F2I")
-        elif kind == "str":
-            self.emit("INT_OF_STR")
+        self.convert(args[0], "int")
 
     def b_float(self, node: ast.Call, args: list[ast.expr]) -> None:
         if not args:
@@ -1741,12 +1748,7 @@ class FunctionLowerer:
         if not args:
             self.emit("STR", self.pool.string(""))
             return
-        self.expr(args[0])
-        kind = _ty(args[0]).kind
-        if kind == "int":
-            self.emit("STR_OF_INT")
-        elif kind == "bool":
-            self.emit("STR_OF_BOOL")
+        self.convert(args[0], "str")
 
     # -- dicts: (keys list, values list) in insertion order ------------------------------------
     def dict_new(self) -> None:
