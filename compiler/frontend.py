@@ -67,6 +67,16 @@ compiles. The later phases recurse along the tree, so deeper source is "unsuppor
 first goes deeper, never a RecursionError (the deepest HumanEval solution nests 20 levels)."""
 
 
+def call_of(node: ast.AST, name: str, nargs: int | None = None) -> typing.TypeGuard[ast.Call]:
+    """Whether `node` is a call of the plain name `name` (with `nargs` positional arguments
+    where given); its keywords are the caller's to check."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and (nargs is None or len(node.args) == nargs)
+    )
+
 
 def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     """The module's functions as CPython leaves them bound once the module has run, plus, when
@@ -1213,10 +1223,7 @@ class _SpelledForms(Transformer):
         if (
             len(node.targets) == 1
             and isinstance(node.targets[0], (ast.Tuple, ast.List))
-            and isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Name)
-            and value.func.id == "map"
-            and len(value.args) == 2
+            and call_of(value, "map", 2)
             and not value.keywords
             and isinstance(value.args[0], ast.Name)
             and value.args[0].id in ("int", "float", "str")
@@ -1364,10 +1371,7 @@ def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> Non
         return
     for node in walk(fn):
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "next"
-            and len(node.args) == 2
+            call_of(node, "next", 2)
             and not node.keywords
             and isinstance(node.args[0], ast.GeneratorExp)
             and _literal(node.args[1])
@@ -1386,10 +1390,7 @@ def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> Non
             node.args[0] = _as_list_comp(arg)
         elif (
             name == "sorted"
-            and isinstance(arg, ast.Call)
-            and isinstance(arg.func, ast.Name)
-            and arg.func.id == "list"
-            and len(arg.args) == 1
+            and call_of(arg, "list", 1)
             and not (
                 isinstance(arg.args[0], ast.Call)
                 and isinstance(arg.args[0].func, ast.Name)
@@ -1397,12 +1398,8 @@ def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> Non
             )
         ):  # sorted(list(x)) is sorted(x) (a set's order never shows)
             node.args[0] = arg.args[0]
-        elif (
-            name == "sum"
-            and isinstance(arg, ast.Call)
-            and isinstance(arg.func, ast.Name)
-            and arg.func.id == "range"
-        ):  # sum(range(...)) adds the same ints as sum(list(range(...)))
+        elif name == "sum" and call_of(arg, "range"):
+            # sum(range(...)) adds the same ints as sum(list(range(...)))
             call = ast.Call(func=ast.Name(id="list", ctx=ast.Load()), args=[arg], keywords=[])
             node.args[0] = ast.copy_location(call, arg)
         elif name in _SHORT_CIRCUIT and not node.keywords:
@@ -1606,13 +1603,7 @@ class _Functionals(Transformer):
         operands = [node.left, *node.comparators]
 
         def tuple_call(e: ast.expr) -> bool:
-            return (
-                isinstance(e, ast.Call)
-                and isinstance(e.func, ast.Name)
-                and e.func.id == "tuple"
-                and len(e.args) == 1
-                and not e.keywords
-            )
+            return call_of(e, "tuple", 1) and not e.keywords
 
         if not (
             any(tuple_call(e) for e in operands)

@@ -25,6 +25,7 @@ from typing import Union
 from compiler.diagnostics import CompileError, Reporter
 from compiler.frontend import (
     BUILTIN_HELPERS,
+    call_of,
     MATH_CONSTANTS,
     MATH_FUNCTIONS,
     MATH_HELPERS,
@@ -1462,10 +1463,7 @@ class FunctionChecker:
         type(x) is C (and != / is not: negated by kind_tests' caller through the set), x is None
         (== None), x a union variable; None for any other test."""
         if (
-            isinstance(test, ast.Call)
-            and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance"
-            and len(test.args) == 2
+            call_of(test, "isinstance", 2)
             and isinstance(test.args[0], ast.Name)
             and not self.is_local("isinstance")
         ):
@@ -1496,10 +1494,7 @@ class FunctionChecker:
         if isinstance(right, ast.Call):
             left, right = right, left
         if (
-            isinstance(left, ast.Call)
-            and isinstance(left.func, ast.Name)
-            and left.func.id == "type"
-            and len(left.args) == 1
+            call_of(left, "type", 1)
             and isinstance(left.args[0], ast.Name)
             and isinstance(right, ast.Name)
             and right.id in _RUNTIME_CLASSES
@@ -1640,12 +1635,7 @@ class FunctionChecker:
         `allow_set` (sorted, min, max, set: uses that keep no alias of the list) a set is its
         sorted list and a dict its keys list (`kas_keys`: read in place, insertion order); with
         `keys` (list(d), reversed(d): a new list) a dict is its keys list, a set is refused."""
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "range"
-            and not self.is_local("range")
-        ):
+        if call_of(node, "range") and not self.is_local("range"):
             self.range_args(node)
             node.kbuiltin = "range"  # type: ignore[attr-defined]
             node.kty = list_of(INT)  # type: ignore[attr-defined]
@@ -2354,9 +2344,7 @@ class FunctionChecker:
         if not (
             len(node.ops) == 1
             and isinstance(node.ops[0], (ast.In, ast.NotIn))
-            and isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Name)
-            and call.func.id == "range"
+            and call_of(call, "range")
             and not self.is_local("range")
             and "range" not in self.module.infos
             and not call.keywords
@@ -3184,13 +3172,7 @@ class FunctionChecker:
         The `type(...)` arguments are evaluated; the result is a constant (node.ktype_equal)."""
 
         def is_type_call(e: ast.expr) -> bool:
-            return (
-                isinstance(e, ast.Call)
-                and isinstance(e.func, ast.Name)
-                and e.func.id == "type"
-                and len(e.args) == 1
-                and not e.keywords
-            )
+            return call_of(e, "type", 1) and not e.keywords
 
         def is_class(e: ast.expr) -> bool:
             return isinstance(e, ast.Name) and e.id in _RUNTIME_CLASSES and e.id != "none"
