@@ -1573,6 +1573,7 @@ class FunctionLowerer:
         self.emit("STORE", lst)
         self.expr(node.args[0])
         self.emit("STORE", value)
+        # i = 0, and n = 0: the count, or the index found
         self.emit_all(("LOADI", 0), ("STORE", i), ("LOADI", 0), ("STORE", n))
         with self.index_loop(i, lst, step, start=False):
             self.load_item(lst, i)
