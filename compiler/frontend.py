@@ -1371,7 +1371,10 @@ def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> Non
         return
     for node in walk(fn):
         if (
-            call_of(node, "next", 2)
+            isinstance(node, ast.Call)  # inline, not call_of: every node of fn comes here
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "next"
+            and len(node.args) == 2
             and not node.keywords
             and isinstance(node.args[0], ast.GeneratorExp)
             and _literal(node.args[1])
