@@ -318,6 +318,18 @@ KC_FN int kc_cut_before_line(kc_ctx *c, int32_t line) {
     return !c->err;
 }
 
+
+/* The end of a repaired token stream: a block whose one statement is a bare name (a stand-in
+   for what was cut), the dedents of the depth blocks still open, the end. 0 when a push failed. */
+KC_FN int kc_push_stand_in_block(kc_ctx *c, int32_t line, int depth) {
+    kc_push_tok(c, TK_INDENT, (int)c->len, 0, line, line, 0, 0);
+    kc_push_tok(c, TK_NAME, (int)c->len, 0, line, line, 0, 0);
+    kc_push_tok(c, TK_NEWLINE, (int)c->len, 0, line, line, 0, 0);
+    kc_push_tok(c, TK_DEDENT, (int)c->len, 0, line, line, 0, 0);
+    while (depth-- > 0) kc_push_tok(c, TK_DEDENT, (int)c->len, 0, line, line, 0, 0);
+    kc_push_tok(c, TK_END, (int)c->len, 0, line, line, 0, 0);
+    return !c->err;
+}
 /* A source without tokenizer errors whose parse failed: the first block header (its line
    ends with ':') not followed by an indented block, of def, if, elif, else, while or for. The
    tokens up to its NEWLINE, then a block (INDENT, an empty name, NEWLINE, DEDENT), DEDENTs and
@@ -365,13 +377,7 @@ KC_FN int kc_cut_after_header(kc_ctx *c, int32_t *found) {
     int32_t line = nt->line;
     c->n_toks = nl + 1;
     c->err = 0;
-    kc_push_tok(c, TK_INDENT, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_NAME, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_NEWLINE, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_DEDENT, (int)c->len, 0, line, line, 0, 0);
-    while (depth-- > 0) kc_push_tok(c, TK_DEDENT, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_END, (int)c->len, 0, line, line, 0, 0);
-    return !c->err;
+    return kc_push_stand_in_block(c, line, depth);
 }
 
 /* A source without tokenizer errors whose parse failed: the first logical line that starts with
@@ -423,13 +429,7 @@ KC_FN int kc_cut_missing_colon(kc_ctx *c, int32_t *found) {
     c->err = 0;
     kc_push_tok(c, TK_OP, (int)c->len, 0, line, line, 0, P_COLON);
     kc_push_tok(c, TK_NEWLINE, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_INDENT, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_NAME, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_NEWLINE, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_DEDENT, (int)c->len, 0, line, line, 0, 0);
-    while (depth-- > 0) kc_push_tok(c, TK_DEDENT, (int)c->len, 0, line, line, 0, 0);
-    kc_push_tok(c, TK_END, (int)c->len, 0, line, line, 0, 0);
-    return !c->err;
+    return kc_push_stand_in_block(c, line, depth);
 }
 
 /* The diagnostic of kc_scan_errors's finding (2, 4 or 5) once the parser took all before it */

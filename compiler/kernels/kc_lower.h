@@ -202,35 +202,58 @@ KC_FN void kc_range_loop(kc_ctx *c, kc_node *s);
 KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s);
 KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label);
 
-/* the test of an index loop over the list in local lst: on to end once i reached its length
-   (lower.py's while_index_below_len) */
-KC_FN void kc_while_index_below_len(kc_ctx *c, int32_t i, int32_t lst, int32_t end) {
+/* The shapes of an index loop, as lower.py's helpers of the same names emit them:
+     i = 0; top: if not i < len(seq): goto end; ... seq[i] ...; i += 1; goto top; end:
+   kc_index_loop_head places top after i = 0; kc_loop_in lowers the body with cont and brk as
+   the targets of continue and break; kc_loop_back closes the loop. */
+KC_FN void kc_index_loop_head(kc_ctx *c, int32_t i, int32_t top) {
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_STORE, i);
+    kc_place(c, top);
+}
+
+/* on to end once local i reached the length of local seq (len_op: K_LIST_LEN or K_STR_LEN,
+   read afresh each time as CPython's iterators do) */
+KC_FN void kc_while_index_below_len(kc_ctx *c, int32_t i, int32_t seq, int len_op, int32_t end) {
     kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOAD, lst);
-    kc_emit(c, K_LIST_LEN, 0);
+    kc_emit(c, K_LOAD, seq);
+    kc_emit(c, len_op, 0);
     kc_emit(c, K_LT_I, 0);
     kc_emit_jump(c, K_JUMP_IF_FALSE, end);
+}
+
+/* seq[i] of locals seq and i on the stack (index_op: K_LIST_INDEX or K_STR_INDEX) */
+KC_FN void kc_load_item(kc_ctx *c, int32_t seq, int32_t i, int index_op) {
+    kc_emit(c, K_LOAD, seq);
+    kc_emit(c, K_LOAD, i);
+    kc_emit(c, index_op, 0);
+}
+
+/* local slot += by */
+KC_FN void kc_increment(kc_ctx *c, int32_t slot, int by) {
+    kc_emit(c, K_LOAD, slot);
+    kc_emit(c, K_LOADI, by);
+    kc_emit(c, K_ADD_I, 0);
+    kc_emit(c, K_STORE, slot);
+}
+
+/* goto top; end: */
+KC_FN void kc_loop_back(kc_ctx *c, int32_t top, int32_t end) {
+    kc_emit_jump(c, K_JUMP, top);
+    kc_place(c, end);
 }
 
 /* dst[i] = src[i] for each i < len(src) (lower.py's copy_back) */
 KC_FN void kc_copy_back(kc_ctx *c, int32_t dst, int32_t src) {
     int32_t i = kc_temp(c), top = kc_label(c), end = kc_label(c);
-    kc_emit(c, K_LOADI, 0);
-    kc_emit(c, K_STORE, i);
-    kc_place(c, top);
-    kc_while_index_below_len(c, i, src, end);
+    kc_index_loop_head(c, i, top);
+    kc_while_index_below_len(c, i, src, K_LIST_LEN, end);
     kc_emit(c, K_LOAD, dst);
     kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOAD, src);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LIST_INDEX, 0);
+    kc_load_item(c, src, i, K_LIST_INDEX);
     kc_emit(c, K_LIST_STORE, 0);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOADI, 1);
-    kc_emit(c, K_ADD_I, 0);
-    kc_emit(c, K_STORE, i);
-    kc_emit_jump(c, K_JUMP, top);
-    kc_place(c, end);
+    kc_increment(c, i, 1);
+    kc_loop_back(c, top, end);
 }
 
 KC_FN int32_t kc_type_index(kc_ctx *c, int t);
@@ -382,19 +405,14 @@ KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
     kc_emit(c, K_LOADI, 0);
     kc_emit(c, K_STORE, k);
     kc_place(c, top);
-    kc_while_index_below_len(c, i, lst, end);
-    kc_emit(c, K_LOAD, lst);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LIST_INDEX, 0);
+    kc_while_index_below_len(c, i, lst, K_LIST_LEN, end);
+    kc_load_item(c, lst, i, K_LIST_INDEX);
     kc_emit(c, K_LOAD, value);
     if (kc_intlike(elem)) kc_emit(c, K_EQ_I, 0);
     else kc_emit(c, K_EQ, kc_type_index(c, elem));
     kc_emit_jump(c, K_JUMP_IF_FALSE, step);
     if (m == KC_LM_COUNT) {
-        kc_emit(c, K_LOAD, k);
-        kc_emit(c, K_LOADI, 1);
-        kc_emit(c, K_ADD_I, 0);
-        kc_emit(c, K_STORE, k);
+        kc_increment(c, k, 1);
     } else if (m == KC_LM_INDEX) {
         kc_emit(c, K_LOAD, i);
         kc_emit(c, K_STORE, k);
@@ -407,12 +425,8 @@ KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
         kc_emit_jump(c, K_JUMP, done);
     }
     kc_place(c, step);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOADI, 1);
-    kc_emit(c, K_ADD_I, 0);
-    kc_emit(c, K_STORE, i);
-    kc_emit_jump(c, K_JUMP, top);
-    kc_place(c, end);
+    kc_increment(c, i, 1);
+    kc_loop_back(c, top, end);
     if (m != KC_LM_COUNT) kc_raise(c, KT_VALUE);
     kc_place(c, done);
     kc_emit(c, K_LOAD, k);
@@ -596,23 +610,15 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         kc_emit(c, K_STORE, d);
         kc_lower_expr(c, n->a);
         kc_emit(c, K_STORE, pairs);
-        kc_emit(c, K_LOADI, 0);
-        kc_emit(c, K_STORE, i);
-        kc_place(c, top);
-        kc_while_index_below_len(c, i, pairs, end);
-        kc_emit(c, K_LOAD, pairs);
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, K_LIST_INDEX, 0);
+        kc_index_loop_head(c, i, top);
+        kc_while_index_below_len(c, i, pairs, K_LIST_LEN, end);
+        kc_load_item(c, pairs, i, K_LIST_INDEX);
         kc_emit(c, K_UNPACK_TUPLE, 2);
         kc_emit(c, K_STORE, v);
         kc_emit(c, K_STORE, key);
         kc_dict_set(c, d, key, v, n->ty);
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, K_LOADI, 1);
-        kc_emit(c, K_ADD_I, 0);
-        kc_emit(c, K_STORE, i);
-        kc_emit_jump(c, K_JUMP, top);
-        kc_place(c, end);
+        kc_increment(c, i, 1);
+        kc_loop_back(c, top, end);
         kc_emit(c, K_LOAD, d);
         return;
     }
@@ -981,6 +987,15 @@ KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
     kc_comp_level(c, s->d, s->next);
 }
 
+/* the loop body of s (kc_loop_body) with cont and brk the targets of its continue and break */
+KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
+    c->loops[2 * c->n_loops] = cont;
+    c->loops[2 * c->n_loops + 1] = brk;
+    c->n_loops++;
+    kc_loop_body(c, s);
+    c->n_loops--;
+}
+
 /* for NAME in range(...): the plain test-and-increment loop (no FOR_RANGE at -O0) */
 KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
     kc_node *it = &c->nodes[s->b];
@@ -1029,16 +1044,11 @@ KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
             kc_emit(c, K_LOAD, hidden);
             kc_store_var(c, var);
         }
-        c->loops[2 * c->n_loops] = test;
-        c->loops[2 * c->n_loops + 1] = end;
-        c->n_loops++;
-        kc_loop_body(c, s);
-        c->n_loops--;
+        kc_loop_in(c, s, test, end);
         kc_place(c, test);
         c->line = line;
         kc_emit(c, K_FOR_RANGE, value | cur << 12);
-        kc_emit_jump(c, K_JUMP, top);
-        kc_place(c, end);
+        kc_loop_back(c, top, end);
         return;
     }
     kc_place(c, top);
@@ -1070,13 +1080,8 @@ KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
     else kc_push_int(c, const_step);
     kc_emit(c, K_ADD_I, 0);
     kc_emit(c, K_STORE, cur);
-    c->loops[2 * c->n_loops] = top;
-    c->loops[2 * c->n_loops + 1] = end;
-    c->n_loops++;
-    kc_loop_body(c, s);
-    c->n_loops--;
-    kc_emit_jump(c, K_JUMP, top);
-    kc_place(c, end);
+    kc_loop_in(c, s, top, end);
+    kc_loop_back(c, top, end);
 }
 
 /* for NAME in <str or list>: the index loop (no FOR_LIST / FOR_STR at -O0), the length read
@@ -1127,9 +1132,7 @@ KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
     kc_emit(c, K_TUPLE_GET, 0);
     kc_emit(c, K_LIST_LEN, 0);
     kc_emit(c, K_STORE, n);
-    kc_emit(c, K_LOADI, 0);
-    kc_emit(c, K_STORE, i);
-    kc_place(c, top);
+    kc_index_loop_head(c, i, top);
     kc_emit(c, K_LOAD, d);
     kc_emit(c, K_TUPLE_GET, 0);
     kc_emit(c, K_LIST_LEN, 0);
@@ -1150,17 +1153,9 @@ KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
     }
     if (s->ival == 7) kc_store_pair(c, s->a);
     else kc_store_target(c, s->a);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOADI, 1);
-    kc_emit(c, K_ADD_I, 0);
-    kc_emit(c, K_STORE, i);
-    c->loops[2 * c->n_loops] = top;
-    c->loops[2 * c->n_loops + 1] = end;
-    c->n_loops++;
-    kc_loop_body(c, s);
-    c->n_loops--;
-    kc_emit_jump(c, K_JUMP, top);
-    kc_place(c, end);
+    kc_increment(c, i, 1);
+    kc_loop_in(c, s, top, end);
+    kc_loop_back(c, top, end);
 }
 
 /* for target in zip(a, b, ...): the sequences once, in order; each step reads the lengths afresh
@@ -1176,22 +1171,14 @@ KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
         kc_emit(c, K_STORE, slots[count++]);
     }
     int32_t i = kc_temp(c);
-    kc_emit(c, K_LOADI, 0);
-    kc_emit(c, K_STORE, i);
-    kc_place(c, top);
+    kc_index_loop_head(c, i, top);
     int k = 0;
     for (int32_t a = c->nodes[s->b].a; a >= 0; a = c->nodes[a].next, k++) {
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, K_LOAD, slots[k]);
-        kc_emit(c, c->nodes[a].ty == T_STR ? K_STR_LEN : K_LIST_LEN, 0);
-        kc_emit(c, K_LT_I, 0);
-        kc_emit_jump(c, K_JUMP_IF_FALSE, end);
+        kc_while_index_below_len(c, i, slots[k], c->nodes[a].ty == T_STR ? K_STR_LEN : K_LIST_LEN, end);
     }
     k = 0;
     for (int32_t a = c->nodes[s->b].a; a >= 0; a = c->nodes[a].next, k++) {
-        kc_emit(c, K_LOAD, slots[k]);
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, c->nodes[a].ty == T_STR ? K_STR_INDEX : K_LIST_INDEX, 0);
+        kc_load_item(c, slots[k], i, c->nodes[a].ty == T_STR ? K_STR_INDEX : K_LIST_INDEX);
     }
     if (c->nodes[s->a].kind == E_TUPLE && kc_list_len(c, c->nodes[s->a].a) == count) {
         kc_store_names_reversed(c, c->nodes[s->a].a);
@@ -1199,17 +1186,9 @@ KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
         kc_emit(c, K_TUPLE_NEW, count);
         kc_store_target(c, s->a);
     }
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOADI, 1);
-    kc_emit(c, K_ADD_I, 0);
-    kc_emit(c, K_STORE, i);
-    c->loops[2 * c->n_loops] = top;
-    c->loops[2 * c->n_loops + 1] = end;
-    c->n_loops++;
-    kc_loop_body(c, s);
-    c->n_loops--;
-    kc_emit_jump(c, K_JUMP, top);
-    kc_place(c, end);
+    kc_increment(c, i, 1);
+    kc_loop_in(c, s, top, end);
+    kc_loop_back(c, top, end);
 }
 
 KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
@@ -1242,26 +1221,12 @@ KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
         kc_emit(c, K_LOADI, 0);
         kc_emit(c, K_GE_I, 0);
         kc_emit_jump(c, K_JUMP_IF_FALSE, end);
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, K_LOAD, seq);
-        kc_emit(c, is_str ? K_STR_LEN : K_LIST_LEN, 0);
-        kc_emit(c, K_LT_I, 0);
-        kc_emit_jump(c, K_JUMP_IF_FALSE, end);
-        kc_emit(c, K_LOAD, seq);
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, is_str ? K_STR_INDEX : K_LIST_INDEX, 0);
+        kc_while_index_below_len(c, i, seq, is_str ? K_STR_LEN : K_LIST_LEN, end);
+        kc_load_item(c, seq, i, is_str ? K_STR_INDEX : K_LIST_INDEX);
         kc_store_target(c, s->a);
-        kc_emit(c, K_LOAD, i);
-        kc_emit(c, K_LOADI, -1);
-        kc_emit(c, K_ADD_I, 0);
-        kc_emit(c, K_STORE, i);
-        c->loops[2 * c->n_loops] = top;
-        c->loops[2 * c->n_loops + 1] = end;
-        c->n_loops++;
-        kc_loop_body(c, s);
-        c->n_loops--;
-        kc_emit_jump(c, K_JUMP, top);
-        kc_place(c, end);
+        kc_increment(c, i, -1);
+        kc_loop_in(c, s, top, end);
+        kc_loop_back(c, top, end);
         return;
     }
     if (stepped) {
@@ -1283,54 +1248,25 @@ KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
             kc_emit(c, K_LOAD, count);
             kc_emit(c, K_LOAD, item);
             kc_store_pair(c, s->a);
-            kc_emit(c, K_LOAD, count);
-            kc_emit(c, K_LOADI, 1);
-            kc_emit(c, K_ADD_I, 0);
-            kc_emit(c, K_STORE, count);
+            kc_increment(c, count, 1);
         }
-        c->loops[2 * c->n_loops] = test;
-        c->loops[2 * c->n_loops + 1] = end;
-        c->n_loops++;
-        kc_loop_body(c, s);
-        c->n_loops--;
+        kc_loop_in(c, s, test, end);
         kc_place(c, test);
         c->line = line;
         kc_emit(c, is_str ? K_FOR_STR : K_FOR_LIST, item | seq << 12);
-        kc_emit_jump(c, K_JUMP, top);
-        kc_place(c, end);
+        kc_loop_back(c, top, end);
         return;
     }
-    kc_emit(c, K_LOADI, 0);
-    kc_emit(c, K_STORE, i);
-    kc_place(c, top);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOAD, seq);
-    kc_emit(c, is_str ? K_STR_LEN : K_LIST_LEN, 0);
-    kc_emit(c, K_LT_I, 0);
-    kc_emit_jump(c, K_JUMP_IF_FALSE, end);
+    kc_index_loop_head(c, i, top);
+    kc_while_index_below_len(c, i, seq, is_str ? K_STR_LEN : K_LIST_LEN, end);
     if (en) kc_emit(c, K_LOAD, count);
-    kc_emit(c, K_LOAD, seq);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, is_str ? K_STR_INDEX : K_LIST_INDEX, 0);
+    kc_load_item(c, seq, i, is_str ? K_STR_INDEX : K_LIST_INDEX);
     if (en) kc_store_pair(c, s->a);
     else kc_store_target(c, s->a);
-    kc_emit(c, K_LOAD, i);
-    kc_emit(c, K_LOADI, 1);
-    kc_emit(c, K_ADD_I, 0);
-    kc_emit(c, K_STORE, i);
-    if (en) {
-        kc_emit(c, K_LOAD, count);
-        kc_emit(c, K_LOADI, 1);
-        kc_emit(c, K_ADD_I, 0);
-        kc_emit(c, K_STORE, count);
-    }
-    c->loops[2 * c->n_loops] = top;
-    c->loops[2 * c->n_loops + 1] = end;
-    c->n_loops++;
-    kc_loop_body(c, s);
-    c->n_loops--;
-    kc_emit_jump(c, K_JUMP, top);
-    kc_place(c, end);
+    kc_increment(c, i, 1);
+    if (en) kc_increment(c, count, 1);
+    kc_loop_in(c, s, top, end);
+    kc_loop_back(c, top, end);
 }
 
 KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
@@ -1457,8 +1393,7 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
         c->n_loops++;
         kc_lower_block(c, s->b);
         c->n_loops--;
-        kc_emit_jump(c, K_JUMP, top);
-        kc_place(c, end);
+        kc_loop_back(c, top, end);
         if (s->c >= 0) {
             kc_lower_block(c, s->c);
             kc_place(c, brk);

@@ -61,6 +61,16 @@ KC_FN void kc_child_depth(kc_ctx *c, int32_t parent, int32_t child) {
 }
 
 KC_FN int32_t kc_expr(kc_ctx *c);
+
+/* a child of node k parsed (an expression, or with list an expression list: a tuple without
+   parentheses) and k's depth counted; -1 when parsing failed */
+KC_FN int32_t kc_expr_list(kc_ctx *c);
+KC_FN int32_t kc_child_expr(kc_ctx *c, int32_t k, int list) {
+    int32_t v = list ? kc_expr_list(c) : kc_expr(c);
+    if (c->err) return -1;
+    kc_child_depth(c, k, v);
+    return v;
+}
 KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k);
 
 /* frontend.py's MATH_FUNCTIONS: KC_MATH (its methods: KC_METHODS and KC_STR_METHODS), in
@@ -1200,24 +1210,18 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
             k = kc_node_new(c, S_RETURN, line);
             kc_tok *n = kc_peek(c);
             if (k >= 0 && !(n->kind == TK_NEWLINE || (n->kind == TK_OP && n->op == P_SEMI))) {
-                int32_t v = kc_expr_list(c);
+                c->nodes[k].a = kc_child_expr(c, k, 1);
                 if (c->err) return -1;
-                c->nodes[k].a = v;
-                kc_child_depth(c, k, v);
             }
         } else if (kc_tok_is(c, t, "assert")) {
             kc_next(c);
             k = kc_node_new(c, S_ASSERT, line);
-            int32_t test = kc_expr(c);
+            c->nodes[k].a = kc_child_expr(c, k, 0);
             if (c->err) return -1;
-            c->nodes[k].a = test;
-            kc_child_depth(c, k, test);
             if (kc_at_op(c, P_COMMA)) {
                 kc_next(c);
-                int32_t msg = kc_expr(c);
+                c->nodes[k].b = kc_child_expr(c, k, 0);
                 if (c->err) return -1;
-                c->nodes[k].b = msg;
-                kc_child_depth(c, k, msg);
             }
         } else if (kc_tok_is(c, t, "raise")) {
             kc_next(c);
@@ -1237,7 +1241,6 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
         } else if (kc_tok_is(c, t, "import") || kc_tok_is(c, t, "from")) {
             kc_local_import(c, line);  /* nothing to run: a pass (lower.py's s_Import) */
             if (c->err) return -1;
-            k = kc_node_new(c, S_PASS, line);
             k = kc_node_new(c, S_PASS, line);
         } else {
             kc_fail(c, "statement", line);
@@ -1280,10 +1283,8 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
             c->nodes[k].ival = ty;
             if (kc_at_op(c, P_EQUAL)) {
                 kc_next(c);
-                int32_t v = kc_expr_list(c);
+                c->nodes[k].b = kc_child_expr(c, k, 1);
                 if (c->err) return -1;
-                c->nodes[k].b = v;
-                kc_child_depth(c, k, v);
             }
         } else if (n->kind == TK_OP && n->op >= P_PLUSEQUAL && n->op <= P_ATEQUAL && n->op != P_DOUBLESLASH) {
             int op = -1;

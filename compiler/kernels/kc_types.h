@@ -366,6 +366,19 @@ KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t
 KC_FN int kc_seq_type(kc_ctx *c, int32_t k);
 KC_FN int kc_iteration(kc_ctx *c, kc_node *s);
 KC_FN void kc_bind_loop_target(kc_ctx *c, kc_node *s, int elem, int comp);
+
+/* a comprehension's generators from g on (types.py's comprehension scope): each one's iterable
+   typed and its target bound as a hidden variable, then its conditions typed as truth values */
+KC_FN void kc_type_generators(kc_ctx *c, int32_t g) {
+    for (; g >= 0 && !c->err; g = c->nodes[g].next) {
+        kc_node *gn = &c->nodes[g];
+        int et = kc_iteration(c, gn);
+        if (c->err) return;
+        kc_bind_loop_target(c, gn, et, 1);
+        if (c->err) return;
+        for (int32_t cond = gn->c; cond >= 0 && !c->err; cond = c->nodes[cond].next) kc_truth_type(c, cond);
+    }
+}
 KC_FN int kc_list_len(const kc_ctx *c, int32_t k);
 
 KC_FN int kc_is_builtin_call(kc_ctx *c, int32_t k, const char *name) {
@@ -443,14 +456,8 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
         c->nodes[l].op = (int16_t)kc_tok_is(c, name, "all");
         n->op = 6;
         int32_t first = c->n_vars;
-        for (int32_t g = c->nodes[l].b; g >= 0 && !c->err; g = c->nodes[g].next) {
-            kc_node *gn = &c->nodes[g];
-            int et = kc_iteration(c, gn);
-            if (c->err) return T_UNKNOWN;
-            kc_bind_loop_target(c, gn, et, 1);
-            if (c->err) return T_UNKNOWN;
-            for (int32_t cond = gn->c; cond >= 0 && !c->err; cond = c->nodes[cond].next) kc_truth_type(c, cond);
-        }
+        kc_type_generators(c, c->nodes[l].b);
+        if (c->err) return T_UNKNOWN;
         kc_truth_type(c, c->nodes[l].a);
         for (int32_t v = first; v < c->n_vars; v++) c->vars[v].active = 0;
         return T_BOOL;
@@ -930,14 +937,8 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     case E_LISTCOMP: {  /* types.py's e_ListComp: a scope of hidden variables, then the result's */
         if (n->spare == 1) { kc_fail(c, "generator expression", n->line); return T_UNKNOWN; }
         int32_t first = c->n_vars;
-        for (int32_t g = n->b; g >= 0 && !c->err; g = c->nodes[g].next) {
-            kc_node *gn = &c->nodes[g];
-            int et = kc_iteration(c, gn);
-            if (c->err) return T_UNKNOWN;
-            kc_bind_loop_target(c, gn, et, 1);
-            if (c->err) return T_UNKNOWN;
-            for (int32_t cond = gn->c; cond >= 0 && !c->err; cond = c->nodes[cond].next) kc_truth_type(c, cond);
-        }
+        kc_type_generators(c, n->b);
+        if (c->err) return T_UNKNOWN;
         int elem = kc_type_expr(c, n->a, 0);
         if (c->err) return T_UNKNOWN;
         for (int32_t v = first; v < c->n_vars; v++) c->vars[v].active = 0;
@@ -1379,6 +1380,15 @@ KC_FN void kc_add_target(kc_ctx *c, int32_t t, kc_set *da) {
 
 KC_FN void kc_flow_block(kc_ctx *c, int32_t s, kc_set *da, int words);
 
+/* a loop's else block (none when orelse < 0), flowed from a copy of da: what held before the
+   loop, since it may run no iteration */
+KC_FN void kc_flow_loop_else(kc_ctx *c, int32_t orelse, const kc_set *da, int words) {
+    if (orelse < 0) return;
+    kc_set y = kc_set_copy(c, da, words);
+    if (c->err) return;
+    kc_flow_block(c, orelse, &y, words);
+}
+
 KC_FN void kc_flow_stmt(kc_ctx *c, int32_t k, kc_set *da, int words) {
     kc_node *s = &c->nodes[k];
     int64_t mark = c->arena_used;
@@ -1406,11 +1416,7 @@ KC_FN void kc_flow_stmt(kc_ctx *c, int32_t k, kc_set *da, int words) {
         kc_set x = kc_set_copy(c, da, words);
         if (c->err) return;
         kc_flow_block(c, s->b, &x, words);
-        if (s->c >= 0) {  /* after zero or more iterations: only what held before */
-            kc_set y = kc_set_copy(c, da, words);
-            if (c->err) return;
-            kc_flow_block(c, s->c, &y, words);
-        }
+        kc_flow_loop_else(c, s->c, da, words);  /* after zero or more iterations: only what held before */
         break;
     }
     case S_FOR: {
@@ -1419,11 +1425,7 @@ KC_FN void kc_flow_stmt(kc_ctx *c, int32_t k, kc_set *da, int words) {
         if (c->err) return;
         kc_add_target(c, s->a, &x);
         kc_flow_block(c, s->c, &x, words);
-        if (s->d >= 0) {  /* the target is unbound after zero iterations */
-            kc_set y = kc_set_copy(c, da, words);
-            if (c->err) return;
-            kc_flow_block(c, s->d, &y, words);
-        }
+        kc_flow_loop_else(c, s->d, da, words);  /* the target is unbound after zero iterations */
         break;
     }
     case S_AUGASSIGN: {
