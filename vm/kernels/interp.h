@@ -1175,6 +1175,75 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
 }
 #endif
 
+/* ---- fused runs of instructions (KILN_COMPUTED_GOTO builds, verified programs only) ----------
+ *
+ * kiln_program_fuse rewrites a verified program's code, once per batch, into the interpreter's
+ * internal form: the first word of some common runs of instructions (LOAD ADDI STORE, LOAD2
+ * LIST_LEN JUMP_GE_I, ...) gets an internal opcode (KILN_X_*, above every opcode of vm/isa.py;
+ * never in a program, never seen outside kiln_run's fast table), its argument unchanged; the
+ * other words of the run stay as they were, so a jump into the middle of a run runs the original
+ * instructions. A fused handler (kiln_run, after the fast handlers) runs the whole run with one
+ * dispatch, reading the later words' arguments from the code, and spends its fuel one
+ * instruction at a time as the original does: each instruction's step is taken before its
+ * checks, so a trap inside a run comes at the same step with the same trap; with less fuel left
+ * than the run needs it runs only its first instruction (that instruction's own fast handler)
+ * and the next fetch takes the rest one by one. Same results, traps and steps as the code it
+ * came from. Host only; CUDA runs the code as it is. */
+#if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
+#define KILN_FUSE 1
+#define KILN_X_FIRST 192            /* the first internal opcode */
+#define KILN_X_LOAD_ADDI_STORE 192  /* LOAD a; ADDI k; STORE c */
+#define KILN_X_LOAD_ADDI 193        /* LOAD a; ADDI k */
+#define KILN_X_LOAD2_LEN_JGE 194    /* LOAD2 i,xs; LIST_LEN; JUMP_GE_I L  (while i < len(xs)) */
+#define KILN_X_LOAD2_INDEX 195      /* LOAD2 xs,i; LIST_INDEX */
+#define KILN_X_LOAD_INDEX 196       /* LOAD i; LIST_INDEX */
+#define KILN_X_LOADI_MOD 197        /* LOADI k (k > 0); MOD_I */
+#define KILN_X_STR_IN_JF 198        /* STR s; CONTAINS str; JUMP_IF_FALSE L */
+#define KILN_X_LOADI_JLT 199        /* LOADI k; JUMP_LT_I L, and so on for the five others */
+#define KILN_X_LOADI_JLE 200
+#define KILN_X_LOADI_JGT 201
+#define KILN_X_LOADI_JGE 202
+#define KILN_X_LOADI_JEQ 203
+#define KILN_X_LOADI_JNE 204
+#define KILN_X_LOAD_MUL 205         /* LOAD a; MUL_I */
+#define KILN_X_LOAD_ADD 206         /* LOAD a; ADD_I */
+#define KILN_X_LOAD_SUB 207         /* LOAD a; SUB_I */
+#if KILN_N_OPS > KILN_X_FIRST
+#error "vm/isa.py's opcodes reach the fused ones (interp.h KILN_X_*)"
+#endif
+
+/* out[0 .. code_len): the code of verified program p with its fused runs marked. */
+KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
+    int64_t pc, n = p->code_len;
+    for (pc = 0; pc < n; pc++) out[pc] = p->code[pc];
+    for (pc = 0; pc < n; pc++) {
+        int op = (int)(out[pc] & 0xff), x = -1, k = 0;
+        int op1 = pc + 1 < n ? (int)(out[pc + 1] & 0xff) : -1;
+        int op2 = pc + 2 < n ? (int)(out[pc + 2] & 0xff) : -1;
+        int64_t arg = (int64_t)(out[pc] >> 8);
+        if (op == OP_LOAD && op1 == OP_ADDI && op2 == OP_STORE) x = KILN_X_LOAD_ADDI_STORE, k = 3;
+        else if (op == OP_LOAD && op1 == OP_ADDI) x = KILN_X_LOAD_ADDI, k = 2;
+        else if (op == OP_LOAD && op1 == OP_LIST_INDEX) x = KILN_X_LOAD_INDEX, k = 2;
+        else if (op == OP_LOAD && op1 == OP_MUL_I) x = KILN_X_LOAD_MUL, k = 2;
+        else if (op == OP_LOAD && op1 == OP_ADD_I) x = KILN_X_LOAD_ADD, k = 2;
+        else if (op == OP_LOAD && op1 == OP_SUB_I) x = KILN_X_LOAD_SUB, k = 2;
+        else if (op == OP_LOAD2 && op1 == OP_LIST_LEN && op2 == OP_JUMP_GE_I) x = KILN_X_LOAD2_LEN_JGE, k = 3;
+        else if (op == OP_LOAD2 && op1 == OP_LIST_INDEX) x = KILN_X_LOAD2_INDEX, k = 2;
+        else if (op == OP_LOADI && op1 == OP_MOD_I && arg > 0 && arg < (1 << 23)) x = KILN_X_LOADI_MOD, k = 2;
+        else if (op == OP_LOADI && op1 >= OP_JUMP_LT_I && op1 <= OP_JUMP_NE_I)
+            x = KILN_X_LOADI_JLT + (op1 - OP_JUMP_LT_I), k = 2;
+        else if (op == OP_STR && op1 == OP_CONTAINS && op2 == OP_JUMP_IF_FALSE) {
+            int64_t t = (int64_t)(out[pc + 1] >> 8);
+            if (t < p->n_types && p->types[p->type_off[t]] == TY_STR) x = KILN_X_STR_IN_JF, k = 3;
+        }
+        if (x >= 0) {
+            out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
+            pc += k - 1;
+        }
+    }
+}
+#endif
+
 /* ---- the interpreter ------------------------------------------------------------------------ */
 
 /* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
@@ -1298,6 +1367,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         KILN_FAST(OP_LT_I), KILN_FAST(OP_LE_I), KILN_FAST(OP_GT_I), KILN_FAST(OP_GE_I),
         KILN_FAST(OP_EQ_I), KILN_FAST(OP_NE_I), KILN_FAST(OP_NOT), KILN_FAST(OP_LIST_LEN),
         KILN_FAST(OP_LIST_INDEX), KILN_FAST(OP_LIST_STORE), KILN_FAST(OP_LIST_APPEND),
+#define KILN_FUSED(x) [KILN_##x] = &&x
+        KILN_FUSED(X_LOAD_ADDI_STORE), KILN_FUSED(X_LOAD_ADDI), KILN_FUSED(X_LOAD2_LEN_JGE),
+        KILN_FUSED(X_LOAD2_INDEX), KILN_FUSED(X_LOAD_INDEX), KILN_FUSED(X_LOADI_MOD),
+        KILN_FUSED(X_STR_IN_JF), KILN_FUSED(X_LOADI_JLT), KILN_FUSED(X_LOADI_JLE),
+        KILN_FUSED(X_LOADI_JGT), KILN_FUSED(X_LOADI_JGE), KILN_FUSED(X_LOADI_JEQ),
+        KILN_FUSED(X_LOADI_JNE), KILN_FUSED(X_LOAD_MUL), KILN_FUSED(X_LOAD_ADD), KILN_FUSED(X_LOAD_SUB),
+#undef KILN_FUSED
     };
 #undef KILN_FAST
 #pragma GCC diagnostic pop
@@ -2096,7 +2172,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             sp += n;
             NEXT;
         }
-        default: KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
+        default:
+#ifdef KILN_FUSE
+            /* the first instruction of a run comes through the switch: a fused one (a verified
+               program's code, kiln_program_fuse) goes on to its handler */
+            if (fast && (word & 0xff) >= KILN_X_FIRST) goto *kiln_fast[word & 0xff];
+#endif
+            KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
 #ifdef KILN_FAST_HANDLERS
         /* -- the fast handlers: reached only through kiln_fast, for a program that
            kiln_program_verify passed; the hot handlers of interp_hot.h again, less the checks
@@ -2138,6 +2220,129 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             }
             FNEXT;
         }
+#ifdef KILN_FUSE
+        /* -- the fused runs of kiln_program_fuse: one dispatch for k instructions, each step
+           taken (left--) before that instruction's own checks; with less than k - 1 steps of
+           fuel left after the first, the first instruction's fast handler alone */
+#define FUSED(k, first) do { if (left < (k) - 1) goto first; } while (0)
+#define WORD_ARG(j) ((int64_t)(ip[j] >> 8)) /* the argument of the run's word j + 1 */
+        X_LOAD_ADDI_STORE: {
+            int64_t r;
+            FUSED(3, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            left--;
+            loc[WORD_ARG(1)] = r;
+            ip += 2;
+            FNEXT;
+        }
+        X_LOAD_ADDI: {
+            int64_t r;
+            FUSED(2, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            *sp++ = r;
+            ip++;
+            FNEXT;
+        }
+#define X_LOAD_INT2(name, ovf) \
+        name: { \
+            int64_t r; \
+            FUSED(2, F_OP_LOAD); \
+            left--; \
+            if (ovf(sp[-1], loc[arg], &r)) TRAP(TRAP_Overflow); \
+            sp[-1] = r; \
+            ip++; \
+            FNEXT; \
+        }
+        X_LOAD_INT2(X_LOAD_MUL, kiln_mul_ovf)
+        X_LOAD_INT2(X_LOAD_ADD, kiln_add_ovf)
+        X_LOAD_INT2(X_LOAD_SUB, kiln_sub_ovf)
+#undef X_LOAD_INT2
+        X_LOAD2_LEN_JGE: {
+            int64_t n, *h, *items;
+            FUSED(3, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg >> 12], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            left--;
+            if (loc[arg & 0xfff] >= n) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
+        X_LOAD2_INDEX: {
+            int64_t n, k, *h, *items;
+            FUSED(2, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg >> 12], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            *sp++ = items[k];
+            ip++;
+            FNEXT;
+        }
+        X_LOAD_INDEX: {
+            int64_t n, k, *h, *items;
+            FUSED(2, F_OP_LOAD);
+            left--;
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            sp[-1] = items[k];
+            ip++;
+            FNEXT;
+        }
+        X_LOADI_MOD: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
+            int64_t m;
+            FUSED(2, F_OP_LOADI);
+            left--;
+            m = sp[-1] % arg;
+            sp[-1] = m < 0 ? m + arg : m;
+            ip++;
+            FNEXT;
+        }
+#define X_LOADI_JUMP(name, cond) \
+        name: { \
+            int64_t a, b = IMM(arg); \
+            FUSED(2, F_OP_LOADI); \
+            left--; \
+            a = *--sp; \
+            if (cond) ip = code + WORD_ARG(0); \
+            else ip++; \
+            FNEXT; \
+        }
+        X_LOADI_JUMP(X_LOADI_JLT, a < b)
+        X_LOADI_JUMP(X_LOADI_JLE, a <= b)
+        X_LOADI_JUMP(X_LOADI_JGT, a > b)
+        X_LOADI_JUMP(X_LOADI_JGE, a >= b)
+        X_LOADI_JUMP(X_LOADI_JEQ, a == b)
+        X_LOADI_JUMP(X_LOADI_JNE, a != b)
+#undef X_LOADI_JUMP
+        X_STR_IN_JF: { /* OP_CONTAINS of a str in the image's string at arg (verified: STR) */
+            int64_t m, n = prog->image[arg], found;
+            const int64_t *cx, *ci = prog->image + arg + 1;
+            FUSED(3, F_OP_STR);
+            left--;
+            if (kiln_str(&vm, sp[-1], &m, &cx)) TRAP(TRAP_MemoryFault);
+            if (m == 1) {
+                for (i = 0; i < n && ci[i] != cx[0]; i++) {}
+                found = i < n;
+            } else {
+                int64_t j;
+                found = 0;
+                for (i = 0; !found && i + m <= n; i++) {
+                    for (j = 0; j < m && ci[i + j] == cx[j]; j++) {}
+                    found = j == m;
+                }
+            }
+            left--;
+            sp--;
+            if (!found) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
+#undef FUSED
+#undef WORD_ARG
+#endif
 #undef HOT
 #undef HOT_NEXT
 #undef VERIFIED
