@@ -1615,7 +1615,7 @@ def test_fast_handlers_equal_every_check_on_mutated_programs():
     assert [key(r) for r in checked] == fast
 
 
-FUSED_SOURCE = '''
+FUSED_SOURCE = """
 def f(n: int, s: str, big: int) -> int:
     xs: list[int] = []
     i = 0
@@ -1645,7 +1645,7 @@ def f(n: int, s: str, big: int) -> int:
             total += 2
     big += 1
     return total + xs[n - 1] + big
-'''
+"""
 
 
 def test_fused_runs_spend_fuel_and_trap_as_the_code():
@@ -1661,15 +1661,13 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
     calls = [[6, "hex yaw", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 0]]
     full = [ref.run(program, "f", args, Limits()) for args in calls]
     assert full[0].trap is None and full[1].trap == "Overflow" and full[2].trap == "IndexError"
-    items, wants = [], []
-    for args, r in zip(calls, full):
-        for fuel in range(1, r.steps + 2):
-            limits = Limits(fuel=fuel)
-            items.append((program, "f", args, fuel))
-            wants.append(key(ref.run(program, "f", args, limits)))
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
     for goto in (True, False):
         got = [
             key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
-            for program, _, args, fuel in items
+            for args, fuel in runs
         ]
         assert got == wants
