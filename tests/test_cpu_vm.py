@@ -1616,8 +1616,13 @@ def test_fast_handlers_equal_every_check_on_mutated_programs():
 
 
 FUSED_SOURCE = """
+def g(x: int) -> int:
+    return x
+
+
 def f(n: int, s: str, big: int) -> int:
     xs: list[int] = []
+    ys: list[int] = []
     i = 0
     while i < n:
         xs.append(i * i % 7)
@@ -1627,6 +1632,7 @@ def f(n: int, s: str, big: int) -> int:
     while j < len(xs):
         if xs[j] > 3:
             total += xs[j]
+            xs[j] = 4
         if j % 3 == 0:
             total = total - j
         k = j + 5
@@ -1637,6 +1643,8 @@ def f(n: int, s: str, big: int) -> int:
             total = total * 1 + j
         if k != 6:
             total = total * 1 - k
+        total = total + (j & k) + (j | k) + (j ^ k) + j * k + g(j)
+        ys.append(xs[j])
         j += 1
     for c in s:
         if c in "aeiou":
@@ -1644,23 +1652,23 @@ def f(n: int, s: str, big: int) -> int:
         if c in "xy":
             total += 2
     big += 1
-    return total + xs[n - 1] + big
+    return total + xs[n - 1] + big + ys[n // 2] * big
 """
 
 
 def test_fused_runs_spend_fuel_and_trap_as_the_code():
     """The threaded build fuses common runs of instructions of a verified program (interp.h's
     kiln_program_fuse): with every fuel from 1 to past the end, and with traps inside a run
-    (Overflow in LOAD ADDI STORE, IndexError in LOAD2 LIST_INDEX), the same trap, steps and
+    (Overflow in LOAD ADDI STORE and in MUL_I, IndexError), the same trap, steps and
     value as the reference VM and the switch build (no fused runs)."""
     from compiler import compile_source
 
     program = compile_source(FUSED_SOURCE, "<fused>")
     ops = {OPS[w & 0xFF].name for fn in program.functions for w in fn.code}
     assert {"LOAD2", "LIST_LEN", "CONTAINS", "ADDI", "MOD_I", "MUL_I", "ADD_I", "SUB_I"} <= ops
-    calls = [[6, "hex yaw", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 0]]
+    calls = [[6, "hex yaw", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 2**62]]
     full = [ref.run(program, "f", args, Limits()) for args in calls]
-    assert full[0].trap is None and full[1].trap == "Overflow" and full[2].trap == "IndexError"
+    assert [r.trap for r in full] == [None, "Overflow", "IndexError", "Overflow"]
     runs = [
         (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
     ]

@@ -1192,53 +1192,78 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
 #if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
 #define KILN_FUSE 1
 #define KILN_X_FIRST 192            /* the first internal opcode */
-#define KILN_X_LOAD_ADDI_STORE 192  /* LOAD a; ADDI k; STORE c */
-#define KILN_X_LOAD_ADDI 193        /* LOAD a; ADDI k */
-#define KILN_X_LOAD2_LEN_JGE 194    /* LOAD2 i,xs; LIST_LEN; JUMP_GE_I L  (while i < len(xs)) */
-#define KILN_X_LOAD2_INDEX 195      /* LOAD2 xs,i; LIST_INDEX */
-#define KILN_X_LOAD_INDEX 196       /* LOAD i; LIST_INDEX */
-#define KILN_X_LOADI_MOD 197        /* LOADI k (k > 0); MOD_I */
-#define KILN_X_STR_IN_JF 198        /* STR s; CONTAINS str; JUMP_IF_FALSE L */
-#define KILN_X_LOADI_JLT 199        /* LOADI k; JUMP_LT_I L, and so on for the five others */
-#define KILN_X_LOADI_JLE 200
-#define KILN_X_LOADI_JGT 201
-#define KILN_X_LOADI_JGE 202
-#define KILN_X_LOADI_JEQ 203
-#define KILN_X_LOADI_JNE 204
-#define KILN_X_LOAD_MUL 205         /* LOAD a; MUL_I */
-#define KILN_X_LOAD_ADD 206         /* LOAD a; ADD_I */
-#define KILN_X_LOAD_SUB 207         /* LOAD a; SUB_I */
+/* the fused runs (the first word's new opcode, then the run's opcodes; -1 ends a short one),
+   longest first where two start alike; kiln_program_fuse takes the first that matches */
+#define KILN_FUSED_RUNS(X) \
+    X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP)  /* i += k at a loop's end */ \
+    X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1) \
+    X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1) \
+    X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1) \
+    X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1) \
+    X(X_LOAD_LOADI_JGT, OP_LOAD, OP_LOADI, OP_JUMP_GT_I, -1) \
+    X(X_LOAD_LOADI_JGE, OP_LOAD, OP_LOADI, OP_JUMP_GE_I, -1) \
+    X(X_LOAD_LOADI_JEQ, OP_LOAD, OP_LOADI, OP_JUMP_EQ_I, -1) \
+    X(X_LOAD_LOADI_JNE, OP_LOAD, OP_LOADI, OP_JUMP_NE_I, -1) \
+    X(X_LOAD_INDEX, OP_LOAD, OP_LIST_INDEX, -1, -1) \
+    X(X_LOAD_MUL, OP_LOAD, OP_MUL_I, -1, -1) \
+    X(X_LOAD_ADD, OP_LOAD, OP_ADD_I, -1, -1) \
+    X(X_LOAD_SUB, OP_LOAD, OP_SUB_I, -1, -1) \
+    X(X_LOAD_RET, OP_LOAD, OP_RET, -1, -1) \
+    X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND)  /* ys.append(xs[i]) */ \
+    X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1)  /* while i < len(xs) */ \
+    X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1)  /* xs[i] = k */ \
+    X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
+    X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
+    X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1) \
+    X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1) \
+    X(X_LOAD2_AND, OP_LOAD2, OP_AND_I, -1, -1) \
+    X(X_LOAD2_OR, OP_LOAD2, OP_OR_I, -1, -1) \
+    X(X_LOAD2_XOR, OP_LOAD2, OP_XOR_I, -1, -1) \
+    X(X_LOADI_MOD, OP_LOADI, OP_MOD_I, -1, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOADI_JLT, OP_LOADI, OP_JUMP_LT_I, -1, -1) \
+    X(X_LOADI_JLE, OP_LOADI, OP_JUMP_LE_I, -1, -1) \
+    X(X_LOADI_JGT, OP_LOADI, OP_JUMP_GT_I, -1, -1) \
+    X(X_LOADI_JGE, OP_LOADI, OP_JUMP_GE_I, -1, -1) \
+    X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
+    X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
+    X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
+    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1)
+enum {
+    KILN_X_BEFORE = KILN_X_FIRST - 1,
+#define KILN_X_ENUM(x, a, b, c, d) KILN_##x,
+    KILN_FUSED_RUNS(KILN_X_ENUM)
+#undef KILN_X_ENUM
+    KILN_X_END
+};
 #if KILN_N_OPS > KILN_X_FIRST
 #error "vm/isa.py's opcodes reach the fused ones (interp.h KILN_X_*)"
 #endif
 
 /* out[0 .. code_len): the code of verified program p with its fused runs marked. */
 KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
-    int64_t pc, n = p->code_len;
+#define KILN_X_ROW(x, a, b, c, d) {KILN_##x, a, b, c, d},
+    static const int16_t runs[][5] = {KILN_FUSED_RUNS(KILN_X_ROW)};
+#undef KILN_X_ROW
+    int64_t pc, n = p->code_len, r, j;
     for (pc = 0; pc < n; pc++) out[pc] = p->code[pc];
     for (pc = 0; pc < n; pc++) {
-        int op = (int)(out[pc] & 0xff), x = -1, k = 0;
-        int op1 = pc + 1 < n ? (int)(out[pc + 1] & 0xff) : -1;
-        int op2 = pc + 2 < n ? (int)(out[pc + 2] & 0xff) : -1;
-        int64_t arg = (int64_t)(out[pc] >> 8);
-        if (op == OP_LOAD && op1 == OP_ADDI && op2 == OP_STORE) x = KILN_X_LOAD_ADDI_STORE, k = 3;
-        else if (op == OP_LOAD && op1 == OP_ADDI) x = KILN_X_LOAD_ADDI, k = 2;
-        else if (op == OP_LOAD && op1 == OP_LIST_INDEX) x = KILN_X_LOAD_INDEX, k = 2;
-        else if (op == OP_LOAD && op1 == OP_MUL_I) x = KILN_X_LOAD_MUL, k = 2;
-        else if (op == OP_LOAD && op1 == OP_ADD_I) x = KILN_X_LOAD_ADD, k = 2;
-        else if (op == OP_LOAD && op1 == OP_SUB_I) x = KILN_X_LOAD_SUB, k = 2;
-        else if (op == OP_LOAD2 && op1 == OP_LIST_LEN && op2 == OP_JUMP_GE_I) x = KILN_X_LOAD2_LEN_JGE, k = 3;
-        else if (op == OP_LOAD2 && op1 == OP_LIST_INDEX) x = KILN_X_LOAD2_INDEX, k = 2;
-        else if (op == OP_LOADI && op1 == OP_MOD_I && arg > 0 && arg < (1 << 23)) x = KILN_X_LOADI_MOD, k = 2;
-        else if (op == OP_LOADI && op1 >= OP_JUMP_LT_I && op1 <= OP_JUMP_NE_I)
-            x = KILN_X_LOADI_JLT + (op1 - OP_JUMP_LT_I), k = 2;
-        else if (op == OP_STR && op1 == OP_CONTAINS && op2 == OP_JUMP_IF_FALSE) {
-            int64_t t = (int64_t)(out[pc + 1] >> 8);
-            if (t < p->n_types && p->types[p->type_off[t]] == TY_STR) x = KILN_X_STR_IN_JF, k = 3;
-        }
-        if (x >= 0) {
+        for (r = 0; r < (int64_t)(sizeof runs / sizeof runs[0]); r++) {
+            int x = runs[r][0], k = 0;
+            for (j = 1; j < 5 && runs[r][j] >= 0; j++, k++)
+                if (pc + k >= n || (int)(out[pc + k] & 0xff) != runs[r][j]) break;
+            if (j < 5 && runs[r][j] >= 0) continue; /* no match */
+            if (x == KILN_X_LOADI_MOD || x == KILN_X_LOAD_MODK) { /* a positive divisor */
+                int64_t d = (int64_t)(out[pc + (x == KILN_X_LOAD_MODK)] >> 8);
+                if (d <= 0 || d >= (1 << 23)) continue;
+            }
+            if (x == KILN_X_STR_IN_JF) { /* `in` of a str */
+                int64_t t = (int64_t)(out[pc + 1] >> 8);
+                if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
+            }
             out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
             pc += k - 1;
+            break;
         }
     }
 }
@@ -1367,12 +1392,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         KILN_FAST(OP_LT_I), KILN_FAST(OP_LE_I), KILN_FAST(OP_GT_I), KILN_FAST(OP_GE_I),
         KILN_FAST(OP_EQ_I), KILN_FAST(OP_NE_I), KILN_FAST(OP_NOT), KILN_FAST(OP_LIST_LEN),
         KILN_FAST(OP_LIST_INDEX), KILN_FAST(OP_LIST_STORE), KILN_FAST(OP_LIST_APPEND),
-#define KILN_FUSED(x) [KILN_##x] = &&x
-        KILN_FUSED(X_LOAD_ADDI_STORE), KILN_FUSED(X_LOAD_ADDI), KILN_FUSED(X_LOAD2_LEN_JGE),
-        KILN_FUSED(X_LOAD2_INDEX), KILN_FUSED(X_LOAD_INDEX), KILN_FUSED(X_LOADI_MOD),
-        KILN_FUSED(X_STR_IN_JF), KILN_FUSED(X_LOADI_JLT), KILN_FUSED(X_LOADI_JLE),
-        KILN_FUSED(X_LOADI_JGT), KILN_FUSED(X_LOADI_JGE), KILN_FUSED(X_LOADI_JEQ),
-        KILN_FUSED(X_LOADI_JNE), KILN_FUSED(X_LOAD_MUL), KILN_FUSED(X_LOAD_ADD), KILN_FUSED(X_LOAD_SUB),
+#define KILN_FUSED(x, a, b, c, d) [KILN_##x] = &&x,
+        KILN_FUSED_RUNS(KILN_FUSED)
 #undef KILN_FUSED
     };
 #undef KILN_FAST
@@ -2226,6 +2247,16 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
            fuel left after the first, the first instruction's fast handler alone */
 #define FUSED(k, first) do { if (left < (k) - 1) goto first; } while (0)
 #define WORD_ARG(j) ((int64_t)(ip[j] >> 8)) /* the argument of the run's word j + 1 */
+        X_LOAD_ADDI_STORE_JUMP: {
+            int64_t r;
+            FUSED(4, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            left -= 2;
+            loc[WORD_ARG(1)] = r;
+            ip = code + WORD_ARG(2);
+            FNEXT;
+        }
         X_LOAD_ADDI_STORE: {
             int64_t r;
             FUSED(3, F_OP_LOAD);
@@ -2245,6 +2276,31 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip++;
             FNEXT;
         }
+        X_LOAD_MODK: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
+            int64_t m, k = WORD_ARG(0);
+            FUSED(3, F_OP_LOAD);
+            left -= 2;
+            m = loc[arg] % k;
+            *sp++ = m < 0 ? m + k : m;
+            ip += 2;
+            FNEXT;
+        }
+#define X_LOAD_LOADI_JUMP(name, cond) \
+        name: { \
+            int64_t a = loc[arg], b = IMM(WORD_ARG(0)); \
+            FUSED(3, F_OP_LOAD); \
+            left -= 2; \
+            if (cond) ip = code + WORD_ARG(1); \
+            else ip += 2; \
+            FNEXT; \
+        }
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JLT, a < b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JLE, a <= b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JGT, a > b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JGE, a >= b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JEQ, a == b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JNE, a != b)
+#undef X_LOAD_LOADI_JUMP
 #define X_LOAD_INT2(name, ovf) \
         name: { \
             int64_t r; \
@@ -2259,6 +2315,39 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         X_LOAD_INT2(X_LOAD_ADD, kiln_add_ovf)
         X_LOAD_INT2(X_LOAD_SUB, kiln_sub_ovf)
 #undef X_LOAD_INT2
+        X_LOAD_RET: /* the value pushed, then RET's own fast handler as the next step */
+            FUSED(2, F_OP_LOAD);
+            left--;
+            *sp++ = loc[arg];
+            ip++;
+            goto F_OP_RET;
+        X_LOAD_INDEX: {
+            int64_t n, k, *h, *items;
+            FUSED(2, F_OP_LOAD);
+            left--;
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            sp[-1] = items[k];
+            ip++;
+            FNEXT;
+        }
+        X_APPEND_ITEM: { /* LOAD2 ys,xs; LOAD i; LIST_INDEX; LIST_APPEND */
+            int64_t n, k, v, *h, *items;
+            FUSED(4, F_OP_LOAD2);
+            left -= 2;
+            if (kiln_list(&vm, loc[arg >> 12], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[WORD_ARG(0)], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            v = items[k];
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            items[n] = v;
+            h[0] = n + 1;
+            ip += 3;
+            FNEXT;
+        }
         X_LOAD2_LEN_JGE: {
             int64_t n, *h, *items;
             FUSED(3, F_OP_LOAD2);
@@ -2267,6 +2356,17 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             left--;
             if (loc[arg & 0xfff] >= n) ip = code + WORD_ARG(1);
             else ip += 2;
+            FNEXT;
+        }
+        X_LOAD2_LOADI_STORE: { /* LOAD2 xs,i; LOADI k; LIST_STORE */
+            int64_t n, k, *h, *items;
+            FUSED(3, F_OP_LOAD2);
+            left -= 2;
+            if (kiln_list(&vm, loc[arg & 0xfff], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg >> 12], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            items[k] = IMM(WORD_ARG(0));
+            ip += 2;
             FNEXT;
         }
         X_LOAD2_INDEX: {
@@ -2280,17 +2380,23 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip++;
             FNEXT;
         }
-        X_LOAD_INDEX: {
-            int64_t n, k, *h, *items;
-            FUSED(2, F_OP_LOAD);
-            left--;
-            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
-            k = kiln_index(loc[arg], n);
-            if (k < 0) TRAP(TRAP_IndexError);
-            sp[-1] = items[k];
-            ip++;
-            FNEXT;
+#define X_LOAD2_INT2(name, expr) \
+        name: { \
+            int64_t a = loc[arg & 0xfff], b = loc[arg >> 12], r; \
+            FUSED(2, F_OP_LOAD2); \
+            left--; \
+            expr; \
+            *sp++ = r; \
+            ip++; \
+            FNEXT; \
         }
+        X_LOAD2_INT2(X_LOAD2_ADD, if (kiln_add_ovf(a, b, &r)) TRAP(TRAP_Overflow))
+        X_LOAD2_INT2(X_LOAD2_SUB, if (kiln_sub_ovf(a, b, &r)) TRAP(TRAP_Overflow))
+        X_LOAD2_INT2(X_LOAD2_MUL, if (kiln_mul_ovf(a, b, &r)) TRAP(TRAP_Overflow))
+        X_LOAD2_INT2(X_LOAD2_AND, r = a & b)
+        X_LOAD2_INT2(X_LOAD2_OR, r = a | b)
+        X_LOAD2_INT2(X_LOAD2_XOR, r = a ^ b)
+#undef X_LOAD2_INT2
         X_LOADI_MOD: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
             int64_t m;
             FUSED(2, F_OP_LOADI);
@@ -2338,6 +2444,16 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             sp--;
             if (!found) ip = code + WORD_ARG(1);
             else ip += 2;
+            FNEXT;
+        }
+        X_ADD_STORE: {
+            int64_t r;
+            FUSED(2, F_OP_ADD_I);
+            if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow);
+            left--;
+            loc[WORD_ARG(0)] = r;
+            sp -= 2;
+            ip++;
             FNEXT;
         }
 #undef FUSED
