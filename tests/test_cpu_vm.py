@@ -1617,7 +1617,9 @@ def test_fast_handlers_equal_every_check_on_mutated_programs():
 
 FUSED_SOURCE = """
 def g(x: int) -> int:
-    return x
+    if x < 2:
+        return x
+    return g(x - 1) + g(x - 2)
 
 
 def f(n: int, s: str, big: int) -> int:
@@ -1645,6 +1647,8 @@ def f(n: int, s: str, big: int) -> int:
             total = total * 1 - k
         total = total + (j & k) + (j | k) + (j ^ k) + j * k + g(j)
         ys.append(xs[j])
+        if xs[j] <= ys[j]:
+            total += 1
         j += 1
     for c in s:
         if c in "aeiou":

@@ -1197,7 +1197,9 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
 #define KILN_FUSED_RUNS(X) \
     X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP)  /* i += k at a loop's end */ \
     X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1) \
+    X(X_LOAD_ADDI_CALL, OP_LOAD, OP_ADDI, OP_CALL, -1)  /* f(n - 1) */ \
     X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1) \
+    X(X_LOAD_STR_IN_JF, OP_LOAD, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE)  /* if c in "..." */ \
     X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1)  /* 0 < k < 2**23 */ \
     X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1) \
     X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1) \
@@ -1213,6 +1215,10 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND)  /* ys.append(xs[i]) */ \
     X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1)  /* while i < len(xs) */ \
     X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1)  /* xs[i] = k */ \
+    X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1)  /* if x < xs[i] */ \
+    X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1) \
+    X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
+    X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
     X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
     X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
     X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1) \
@@ -1228,7 +1234,8 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
     X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
     X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
-    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1)
+    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
+    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
 enum {
     KILN_X_BEFORE = KILN_X_FIRST - 1,
 #define KILN_X_ENUM(x, a, b, c, d) KILN_##x,
@@ -1257,8 +1264,8 @@ KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
                 int64_t d = (int64_t)(out[pc + (x == KILN_X_LOAD_MODK)] >> 8);
                 if (d <= 0 || d >= (1 << 23)) continue;
             }
-            if (x == KILN_X_STR_IN_JF) { /* `in` of a str */
-                int64_t t = (int64_t)(out[pc + 1] >> 8);
+            if (x == KILN_X_STR_IN_JF || x == KILN_X_LOAD_STR_IN_JF) { /* `in` of a str */
+                int64_t t = (int64_t)(out[pc + 1 + (x == KILN_X_LOAD_STR_IN_JF)] >> 8);
                 if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
             }
             out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
@@ -2276,6 +2283,17 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip++;
             FNEXT;
         }
+        X_LOAD_ADDI_CALL: { /* the argument pushed, then CALL's own fast handler as the next step */
+            int64_t r;
+            FUSED(3, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            *sp++ = r;
+            left--;
+            arg = WORD_ARG(1);
+            ip += 2;
+            goto F_OP_CALL;
+        }
         X_LOAD_MODK: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
             int64_t m, k = WORD_ARG(0);
             FUSED(3, F_OP_LOAD);
@@ -2369,6 +2387,27 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip += 2;
             FNEXT;
         }
+#define X_LOAD2_INDEX_JUMP(name, cond) \
+        name: { \
+            int64_t n, k, *h, *items, a, b; \
+            FUSED(3, F_OP_LOAD2); \
+            left--; \
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault); \
+            k = kiln_index(loc[arg >> 12], n); \
+            if (k < 0) TRAP(TRAP_IndexError); \
+            left--; \
+            a = sp[-1]; \
+            b = items[k]; \
+            sp--; \
+            if (cond) ip = code + WORD_ARG(1); \
+            else ip += 2; \
+            FNEXT; \
+        }
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLT, a < b)
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLE, a <= b)
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JGT, a > b)
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JGE, a >= b)
+#undef X_LOAD2_INDEX_JUMP
         X_LOAD2_INDEX: {
             int64_t n, k, *h, *items;
             FUSED(2, F_OP_LOAD2);
@@ -2423,10 +2462,18 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         X_LOADI_JUMP(X_LOADI_JEQ, a == b)
         X_LOADI_JUMP(X_LOADI_JNE, a != b)
 #undef X_LOADI_JUMP
-        X_STR_IN_JF: { /* OP_CONTAINS of a str in the image's string at arg (verified: STR) */
+        X_LOAD_STR_IN_JF: /* the str pushed; then as X_STR_IN_JF, at the STR */
+            FUSED(4, F_OP_LOAD);
+            *sp++ = loc[arg];
+            left--;
+            arg = WORD_ARG(0);
+            ip++;
+            goto X_STR_IN_JF_RUN;
+        X_STR_IN_JF: /* OP_CONTAINS of a str in the image's string at arg (verified: STR) */
+            FUSED(3, F_OP_STR);
+        X_STR_IN_JF_RUN: {
             int64_t m, n = prog->image[arg], found;
             const int64_t *cx, *ci = prog->image + arg + 1;
-            FUSED(3, F_OP_STR);
             left--;
             if (kiln_str(&vm, sp[-1], &m, &cx)) TRAP(TRAP_MemoryFault);
             if (m == 1) {
@@ -2455,6 +2502,16 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             sp -= 2;
             ip++;
             FNEXT;
+        }
+        X_ADD_RET: { /* the sum, then RET's own fast handler as the next step */
+            int64_t r;
+            FUSED(2, F_OP_ADD_I);
+            if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow);
+            sp[-2] = r;
+            sp--;
+            left--;
+            ip++;
+            goto F_OP_RET;
         }
 #undef FUSED
 #undef WORD_ARG
