@@ -1655,6 +1655,10 @@ def f(n: int, s: str, big: int) -> int:
             total += 1
         if c in "xy":
             total += 2
+        if c in "\u00e9a":
+            total += 4
+        if c + "x" in "axe":
+            total += 8
     big += 1
     return total + xs[n - 1] + big + ys[n // 2] * big
 """
@@ -1670,7 +1674,7 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
     program = compile_source(FUSED_SOURCE, "<fused>")
     ops = {OPS[w & 0xFF].name for fn in program.functions for w in fn.code}
     assert {"LOAD2", "LIST_LEN", "CONTAINS", "ADDI", "MOD_I", "MUL_I", "ADD_I", "SUB_I"} <= ops
-    calls = [[6, "hex yaw", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 2**62]]
+    calls = [[6, "hex yaw \u00e9a\u00e8", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 2**62]]
     full = [ref.run(program, "f", args, Limits()) for args in calls]
     assert [r.trap for r in full] == [None, "Overflow", "IndexError", "Overflow"]
     runs = [

@@ -1304,6 +1304,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
     KILN_REG(const uint32_t *, ip, "r14"); /* the next instruction: code + the pc */
     const int64_t *fr;
     int trap = TRAP_OK;
+#ifdef KILN_FUSE
+    /* X_STR_IN_JF's last image string: its address, whether all its characters are below 128,
+       and then their set (a bit per code point) */
+    int64_t in_at = -1;
+    int in_ascii = 0;
+    uint64_t in_set[2] = {0, 0};
+#endif
 
     left = fuel;
     vm.p = prog;
@@ -2477,8 +2484,19 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             left--;
             if (kiln_str(&vm, sp[-1], &m, &cx)) TRAP(TRAP_MemoryFault);
             if (m == 1) {
-                for (i = 0; i < n && ci[i] != cx[0]; i++) {}
-                found = i < n;
+                int64_t c = cx[0];
+                if (arg != in_at) { /* the set of the image string's characters, once */
+                    in_at = arg;
+                    in_set[0] = in_set[1] = 0;
+                    for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
+                    in_ascii = i == n;
+                }
+                if (in_ascii) {
+                    found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
+                } else {
+                    for (i = 0; i < n && ci[i] != c; i++) {}
+                    found = i < n;
+                }
             } else {
                 int64_t j;
                 found = 0;
