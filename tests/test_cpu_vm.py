@@ -1647,6 +1647,7 @@ def f(n: int, s: str, big: int) -> int:
             total = total * 1 - k
         total = total + (j & k) + (j | k) + (j ^ k) + j * k + g(j)
         ys.append(xs[j])
+        ys.append(k)
         if xs[j] <= ys[j]:
             total += 1
         j += 1

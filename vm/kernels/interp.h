@@ -1220,6 +1220,7 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
     X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
     X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
+    X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1)  /* ys.append(x) */ \
     X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
     X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1) \
     X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1) \
@@ -2423,6 +2424,17 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             k = kiln_index(loc[arg >> 12], n);
             if (k < 0) TRAP(TRAP_IndexError);
             *sp++ = items[k];
+            ip++;
+            FNEXT;
+        }
+        X_LOAD2_APPEND: {
+            int64_t n, *h, *items;
+            FUSED(2, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            items[n] = loc[arg >> 12];
+            h[0] = n + 1;
             ip++;
             FNEXT;
         }
