@@ -23,6 +23,10 @@
  *   the computed-goto build then skip them (kiln_run's fast: interp_hot.h, the hot handlers
  *   written once and included twice, with and without those checks); a program it does not
  *   pass runs with every check, so its traps and steps are what they always were;
+ * - a verified program's code runs, in the computed-goto build, as kiln_program_fuse's private
+ *   copy of it (cpu.c, once per batch): common runs of instructions marked with internal opcodes
+ *   (KILN_X_*, never in a program) whose handlers run the run at one dispatch, with the same
+ *   fuel, traps and steps; CUDA and the switch build run the code as it is;
  * - build with floating-point contraction off (-ffp-contract=off, nvcc --fmad=false) so float
  *   results equal CPython's bit for bit.
  *
