@@ -1613,3 +1613,78 @@ def test_fast_handlers_equal_every_check_on_mutated_programs():
     fast = [key(r) for r in cpu.run_batch(items, limits, threads=2, verify=False)]
     checked = cpu.run_batch(items, limits, threads=2, verify=False, computed_goto=False)
     assert [key(r) for r in checked] == fast
+
+
+FUSED_SOURCE = """
+def g(x: int) -> int:
+    if x < 2:
+        return x
+    return g(x - 1) + g(x - 2)
+
+
+def f(n: int, s: str, big: int) -> int:
+    xs: list[int] = []
+    ys: list[int] = []
+    i = 0
+    while i < n:
+        xs.append(i * i % 7)
+        i += 1
+    total = 0
+    j = 0
+    while j < len(xs):
+        if xs[j] > 3:
+            total += xs[j]
+            xs[j] = 4
+        if j % 3 == 0:
+            total = total - j
+        k = j + 5
+        total = total + k * j
+        if k >= 9:
+            total = total + xs[j - 1]
+        if k <= 8:
+            total = total * 1 + j
+        if k != 6:
+            total = total * 1 - k
+        total = total + (j & k) + (j | k) + (j ^ k) + j * k + g(j)
+        ys.append(xs[j])
+        ys.append(k)
+        if xs[j] <= ys[j]:
+            total += 1
+        j += 1
+    for c in s:
+        if c in "aeiou":
+            total += 1
+        if c in "xy":
+            total += 2
+        if c in "\u00e9a":
+            total += 4
+        if c + "x" in "axe":
+            total += 8
+    big += 1
+    return total + xs[n - 1] + big + ys[n // 2] * big
+"""
+
+
+def test_fused_runs_spend_fuel_and_trap_as_the_code():
+    """The threaded build fuses common runs of instructions of a verified program (interp.h's
+    kiln_program_fuse): with every fuel from 1 to past the end, and with traps inside a run
+    (Overflow in LOAD ADDI STORE and in MUL_I, IndexError), the same trap, steps and
+    value as the reference VM and the switch build (no fused runs)."""
+    from compiler import compile_source
+
+    program = compile_source(FUSED_SOURCE, "<fused>")
+    ops = {OPS[w & 0xFF].name for fn in program.functions for w in fn.code}
+    assert {"LOAD2", "LIST_LEN", "CONTAINS", "ADDI", "MOD_I", "MUL_I", "ADD_I", "SUB_I"} <= ops
+    calls = [[6, "hex yaw \u00e9a\u00e8", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 2**62]]
+    full = [ref.run(program, "f", args, Limits()) for args in calls]
+    assert [r.trap for r in full] == [None, "Overflow", "IndexError", "Overflow"]
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
+            for args, fuel in runs
+        ]
+        assert got == wants

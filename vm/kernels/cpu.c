@@ -196,6 +196,41 @@ static int64_t kiln_check_programs(const kiln_program *progs, int64_t n_progs, i
     return walk_cap;
 }
 
+/* The programs a batch runs: for each verified program (prog_ok 2) a copy of its kiln_program
+   whose code is interp.h's kiln_program_fuse of it (the fused runs of the fast handlers), the
+   others as they are. progs itself when nothing is fused (a build without KILN_FUSE, no memory):
+   the same results either way. Free with kiln_unfuse. */
+static const kiln_program *kiln_fuse_programs(const kiln_program *progs, int64_t n_progs, const int32_t *prog_ok) {
+#ifdef KILN_FUSE
+    kiln_program *run;
+    int64_t p, fused = 0;
+    for (p = 0; p < n_progs; p++) fused += prog_ok[p] == 2;
+    if (!fused || !(run = (kiln_program *)malloc((size_t)n_progs * sizeof(kiln_program)))) return progs;
+    for (p = 0; p < n_progs; p++) {
+        uint32_t *code = 0;
+        run[p] = progs[p];
+        if (prog_ok[p] == 2 && (uint64_t)progs[p].code_len < SIZE_MAX / 8 &&
+            (code = (uint32_t *)malloc((size_t)progs[p].code_len * sizeof(uint32_t))) != 0) {
+            kiln_program_fuse(&progs[p], code);
+            run[p].code = code;
+        }
+    }
+    return run;
+#else
+    (void)n_progs;
+    (void)prog_ok;
+    return progs;
+#endif
+}
+
+static void kiln_unfuse(const kiln_program *run, const kiln_program *progs, int64_t n_progs) {
+    int64_t p;
+    if (!run || run == progs) return;
+    for (p = 0; p < n_progs; p++)
+        if (run[p].code != progs[p].code) free((void *)run[p].code);
+    free((void *)run);
+}
+
 /* What kiln_check_programs makes of one program (0 unsound, 1 sound, 2 verified): for the tests. */
 int32_t kiln_program_status(const kiln_program *prog) {
     int32_t ok = 0;
@@ -258,6 +293,7 @@ int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *
     pthread_t *tids;
     int32_t *prog_ok, t, started;
     int64_t i, total = 0, *joined, *base;
+    const kiln_program *run = progs; /* kiln_fuse_programs */
     int rc = 0;
 
     *out = 0;
@@ -275,7 +311,8 @@ int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *
     }
 
     b.walk_cap = kiln_check_programs(progs, n_progs, prog_ok);
-    b.progs = progs;
+    run = kiln_fuse_programs(progs, n_progs, prog_ok);
+    b.progs = run;
     b.prog_ok = prog_ok;
     b.n_progs = n_progs;
     b.items = items;
@@ -323,6 +360,7 @@ int kiln_run_batch(const kiln_program *progs, int64_t n_progs, const kiln_item *
 cleanup:
     if (workers)
         for (t = 0; t < threads; t++) free(workers[t].out);
+    kiln_unfuse(run, progs, n_progs);
     free(prog_ok);
     free(workers);
     free(tids);
@@ -405,7 +443,7 @@ int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t 
         return -1;
     }
     job.walk_cap = kiln_check_programs(progs, n_progs, prog_ok);
-    job.b.progs = progs;
+    job.b.progs = kiln_fuse_programs(progs, n_progs, prog_ok);
     job.b.prog_ok = prog_ok;
     job.b.n_progs = n_progs;
     job.b.cand_program = cand_program;
@@ -442,6 +480,7 @@ int kiln_verify_batch(const kiln_program *progs, int64_t n_progs, const int32_t 
     kiln_verify_work(&job);
     for (t = 1; t < started; t++) pthread_join(tids[t], 0);
     if (atomic_load(&job.failed)) rc = -1;
+    kiln_unfuse(job.b.progs, progs, n_progs);
     free(prog_ok);
     free(tids);
     return rc;

@@ -23,6 +23,10 @@
  *   the computed-goto build then skip them (kiln_run's fast: interp_hot.h, the hot handlers
  *   written once and included twice, with and without those checks); a program it does not
  *   pass runs with every check, so its traps and steps are what they always were;
+ * - a verified program's code runs, in the computed-goto build, as kiln_program_fuse's private
+ *   copy of it (cpu.c, once per batch): common runs of instructions marked with internal opcodes
+ *   (KILN_X_*, never in a program) whose handlers run the run at one dispatch, with the same
+ *   fuel, traps and steps; CUDA and the switch build run the code as it is;
  * - build with floating-point contraction off (-ffp-contract=off, nvcc --fmad=false) so float
  *   results equal CPython's bit for bit.
  *
@@ -1175,6 +1179,108 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
 }
 #endif
 
+/* ---- fused runs of instructions (KILN_COMPUTED_GOTO builds, verified programs only) ----------
+ *
+ * kiln_program_fuse rewrites a verified program's code, once per batch, into the interpreter's
+ * internal form: the first word of some common runs of instructions (LOAD ADDI STORE, LOAD2
+ * LIST_LEN JUMP_GE_I, ...) gets an internal opcode (KILN_X_*, above every opcode of vm/isa.py;
+ * never in a program, never seen outside kiln_run's fast table), its argument unchanged; the
+ * other words of the run stay as they were, so a jump into the middle of a run runs the original
+ * instructions. A fused handler (kiln_run, after the fast handlers) runs the whole run with one
+ * dispatch, reading the later words' arguments from the code, and spends its fuel one
+ * instruction at a time as the original does: each instruction's step is taken before its
+ * checks, so a trap inside a run comes at the same step with the same trap; with less fuel left
+ * than the run needs it runs only its first instruction (that instruction's own fast handler)
+ * and the next fetch takes the rest one by one. Same results, traps and steps as the code it
+ * came from. Host only; CUDA runs the code as it is. */
+#if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
+#define KILN_FUSE 1
+#define KILN_X_FIRST 192            /* the first internal opcode */
+/* the fused runs (the first word's new opcode, then the run's opcodes; -1 ends a short one),
+   longest first where two start alike; kiln_program_fuse takes the first that matches */
+#define KILN_FUSED_RUNS(X) \
+    X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP)  /* i += k at a loop's end */ \
+    X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1) \
+    X(X_LOAD_ADDI_CALL, OP_LOAD, OP_ADDI, OP_CALL, -1)  /* f(n - 1) */ \
+    X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1) \
+    X(X_LOAD_STR_IN_JF, OP_LOAD, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE)  /* if c in "..." */ \
+    X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1) \
+    X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1) \
+    X(X_LOAD_LOADI_JGT, OP_LOAD, OP_LOADI, OP_JUMP_GT_I, -1) \
+    X(X_LOAD_LOADI_JGE, OP_LOAD, OP_LOADI, OP_JUMP_GE_I, -1) \
+    X(X_LOAD_LOADI_JEQ, OP_LOAD, OP_LOADI, OP_JUMP_EQ_I, -1) \
+    X(X_LOAD_LOADI_JNE, OP_LOAD, OP_LOADI, OP_JUMP_NE_I, -1) \
+    X(X_LOAD_INDEX, OP_LOAD, OP_LIST_INDEX, -1, -1) \
+    X(X_LOAD_MUL, OP_LOAD, OP_MUL_I, -1, -1) \
+    X(X_LOAD_ADD, OP_LOAD, OP_ADD_I, -1, -1) \
+    X(X_LOAD_SUB, OP_LOAD, OP_SUB_I, -1, -1) \
+    X(X_LOAD_RET, OP_LOAD, OP_RET, -1, -1) \
+    X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND)  /* ys.append(xs[i]) */ \
+    X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1)  /* while i < len(xs) */ \
+    X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1)  /* xs[i] = k */ \
+    X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1)  /* if x < xs[i] */ \
+    X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1) \
+    X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
+    X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
+    X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
+    X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1)  /* ys.append(x) */ \
+    X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
+    X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1) \
+    X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1) \
+    X(X_LOAD2_AND, OP_LOAD2, OP_AND_I, -1, -1) \
+    X(X_LOAD2_OR, OP_LOAD2, OP_OR_I, -1, -1) \
+    X(X_LOAD2_XOR, OP_LOAD2, OP_XOR_I, -1, -1) \
+    X(X_LOADI_MOD, OP_LOADI, OP_MOD_I, -1, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOADI_JLT, OP_LOADI, OP_JUMP_LT_I, -1, -1) \
+    X(X_LOADI_JLE, OP_LOADI, OP_JUMP_LE_I, -1, -1) \
+    X(X_LOADI_JGT, OP_LOADI, OP_JUMP_GT_I, -1, -1) \
+    X(X_LOADI_JGE, OP_LOADI, OP_JUMP_GE_I, -1, -1) \
+    X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
+    X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
+    X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
+    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
+    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
+enum {
+    KILN_X_BEFORE = KILN_X_FIRST - 1,
+#define KILN_X_ENUM(x, a, b, c, d) KILN_##x,
+    KILN_FUSED_RUNS(KILN_X_ENUM)
+#undef KILN_X_ENUM
+    KILN_X_END
+};
+#if KILN_N_OPS > KILN_X_FIRST
+#error "vm/isa.py's opcodes reach the fused ones (interp.h KILN_X_*)"
+#endif
+
+/* out[0 .. code_len): the code of verified program p with its fused runs marked. */
+KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
+#define KILN_X_ROW(x, a, b, c, d) {KILN_##x, a, b, c, d},
+    static const int16_t runs[][5] = {KILN_FUSED_RUNS(KILN_X_ROW)};
+#undef KILN_X_ROW
+    int64_t pc, n = p->code_len, r, j;
+    for (pc = 0; pc < n; pc++) out[pc] = p->code[pc];
+    for (pc = 0; pc < n; pc++) {
+        for (r = 0; r < (int64_t)(sizeof runs / sizeof runs[0]); r++) {
+            int x = runs[r][0], k = 0;
+            for (j = 1; j < 5 && runs[r][j] >= 0; j++, k++)
+                if (pc + k >= n || (int)(out[pc + k] & 0xff) != runs[r][j]) break;
+            if (j < 5 && runs[r][j] >= 0) continue; /* no match */
+            if (x == KILN_X_LOADI_MOD || x == KILN_X_LOAD_MODK) { /* a positive divisor */
+                int64_t d = (int64_t)(out[pc + (x == KILN_X_LOAD_MODK)] >> 8);
+                if (d <= 0 || d >= (1 << 23)) continue;
+            }
+            if (x == KILN_X_STR_IN_JF || x == KILN_X_LOAD_STR_IN_JF) { /* `in` of a str */
+                int64_t t = (int64_t)(out[pc + 1 + (x == KILN_X_LOAD_STR_IN_JF)] >> 8);
+                if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
+            }
+            out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
+            pc += k - 1;
+            break;
+        }
+    }
+}
+#endif
+
 /* ---- the interpreter ------------------------------------------------------------------------ */
 
 /* Run function `func` of a checked program on marshalled arguments `args`. Returns the trap code
@@ -1203,6 +1309,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
     KILN_REG(const uint32_t *, ip, "r14"); /* the next instruction: code + the pc */
     const int64_t *fr;
     int trap = TRAP_OK;
+#ifdef KILN_FUSE
+    /* X_STR_IN_JF's last image string: its address, whether all its characters are below 128,
+       and then their set (a bit per code point) */
+    int64_t in_at = -1;
+    int in_ascii = 0;
+    uint64_t in_set[2] = {0, 0};
+#endif
 
     left = fuel;
     vm.p = prog;
@@ -1298,6 +1411,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         KILN_FAST(OP_LT_I), KILN_FAST(OP_LE_I), KILN_FAST(OP_GT_I), KILN_FAST(OP_GE_I),
         KILN_FAST(OP_EQ_I), KILN_FAST(OP_NE_I), KILN_FAST(OP_NOT), KILN_FAST(OP_LIST_LEN),
         KILN_FAST(OP_LIST_INDEX), KILN_FAST(OP_LIST_STORE), KILN_FAST(OP_LIST_APPEND),
+#define KILN_FUSED(x, a, b, c, d) [KILN_##x] = &&x,
+        KILN_FUSED_RUNS(KILN_FUSED)
+#undef KILN_FUSED
     };
 #undef KILN_FAST
 #pragma GCC diagnostic pop
@@ -2096,7 +2212,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             sp += n;
             NEXT;
         }
-        default: KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
+        default:
+#ifdef KILN_FUSE
+            /* the first instruction of a run comes through the switch: a fused one (a verified
+               program's code, kiln_program_fuse) goes on to its handler */
+            if (fast && (word & 0xff) >= KILN_X_FIRST) goto *kiln_fast[word & 0xff];
+#endif
+            KILN_LABEL(L_default) TRAP(TRAP_MemoryFault);
 #ifdef KILN_FAST_HANDLERS
         /* -- the fast handlers: reached only through kiln_fast, for a program that
            kiln_program_verify passed; the hot handlers of interp_hot.h again, less the checks
@@ -2138,6 +2260,296 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             }
             FNEXT;
         }
+#ifdef KILN_FUSE
+        /* -- the fused runs of kiln_program_fuse: one dispatch for k instructions, each step
+           taken (left--) before that instruction's own checks; with less than k - 1 steps of
+           fuel left after the first, the first instruction's fast handler alone */
+#define FUSED(k, first) do { if (left < (k) - 1) goto first; } while (0)
+#define WORD_ARG(j) ((int64_t)(ip[j] >> 8)) /* the argument of the run's word j + 1 */
+        X_LOAD_ADDI_STORE_JUMP: {
+            int64_t r;
+            FUSED(4, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            left -= 2;
+            loc[WORD_ARG(1)] = r;
+            ip = code + WORD_ARG(2);
+            FNEXT;
+        }
+        X_LOAD_ADDI_STORE: {
+            int64_t r;
+            FUSED(3, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            left--;
+            loc[WORD_ARG(1)] = r;
+            ip += 2;
+            FNEXT;
+        }
+        X_LOAD_ADDI: {
+            int64_t r;
+            FUSED(2, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            *sp++ = r;
+            ip++;
+            FNEXT;
+        }
+        X_LOAD_ADDI_CALL: { /* the argument pushed, then CALL's own fast handler as the next step */
+            int64_t r;
+            FUSED(3, F_OP_LOAD);
+            left--;
+            if (kiln_add_ovf(loc[arg], IMM(WORD_ARG(0)), &r)) TRAP(TRAP_Overflow);
+            *sp++ = r;
+            left--;
+            arg = WORD_ARG(1);
+            ip += 2;
+            goto F_OP_CALL;
+        }
+        X_LOAD_MODK: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
+            int64_t m, k = WORD_ARG(0);
+            FUSED(3, F_OP_LOAD);
+            left -= 2;
+            m = loc[arg] % k;
+            *sp++ = m < 0 ? m + k : m;
+            ip += 2;
+            FNEXT;
+        }
+#define X_LOAD_LOADI_JUMP(name, cond) \
+        name: { \
+            int64_t a = loc[arg], b = IMM(WORD_ARG(0)); \
+            FUSED(3, F_OP_LOAD); \
+            left -= 2; \
+            if (cond) ip = code + WORD_ARG(1); \
+            else ip += 2; \
+            FNEXT; \
+        }
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JLT, a < b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JLE, a <= b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JGT, a > b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JGE, a >= b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JEQ, a == b)
+        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JNE, a != b)
+#undef X_LOAD_LOADI_JUMP
+#define X_LOAD_INT2(name, ovf) \
+        name: { \
+            int64_t r; \
+            FUSED(2, F_OP_LOAD); \
+            left--; \
+            if (ovf(sp[-1], loc[arg], &r)) TRAP(TRAP_Overflow); \
+            sp[-1] = r; \
+            ip++; \
+            FNEXT; \
+        }
+        X_LOAD_INT2(X_LOAD_MUL, kiln_mul_ovf)
+        X_LOAD_INT2(X_LOAD_ADD, kiln_add_ovf)
+        X_LOAD_INT2(X_LOAD_SUB, kiln_sub_ovf)
+#undef X_LOAD_INT2
+        X_LOAD_RET: /* the value pushed, then RET's own fast handler as the next step */
+            FUSED(2, F_OP_LOAD);
+            left--;
+            *sp++ = loc[arg];
+            ip++;
+            goto F_OP_RET;
+        X_LOAD_INDEX: {
+            int64_t n, k, *h, *items;
+            FUSED(2, F_OP_LOAD);
+            left--;
+            if (kiln_list(&vm, sp[-1], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            sp[-1] = items[k];
+            ip++;
+            FNEXT;
+        }
+        X_APPEND_ITEM: { /* LOAD2 ys,xs; LOAD i; LIST_INDEX; LIST_APPEND */
+            int64_t n, k, v, *h, *items;
+            FUSED(4, F_OP_LOAD2);
+            left -= 2;
+            if (kiln_list(&vm, loc[arg >> 12], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[WORD_ARG(0)], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            v = items[k];
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            items[n] = v;
+            h[0] = n + 1;
+            ip += 3;
+            FNEXT;
+        }
+        X_LOAD2_LEN_JGE: {
+            int64_t n, *h, *items;
+            FUSED(3, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg >> 12], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            left--;
+            if (loc[arg & 0xfff] >= n) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
+        X_LOAD2_LOADI_STORE: { /* LOAD2 xs,i; LOADI k; LIST_STORE */
+            int64_t n, k, *h, *items;
+            FUSED(3, F_OP_LOAD2);
+            left -= 2;
+            if (kiln_list(&vm, loc[arg & 0xfff], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg >> 12], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            items[k] = IMM(WORD_ARG(0));
+            ip += 2;
+            FNEXT;
+        }
+#define X_LOAD2_INDEX_JUMP(name, cond) \
+        name: { \
+            int64_t n, k, *h, *items, a, b; \
+            FUSED(3, F_OP_LOAD2); \
+            left--; \
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault); \
+            k = kiln_index(loc[arg >> 12], n); \
+            if (k < 0) TRAP(TRAP_IndexError); \
+            left--; \
+            a = sp[-1]; \
+            b = items[k]; \
+            sp--; \
+            if (cond) ip = code + WORD_ARG(1); \
+            else ip += 2; \
+            FNEXT; \
+        }
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLT, a < b)
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLE, a <= b)
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JGT, a > b)
+        X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JGE, a >= b)
+#undef X_LOAD2_INDEX_JUMP
+        X_LOAD2_INDEX: {
+            int64_t n, k, *h, *items;
+            FUSED(2, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg >> 12], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            *sp++ = items[k];
+            ip++;
+            FNEXT;
+        }
+        X_LOAD2_APPEND: {
+            int64_t n, *h, *items;
+            FUSED(2, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            items[n] = loc[arg >> 12];
+            h[0] = n + 1;
+            ip++;
+            FNEXT;
+        }
+#define X_LOAD2_INT2(name, expr) \
+        name: { \
+            int64_t a = loc[arg & 0xfff], b = loc[arg >> 12], r; \
+            FUSED(2, F_OP_LOAD2); \
+            left--; \
+            expr; \
+            *sp++ = r; \
+            ip++; \
+            FNEXT; \
+        }
+        X_LOAD2_INT2(X_LOAD2_ADD, if (kiln_add_ovf(a, b, &r)) TRAP(TRAP_Overflow))
+        X_LOAD2_INT2(X_LOAD2_SUB, if (kiln_sub_ovf(a, b, &r)) TRAP(TRAP_Overflow))
+        X_LOAD2_INT2(X_LOAD2_MUL, if (kiln_mul_ovf(a, b, &r)) TRAP(TRAP_Overflow))
+        X_LOAD2_INT2(X_LOAD2_AND, r = a & b)
+        X_LOAD2_INT2(X_LOAD2_OR, r = a | b)
+        X_LOAD2_INT2(X_LOAD2_XOR, r = a ^ b)
+#undef X_LOAD2_INT2
+        X_LOADI_MOD: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
+            int64_t m;
+            FUSED(2, F_OP_LOADI);
+            left--;
+            m = sp[-1] % arg;
+            sp[-1] = m < 0 ? m + arg : m;
+            ip++;
+            FNEXT;
+        }
+#define X_LOADI_JUMP(name, cond) \
+        name: { \
+            int64_t a, b = IMM(arg); \
+            FUSED(2, F_OP_LOADI); \
+            left--; \
+            a = *--sp; \
+            if (cond) ip = code + WORD_ARG(0); \
+            else ip++; \
+            FNEXT; \
+        }
+        X_LOADI_JUMP(X_LOADI_JLT, a < b)
+        X_LOADI_JUMP(X_LOADI_JLE, a <= b)
+        X_LOADI_JUMP(X_LOADI_JGT, a > b)
+        X_LOADI_JUMP(X_LOADI_JGE, a >= b)
+        X_LOADI_JUMP(X_LOADI_JEQ, a == b)
+        X_LOADI_JUMP(X_LOADI_JNE, a != b)
+#undef X_LOADI_JUMP
+        X_LOAD_STR_IN_JF: /* the str pushed; then as X_STR_IN_JF, at the STR */
+            FUSED(4, F_OP_LOAD);
+            *sp++ = loc[arg];
+            left--;
+            arg = WORD_ARG(0);
+            ip++;
+            goto X_STR_IN_JF_RUN;
+        X_STR_IN_JF: /* OP_CONTAINS of a str in the image's string at arg (verified: STR) */
+            FUSED(3, F_OP_STR);
+        X_STR_IN_JF_RUN: {
+            int64_t m, n = prog->image[arg], found;
+            const int64_t *cx, *ci = prog->image + arg + 1;
+            left--;
+            if (kiln_str(&vm, sp[-1], &m, &cx)) TRAP(TRAP_MemoryFault);
+            if (m == 1) {
+                int64_t c = cx[0];
+                if (arg != in_at) { /* the set of the image string's characters, once */
+                    in_at = arg;
+                    in_set[0] = in_set[1] = 0;
+                    for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
+                    in_ascii = i == n;
+                }
+                if (in_ascii) {
+                    found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
+                } else {
+                    for (i = 0; i < n && ci[i] != c; i++) {}
+                    found = i < n;
+                }
+            } else {
+                int64_t j;
+                found = 0;
+                for (i = 0; !found && i + m <= n; i++) {
+                    for (j = 0; j < m && ci[i + j] == cx[j]; j++) {}
+                    found = j == m;
+                }
+            }
+            left--;
+            sp--;
+            if (!found) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
+        X_ADD_STORE: {
+            int64_t r;
+            FUSED(2, F_OP_ADD_I);
+            if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow);
+            left--;
+            loc[WORD_ARG(0)] = r;
+            sp -= 2;
+            ip++;
+            FNEXT;
+        }
+        X_ADD_RET: { /* the sum, then RET's own fast handler as the next step */
+            int64_t r;
+            FUSED(2, F_OP_ADD_I);
+            if (kiln_add_ovf(sp[-2], sp[-1], &r)) TRAP(TRAP_Overflow);
+            sp[-2] = r;
+            sp--;
+            left--;
+            ip++;
+            goto F_OP_RET;
+        }
+#undef FUSED
+#undef WORD_ARG
+#endif
 #undef HOT
 #undef HOT_NEXT
 #undef VERIFIED
