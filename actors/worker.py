@@ -38,6 +38,7 @@ import ray
 
 from actors.local import PipelineVariants
 from actors.pipeline import BatchReport, Pipeline, cuda_available
+from actors.wire import WireBatch
 from configs.settings import Settings
 from core.jobs import (
     WORKER_CRASHED,
@@ -220,15 +221,16 @@ class PipelineWorker:
 
     def run(
         self,
-        candidates: Sequence[CandidateLike],
-        tests: Tests,
+        candidates: Sequence[CandidateLike] | WireBatch,
+        tests: Tests | None,
         limits: Mapping[str, int] | None = None,
         compile_path: str = "deterministic",
         detail: bool = False,
         cancel_board: Any = None,
         job: Any = None,
     ) -> BatchOutcome:
-        """Verify one batch (the arguments of `Pipeline.run`). A job's own `limits` (fields of
+        """Verify one batch (the arguments of `Pipeline.run`, or a `WireBatch` and no `tests`:
+        how the farm sends them, unpacked here within `seconds`). A job's own `limits` (fields of
         `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch.
         `cancel_board` (a CancelBoard handle) is watched for `job` while the batch runs: once
         the job is cancelled the batch stops and the outcome has no results."""
@@ -236,6 +238,9 @@ class PipelineWorker:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
+            if isinstance(candidates, WireBatch):
+                candidates, tests = candidates.unpack()
+            assert tests is not None
             assert self._variants is not None
             pipeline = self._variants.get(limits, compile_path)
             cancel = Cancel()

@@ -53,6 +53,7 @@ from typing import Any
 import ray
 from ray.exceptions import RayError, RayTaskError, TaskCancelledError
 
+from actors.wire import WireBatch
 from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, crashed_result
 from cluster.runtime import START_FAILURES_ALLOWED, FarmError, Runtime, Worker
 from core.jobs import (
@@ -519,11 +520,14 @@ class Scheduler:
     def _send(self, worker: Worker, batch: _Batch) -> None:
         job = batch.job
         candidates = [job.unit_candidate[u] for u in batch.units]
-        tests = [job.unit_tests[u] for u in batch.units]  # shared lists pickle once
+        tests = [job.unit_tests[u] for u in batch.units]
+        # columnar, each distinct test list once: Ray's msgpack would copy a shared list per
+        # candidate (actors/wire.py)
+        wire = WireBatch.pack(candidates, tests)
         self._sent += 1
         batch.serial = self._sent
         ref = worker.handle.run.remote(
-            candidates, tests, **job.run_options, cancel_board=self.board, job=job.id
+            wire, None, **job.run_options, cancel_board=self.board, job=job.id
         )
         worker.in_flight += 1
         job.in_flight += 1
