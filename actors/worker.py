@@ -295,15 +295,19 @@ class _CancelWatch:
     def _watch(self) -> None:
         while not self._stopped.wait(CANCEL_POLL_S):
             try:
-                if ray.get(self._board.is_cancelled.remote(self._job), timeout=10):
+                cancelled = ray.get(self._board.is_cancelled.remote(self._job), timeout=10)
+                if cancelled and not self._stopped.is_set():
                     self._cancel.set()
                     return
             except Exception:  # the board is busy or gone: the batch then runs to its end
                 continue
 
     def stop(self) -> None:
+        """Stop watching, without waiting for the thread: it may be inside a call to the board
+        (a round trip through Ray, milliseconds on a loaded machine, which a join here made
+        part of every batch); it ends when that returns, and a `cancel` it sets then belongs to a
+        batch that is over."""
         self._stopped.set()
-        self._thread.join()
 
 
 def crashed_result(deaths: int) -> CandidateResult:
