@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from core.jobs import Candidate, TestSpec
+from core.jobs import Candidate, CandidateResult, TestSpec
 
 
 def _index(values: Sequence[Any], key: Any = None) -> tuple[np.ndarray, list[Any]]:
@@ -116,3 +116,78 @@ class WireBatch:
             candidates.append(Candidate(code, entries[e], problems[p], types[t]))
         lists = self.test_lists
         return candidates, [lists[j] for j in self.tests.tolist()]
+
+
+@dataclass(frozen=True, eq=False)
+class WireResults:
+    """A batch's verdicts on their way back, columnar as `WireBatch` is: numbers as arrays,
+    strings and bytecode as an index into the batch's distinct values (one passing program's
+    container, shared by its candidates, travels once). `unpack` gives back equal
+    CandidateResults, each its own object."""
+
+    verdict: np.ndarray  # int32 into `strings`
+    fail_test: np.ndarray  # int32
+    trap: np.ndarray  # int32 into `strings` (None among them)
+    steps: np.ndarray  # int64
+    diagnostic: np.ndarray  # int32 into `strings`
+    path: np.ndarray  # int32 into `strings`
+    in_module: np.ndarray  # bool
+    strings: tuple[str | None, ...]
+    bytecode: np.ndarray  # int32 into `bytecodes` (told apart by identity)
+    bytecodes: tuple[bytes | None, ...]
+    tests: tuple[Any, ...] | None  # each result's per-test detail, when any has one
+
+    def __len__(self) -> int:
+        return len(self.verdict)
+
+    @classmethod
+    def pack(cls, results: Sequence[CandidateResult]) -> WireResults:
+        strings: dict[str | None, int] = {}
+
+        def index(values: list[str | None]) -> np.ndarray:
+            return np.array([strings.setdefault(v, len(strings)) for v in values], dtype=np.int32)
+
+        bytecode, bytecodes = _index([r.bytecode for r in results], key=id)
+        details = [r.tests for r in results]
+        return cls(
+            verdict=index([r.verdict for r in results]),
+            fail_test=np.array([r.fail_test for r in results], dtype=np.int32),
+            trap=index([r.trap for r in results]),
+            steps=np.array([r.steps for r in results], dtype=np.int64),
+            diagnostic=index([r.diagnostic for r in results]),
+            path=index([r.path for r in results]),
+            in_module=np.array([r.in_module for r in results], dtype=np.bool_),
+            strings=tuple(strings),
+            bytecode=bytecode,
+            bytecodes=tuple(bytecodes),
+            tests=tuple(details) if any(d is not None for d in details) else None,
+        )
+
+    def unpack(self) -> list[CandidateResult]:
+        s, code = self.strings, self.bytecodes
+        tests = self.tests if self.tests is not None else [None] * len(self)
+        return [
+            CandidateResult(
+                s[v],
+                fail_test=f,
+                trap=s[t],
+                steps=n,
+                bytecode=code[b],
+                diagnostic=s[d],
+                path=s[p],
+                tests=detail,
+                in_module=m,
+            )  # fmt: skip
+            for v, f, t, n, b, d, p, m, detail in zip(
+                self.verdict.tolist(),
+                self.fail_test.tolist(),
+                self.trap.tolist(),
+                self.steps.tolist(),
+                self.bytecode.tolist(),
+                self.diagnostic.tolist(),
+                self.path.tolist(),
+                self.in_module.tolist(),
+                tests,
+                strict=True,
+            )
+        ]

@@ -38,7 +38,7 @@ import ray
 
 from actors.local import PipelineVariants
 from actors.pipeline import BatchReport, Pipeline, cuda_available
-from actors.wire import WireBatch
+from actors.wire import WireBatch, WireResults
 from configs.settings import Settings
 from core.jobs import (
     WORKER_CRASHED,
@@ -92,12 +92,19 @@ class WorkerInfo:
 class BatchOutcome:
     """One batch's verdicts and what it cost, as the worker sends them back."""
 
-    results: list[CandidateResult]
+    # as a WireResults when the batch came as a WireBatch (the farm's way: `results_of`)
+    results: list[CandidateResult] | WireResults
     items: int  # (candidate, test) pairs run
     steps: int  # bytecode instructions over all of them
     seconds: float  # time inside Pipeline.run
     worker: str  # the worker's id
     timings: dict[str, float] = field(default_factory=dict)
+
+
+def results_of(outcome: BatchOutcome) -> list[CandidateResult]:
+    """The outcome's results as CandidateResults, unpacked where they came columnar."""
+    results = outcome.results
+    return results.unpack() if isinstance(results, WireResults) else results
 
 
 def _ray_context() -> tuple[str, str, str, tuple[str, ...]]:
@@ -230,7 +237,8 @@ class PipelineWorker:
         job: Any = None,
     ) -> BatchOutcome:
         """Verify one batch (the arguments of `Pipeline.run`, or a `WireBatch` and no `tests`:
-        how the farm sends them, unpacked here within `seconds`). A job's own `limits` (fields of
+        how the farm sends them, unpacked here within `seconds`; the results then go back as a
+        `WireResults`, packed within `seconds` too). A job's own `limits` (fields of
         `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch.
         `cancel_board` (a CancelBoard handle) is watched for `job` while the batch runs: once
         the job is cancelled the batch stops and the outcome has no results."""
@@ -238,6 +246,7 @@ class PipelineWorker:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
             started = time.perf_counter()
+            wire = isinstance(candidates, WireBatch)
             if isinstance(candidates, WireBatch):
                 candidates, tests = candidates.unpack()
             assert tests is not None
@@ -252,10 +261,11 @@ class PipelineWorker:
             finally:
                 if watch is not None:
                     watch.stop()
+            results = WireResults.pack(report.results) if wire else report.results
             seconds = time.perf_counter() - started
             self._batches += 1
         return BatchOutcome(
-            results=report.results,
+            results=results,
             items=report.items,
             steps=report.steps,
             seconds=seconds,

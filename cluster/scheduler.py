@@ -54,7 +54,7 @@ import ray
 from ray.exceptions import RayError, RayTaskError, TaskCancelledError
 
 from actors.wire import WireBatch
-from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, crashed_result
+from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, crashed_result, results_of
 from cluster.runtime import START_FAILURES_ALLOWED, FarmError, Runtime, Worker
 from core.jobs import (
     Candidate,
@@ -575,7 +575,7 @@ class Scheduler:
             worker.seconds_per_cost = (
                 measured if previous is None else 0.7 * previous + 0.3 * measured
             )
-        for unit, result in zip(batch.units, outcome.results, strict=True):
+        for unit, result in zip(batch.units, results_of(outcome), strict=True):
             job.deliver(unit, result)
 
     def _worker_died(self, worker: Worker, batch: _Batch) -> None:

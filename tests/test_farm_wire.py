@@ -1,6 +1,7 @@
-"""`actors.wire.WireBatch`, the columnar form a farm batch travels in: it gives back equal
+"""`actors.wire`: `WireBatch`, the columnar form a farm batch travels in, gives back equal
 candidates and test lists shared as the driver shared them, also through a real Ray call, where a
-plain list of per-candidate lists arrives as one copy per candidate (why the form exists)."""
+plain list of per-candidate lists arrives as one copy per candidate (why the form exists);
+`WireResults`, the verdicts' way back, gives back equal results, each its own object."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import numpy as np
 import pytest
 
 from actors.pipeline import Pipeline
-from actors.wire import WireBatch
+from actors.wire import WireBatch, WireResults
+from actors.worker import PipelineWorker, results_of
 from core.jobs import Candidate, TestSpec
 from vm.limits import Limits
 from vm.values import INT
@@ -65,6 +67,32 @@ def test_pack_rejects_a_test_list_count_that_does_not_match() -> None:
     candidates, tests = _batch()
     with pytest.raises(ValueError, match="4 test lists for 5 candidates"):
         WireBatch.pack(candidates, tests[:4])
+
+
+def test_results_round_trip_with_every_field() -> None:
+    candidates, tests = _batch()
+    pipeline = Pipeline("cpu", limits=Limits(fuel=10_000))
+    results = pipeline.run(candidates[:4] * 2, tests[:4] * 2, detail=True).results
+    results[1].path = "cpython"
+    results[2].in_module = True
+    wire = WireResults.pack(results)
+    assert len(wire) == 8 and wire.steps.dtype == np.int64
+    assert len(wire.bytecodes) < 8  # a program's container travels once
+    got = wire.unpack()
+    assert got == results
+    assert len({id(r) for r in got}) == 8 and got[0].tests is not None
+    plain = pipeline.run(candidates[:4], tests[:4]).results
+    assert WireResults.pack(plain).tests is None and WireResults.pack(plain).unpack() == plain
+    assert WireResults.pack([]).unpack() == []
+
+
+def test_worker_answers_a_wire_batch_in_kind() -> None:
+    candidates, tests = _batch()
+    worker = PipelineWorker(backend="cpu", limits=Limits(fuel=10_000), threads=1)
+    plain = worker.run(candidates[:4], tests[:4])
+    wired = worker.run(WireBatch.pack(candidates[:4], tests[:4]), None)
+    assert isinstance(plain.results, list) and isinstance(wired.results, WireResults)
+    assert results_of(wired) == results_of(plain) == plain.results
 
 
 ray = pytest.importorskip("ray")
