@@ -15,7 +15,10 @@ any thread. For each job (`FarmJob`):
    small job still spreads over every worker. `batch_size` fixes the candidates per batch
    instead.
 3. dispatch with backpressure: at most `in_flight` batches per worker (one running, the next
-   already queued in the actor, so it never waits for the driver); jobs take turns.
+   already queued in the actor, so it never waits for the driver); jobs take turns. A batch
+   travels columnar (`actors.wire.WireBatch`, its verdicts back as a `WireResults`): a list of
+   test lists given to Ray as such arrived as one copy per candidate, and the worker then
+   prepared the same tests once per candidate.
 4. stream: as batches finish, every candidate index's verdict goes to the job's queue, which the
    job's iterator reads; `progress` counts them.
 
