@@ -99,6 +99,9 @@ class BatchOutcome:
     seconds: float  # time inside Pipeline.run
     worker: str  # the worker's id
     timings: dict[str, float] = field(default_factory=dict)
+    # CPU time the worker's process used meanwhile (time.process_time): unlike `seconds`, not
+    # lengthened by other processes that share its core
+    cpu_seconds: float = 0.0
 
 
 def results_of(outcome: BatchOutcome) -> list[CandidateResult]:
@@ -245,7 +248,7 @@ class PipelineWorker:
         if self._pipeline is None or self._error is not None:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             wire = isinstance(candidates, WireBatch)
             if isinstance(candidates, WireBatch):
                 candidates, tests = candidates.unpack()
@@ -263,6 +266,7 @@ class PipelineWorker:
                     watch.stop()
             results = WireResults.pack(report.results) if wire else report.results
             seconds = time.perf_counter() - started
+            cpu_seconds = time.process_time() - cpu_started
             self._batches += 1
         return BatchOutcome(
             results=results,
@@ -271,6 +275,7 @@ class PipelineWorker:
             seconds=seconds,
             worker=self._id,
             timings=dict(report.timings),
+            cpu_seconds=cpu_seconds,
         )
 
 

@@ -15,6 +15,9 @@ embedded local Ray cluster of this machine:
    (what the shared cores gave them) and the cores the machine's other processes kept busy
    meanwhile (`others`: all CPU time of the machine, from /proc/stat, less this process's and
    its descendants', Ray's and the actors', over the job's wall time; the worst of the runs).
+   And CPU time per candidate, which the other load does not lengthen as it does wall time:
+   the actors' processes' (time.process_time inside each batch's run) and the driver's (this
+   process over the job), beside the in-process Pipeline's.
 2. overhead: one actor, fixed batch sizes from 1 candidate up. The overhead of a job is the
    wall time it took beyond the time the worker spent inside Pipeline.run (what the driver, Ray
    and the actor calls add and the pipelining of `in_flight` batches does not hide). A least-
@@ -59,11 +62,14 @@ REPEAT = {False: 5, True: 2}
 
 def _timed_job(
     farm: Any, candidates: list[Candidate], tests: Any, batch_size: int | None
-) -> tuple[float, list[CandidateResult], Any]:
-    started = time.perf_counter()
+) -> tuple[float, list[CandidateResult], Any, float]:
+    """(wall seconds, results, the job's stats, CPU seconds of this process meanwhile: the
+    driver's, the scheduler's included)."""
+    started, cpu = time.perf_counter(), time.process_time()
     job = farm.submit(candidates, tests, batch_size=batch_size)
     results = job.results()
-    return time.perf_counter() - started, results, job.stats
+    elapsed = time.perf_counter() - started
+    return elapsed, results, job.stats, time.process_time() - cpu
 
 
 def main(quick: bool = False, settings: Settings | None = None) -> int:
@@ -90,12 +96,15 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
 
     local_loads: list[float] = []  # cores the machine's other processes took meanwhile
 
+    local_cpu: list[float] = []  # CPU seconds of this process per candidate
+
     def run_local() -> None:
         nonlocal best_local, expected
         before = _cpu_seconds()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         expected = local.run(candidates, tests).results
         elapsed = time.perf_counter() - started
+        local_cpu.append((time.process_time() - cpu) / n)
         best_local = min(best_local, elapsed)
         after = _cpu_seconds()
         if before is not None and after is not None:
@@ -126,7 +135,7 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
             ) as two,
         ):
             farms = {1: one, 2: two}
-            best: dict[int, tuple[float, Any]] = {}
+            best: dict[int, tuple[float, Any, float]] = {}
             loads: dict[int, list[float]] = {a: [] for a in farms}
             for farm in farms.values():
                 _timed_job(farm, candidates[:200], tests, None)  # warm: speeds measured
@@ -137,26 +146,27 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
                     run_local()
                 for actors, farm in farms.items():
                     before = _cpu_seconds()
-                    elapsed, results, stats = _timed_job(farm, candidates, tests, None)
+                    elapsed, results, stats, driver_cpu = _timed_job(farm, candidates, tests, None)
                     after = _cpu_seconds()
                     if before is not None and after is not None:  # cores the others took
                         others = (after[0] - before[0]) - (after[1] - before[1])
                         loads[actors].append(max(0.0, others) / elapsed)
                     mismatches += results != expected
                     if actors not in best or elapsed < best[actors][0]:
-                        best[actors] = (elapsed, stats)
+                        best[actors] = (elapsed, stats, driver_cpu)
         local_rate = n / best_local
         local_other = max(local_loads) if local_loads else None
         print(
             f"in-process Pipeline, 1 thread, no Ray: {local_rate:,.0f} candidates/s"
-            f" (other processes kept {local_other or 0.0:.2f} cores busy meanwhile)"
+            f" (other processes kept {local_other or 0.0:.2f} cores busy meanwhile),"
+            f" {1e3 * min(local_cpu):.3f} ms of CPU per candidate"
         )
         print(
             f"\n{'actors':>6}{'cand/s':>10}{'batches':>9}{'mean batch':>12}{'vs 1 actor':>12}"
-            f"{'busy':>7}{'work/cand':>12}{'others':>7}"
+            f"{'busy':>7}{'work/cand':>12}{'others':>7}{'CPU/cand: actor':>17}{'driver':>8}"
         )
         for actors in farms:
-            elapsed, stats = best[actors]
+            elapsed, stats, driver_cpu = best[actors]
             row = {
                 "actors": actors,
                 "seconds": elapsed,
@@ -168,6 +178,10 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
                 # achieves; the work per candidate shows what the cores gave each actor
                 "busy": stats.worker_seconds / (actors * elapsed),
                 "work_per_candidate_s": stats.worker_seconds / n,
+                # CPU time per candidate (not lengthened by other load): the actors' processes
+                # and this one, the driver, beside the in-process Pipeline's
+                "worker_cpu_per_candidate_s": stats.worker_cpu_seconds / n,
+                "driver_cpu_per_candidate_s": driver_cpu / n,
                 # cores the machine's other processes kept busy meanwhile (worst of the runs)
                 "other_load": max(loads[actors]) if loads[actors] else None,
             }
@@ -177,6 +191,8 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
                 f"{actors:>6}{row['candidates_per_s']:>10,.0f}{stats.batches:>9}"
                 f"{row['mean_batch']:>12.1f}{ratio:>11.2f}x{100 * row['busy']:>6.0f}%"
                 f"{1e3 * row['work_per_candidate_s']:>9.2f} ms{row['other_load'] or 0.0:>7.2f}"
+                f"{1e3 * row['worker_cpu_per_candidate_s']:>14.3f} ms"
+                f"{1e3 * row['driver_cpu_per_candidate_s']:>6.3f} ms"
             )
         efficiency = scaling[1]["candidates_per_s"] / (2 * scaling[0]["candidates_per_s"])
         one_vs_local = scaling[0]["candidates_per_s"] / local_rate
@@ -195,7 +211,7 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
             for size in SIZES[quick]:
                 best_row: dict[str, Any] | None = None
                 for _ in range(repeat):
-                    elapsed, results, stats = _timed_job(farm, sub, tests, size)
+                    elapsed, results, stats, _ = _timed_job(farm, sub, tests, size)
                     mismatches += results != expected[:m]
                     per_batch = (elapsed - stats.worker_seconds) / stats.batches
                     work = stats.worker_seconds / stats.batches
@@ -264,6 +280,7 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
         "repeat": repeat,
         "local_pipeline_candidates_per_s": local_rate,
         "local_other_load": local_other,
+        "local_cpu_per_candidate_s": min(local_cpu),
         "scaling": scaling,
         "scaling_efficiency": efficiency,
         "target_efficiency": TARGET_EFFICIENCY,

@@ -107,6 +107,7 @@ class JobStats:
     items: int = 0  # (candidate, test) pairs run, over those batches
     steps: int = 0
     worker_seconds: float = 0.0  # time inside the workers' Pipeline.run
+    worker_cpu_seconds: float = 0.0  # CPU time of the workers' processes meanwhile
     deaths: int = 0  # workers that died holding batches of this job
     lost_batches: int = 0  # batches lost with their worker (a worker may hold `in_flight`)
     retried_units: int = 0  # units queued again after a death
@@ -568,6 +569,7 @@ class Scheduler:
         stats.items += outcome.items
         stats.steps += outcome.steps
         stats.worker_seconds += outcome.seconds
+        stats.worker_cpu_seconds += outcome.cpu_seconds
         stats.by_worker[outcome.worker] += 1
         if outcome.items:
             per_test = outcome.steps / outcome.items
