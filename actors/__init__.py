@@ -14,4 +14,7 @@
 - `actors.worker.PipelineWorker`, the Ray actor: a thin wrapper that pins one GPU (or CPU cores
   where there is none), warms up, holds one `Pipeline` and reports its device and health; the
   farm (`cluster/`) starts and feeds it.
+- `actors.wire`: a batch and its verdicts as they travel between the farm's scheduler and a
+  worker, columnar (`WireBatch`, `WireResults`): a few arrays per batch, each distinct test list
+  once, instead of Python objects per candidate.
 """

@@ -38,6 +38,7 @@ import ray
 
 from actors.local import PipelineVariants
 from actors.pipeline import BatchReport, Pipeline, cuda_available
+from actors.wire import WireBatch, WireResults
 from configs.settings import Settings
 from core.jobs import (
     WORKER_CRASHED,
@@ -91,12 +92,22 @@ class WorkerInfo:
 class BatchOutcome:
     """One batch's verdicts and what it cost, as the worker sends them back."""
 
-    results: list[CandidateResult]
+    # as a WireResults when the batch came as a WireBatch (the farm's way: `results_of`)
+    results: list[CandidateResult] | WireResults
     items: int  # (candidate, test) pairs run
     steps: int  # bytecode instructions over all of them
     seconds: float  # time inside Pipeline.run
     worker: str  # the worker's id
     timings: dict[str, float] = field(default_factory=dict)
+    # CPU time the worker's process used meanwhile (time.process_time): unlike `seconds`, not
+    # lengthened by other processes that share its core
+    cpu_seconds: float = 0.0
+
+
+def results_of(outcome: BatchOutcome) -> list[CandidateResult]:
+    """The outcome's results as CandidateResults, unpacked where they came columnar."""
+    results = outcome.results
+    return results.unpack() if isinstance(results, WireResults) else results
 
 
 def _ray_context() -> tuple[str, str, str, tuple[str, ...]]:
@@ -220,22 +231,28 @@ class PipelineWorker:
 
     def run(
         self,
-        candidates: Sequence[CandidateLike],
-        tests: Tests,
+        candidates: Sequence[CandidateLike] | WireBatch,
+        tests: Tests | None,
         limits: Mapping[str, int] | None = None,
         compile_path: str = "deterministic",
         detail: bool = False,
         cancel_board: Any = None,
         job: Any = None,
     ) -> BatchOutcome:
-        """Verify one batch (the arguments of `Pipeline.run`). A job's own `limits` (fields of
+        """Verify one batch (the arguments of `Pipeline.run`, or a `WireBatch` and no `tests`:
+        how the farm sends them, unpacked here within `seconds`; the results then go back as a
+        `WireResults`, packed within `seconds` too). A job's own `limits` (fields of
         `Limits`) and `compile_path` get a Pipeline of their own, kept for the next batch.
         `cancel_board` (a CancelBoard handle) is watched for `job` while the batch runs: once
         the job is cancelled the batch stops and the outcome has no results."""
         if self._pipeline is None or self._error is not None:
             raise RuntimeError(f"worker {self._id} is unhealthy: {self._error}")
         with self._lock:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
+            wire = isinstance(candidates, WireBatch)
+            if isinstance(candidates, WireBatch):
+                candidates, tests = candidates.unpack()
+            assert tests is not None
             assert self._variants is not None
             pipeline = self._variants.get(limits, compile_path)
             cancel = Cancel()
@@ -247,15 +264,18 @@ class PipelineWorker:
             finally:
                 if watch is not None:
                     watch.stop()
+            results = WireResults.pack(report.results) if wire else report.results
             seconds = time.perf_counter() - started
+            cpu_seconds = time.process_time() - cpu_started
             self._batches += 1
         return BatchOutcome(
-            results=report.results,
+            results=results,
             items=report.items,
             steps=report.steps,
             seconds=seconds,
             worker=self._id,
             timings=dict(report.timings),
+            cpu_seconds=cpu_seconds,
         )
 
 
@@ -290,15 +310,19 @@ class _CancelWatch:
     def _watch(self) -> None:
         while not self._stopped.wait(CANCEL_POLL_S):
             try:
-                if ray.get(self._board.is_cancelled.remote(self._job), timeout=10):
+                cancelled = ray.get(self._board.is_cancelled.remote(self._job), timeout=10)
+                if cancelled and not self._stopped.is_set():
                     self._cancel.set()
                     return
             except Exception:  # the board is busy or gone: the batch then runs to its end
                 continue
 
     def stop(self) -> None:
+        """Stop watching, without waiting for the thread: it may be inside a call to the board
+        (a round trip through Ray, milliseconds on a loaded machine, which a join here made
+        part of every batch); it ends when that returns, and a `cancel` it sets then belongs to a
+        batch that is over."""
         self._stopped.set()
-        self._thread.join()
 
 
 def crashed_result(deaths: int) -> CandidateResult:

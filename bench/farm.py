@@ -8,10 +8,16 @@ embedded local Ray cluster of this machine:
 
 1. scaling: verified candidates/s of a farm of 1 and of 2 CPU actors (one thread each; the
    cost model sizes the batches), beside a Pipeline in this process on one thread (no Ray), the
-   ceiling of one actor. The two farms stay up side by side and take turns, best of `repeat`.
-   Scaling efficiency = rate(2) / (2 * rate(1)); the target is >= 0.9. Beside it: how busy the
-   actors were (time inside Pipeline.run over actors x wall time: what the scheduler achieves)
-   and the work per candidate inside the actors (what the shared cores gave them).
+   ceiling of one actor. The two farms stay up side by side and take turns, with the in-process
+   Pipeline between rounds, best of `repeat`. Scaling efficiency = rate(2) / (2 * rate(1)); the
+   target is >= 0.9. Beside it: how busy the actors were (time inside the worker's run over
+   actors x wall time: what the scheduler achieves), the work per candidate inside the actors
+   (what the shared cores gave them) and the cores the machine's other processes kept busy
+   meanwhile (`others`: all CPU time of the machine, from /proc/stat, less this process's and
+   its descendants', Ray's and the actors', over the job's wall time; the worst of the runs).
+   And CPU time per candidate, which the other load does not lengthen as it does wall time:
+   the actors' processes' (time.process_time inside each batch's run) and the driver's (this
+   process over the job), beside the in-process Pipeline's.
 2. overhead: one actor, fixed batch sizes from 1 candidate up. The overhead of a job is the
    wall time it took beyond the time the worker spent inside Pipeline.run (what the driver, Ray
    and the actor calls add and the pipelining of `in_flight` batches does not hide). A least-
@@ -56,11 +62,14 @@ REPEAT = {False: 5, True: 2}
 
 def _timed_job(
     farm: Any, candidates: list[Candidate], tests: Any, batch_size: int | None
-) -> tuple[float, list[CandidateResult], Any]:
-    started = time.perf_counter()
+) -> tuple[float, list[CandidateResult], Any, float]:
+    """(wall seconds, results, the job's stats, CPU seconds of this process meanwhile: the
+    driver's, the scheduler's included)."""
+    started, cpu = time.perf_counter(), time.process_time()
     job = farm.submit(candidates, tests, batch_size=batch_size)
     results = job.results()
-    return time.perf_counter() - started, results, job.stats
+    elapsed = time.perf_counter() - started
+    return elapsed, results, job.stats, time.process_time() - cpu
 
 
 def main(quick: bool = False, settings: Settings | None = None) -> int:
@@ -83,12 +92,26 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
     local = Pipeline("cpu", limits=LIMITS, threads=1, compiler=settings.compiler)
     local.run(candidates[:50], tests)  # builds or loads the C library
     best_local = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
+    expected: list[CandidateResult] = []
+
+    local_loads: list[float] = []  # cores the machine's other processes took meanwhile
+
+    local_cpu: list[float] = []  # CPU seconds of this process per candidate
+
+    def run_local() -> None:
+        nonlocal best_local, expected
+        before = _cpu_seconds()
+        started, cpu = time.perf_counter(), time.process_time()
         expected = local.run(candidates, tests).results
-        best_local = min(best_local, time.perf_counter() - started)
-    local_rate = n / best_local
-    print(f"in-process Pipeline, 1 thread, no Ray: {local_rate:,.0f} candidates/s")
+        elapsed = time.perf_counter() - started
+        local_cpu.append((time.process_time() - cpu) / n)
+        best_local = min(best_local, elapsed)
+        after = _cpu_seconds()
+        if before is not None and after is not None:
+            others = (after[0] - before[0]) - (after[1] - before[1])
+            local_loads.append(max(0.0, others) / elapsed)
+
+    run_local()  # the verdicts every farm job is compared with
 
     ray.init(
         address="local",
@@ -101,10 +124,6 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
     scaling: list[dict[str, Any]] = []
     overhead: list[dict[str, Any]] = []
     try:
-        print(
-            f"\n{'actors':>6}{'cand/s':>10}{'batches':>9}{'mean batch':>12}{'vs 1 actor':>12}"
-            f"{'busy':>7}{'work/cand':>12}"
-        )
         # Both farms stay up and take turns, so that both see the same load on a shared machine
         # (Ray declares a logical CPU for each actor; one job runs at a time).
         with (
@@ -116,17 +135,38 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
             ) as two,
         ):
             farms = {1: one, 2: two}
-            best: dict[int, tuple[float, Any]] = {}
+            best: dict[int, tuple[float, Any, float]] = {}
+            loads: dict[int, list[float]] = {a: [] for a in farms}
             for farm in farms.values():
                 _timed_job(farm, candidates[:200], tests, None)  # warm: speeds measured
-            for _ in range(repeat):
+            # the in-process Pipeline takes its turn between the farms' (beside them: the same
+            # load on a shared machine); the Ray cluster's processes idle meanwhile
+            for round_ in range(repeat):
+                if round_ > 0:
+                    run_local()
                 for actors, farm in farms.items():
-                    elapsed, results, stats = _timed_job(farm, candidates, tests, None)
+                    before = _cpu_seconds()
+                    elapsed, results, stats, driver_cpu = _timed_job(farm, candidates, tests, None)
+                    after = _cpu_seconds()
+                    if before is not None and after is not None:  # cores the others took
+                        others = (after[0] - before[0]) - (after[1] - before[1])
+                        loads[actors].append(max(0.0, others) / elapsed)
                     mismatches += results != expected
                     if actors not in best or elapsed < best[actors][0]:
-                        best[actors] = (elapsed, stats)
+                        best[actors] = (elapsed, stats, driver_cpu)
+        local_rate = n / best_local
+        local_other = max(local_loads) if local_loads else None
+        print(
+            f"in-process Pipeline, 1 thread, no Ray: {local_rate:,.0f} candidates/s"
+            f" (other processes kept {local_other or 0.0:.2f} cores busy meanwhile),"
+            f" {1e3 * min(local_cpu):.3f} ms of CPU per candidate"
+        )
+        print(
+            f"\n{'actors':>6}{'cand/s':>10}{'batches':>9}{'mean batch':>12}{'vs 1 actor':>12}"
+            f"{'busy':>7}{'work/cand':>12}{'others':>7}{'CPU/cand: actor':>17}{'driver':>8}"
+        )
         for actors in farms:
-            elapsed, stats = best[actors]
+            elapsed, stats, driver_cpu = best[actors]
             row = {
                 "actors": actors,
                 "seconds": elapsed,
@@ -138,13 +178,21 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
                 # achieves; the work per candidate shows what the cores gave each actor
                 "busy": stats.worker_seconds / (actors * elapsed),
                 "work_per_candidate_s": stats.worker_seconds / n,
+                # CPU time per candidate (not lengthened by other load): the actors' processes
+                # and this one, the driver, beside the in-process Pipeline's
+                "worker_cpu_per_candidate_s": stats.worker_cpu_seconds / n,
+                "driver_cpu_per_candidate_s": driver_cpu / n,
+                # cores the machine's other processes kept busy meanwhile (worst of the runs)
+                "other_load": max(loads[actors]) if loads[actors] else None,
             }
             scaling.append(row)
             ratio = row["candidates_per_s"] / scaling[0]["candidates_per_s"]
             print(
                 f"{actors:>6}{row['candidates_per_s']:>10,.0f}{stats.batches:>9}"
                 f"{row['mean_batch']:>12.1f}{ratio:>11.2f}x{100 * row['busy']:>6.0f}%"
-                f"{1e3 * row['work_per_candidate_s']:>9.2f} ms"
+                f"{1e3 * row['work_per_candidate_s']:>9.2f} ms{row['other_load'] or 0.0:>7.2f}"
+                f"{1e3 * row['worker_cpu_per_candidate_s']:>14.3f} ms"
+                f"{1e3 * row['driver_cpu_per_candidate_s']:>6.3f} ms"
             )
         efficiency = scaling[1]["candidates_per_s"] / (2 * scaling[0]["candidates_per_s"])
         one_vs_local = scaling[0]["candidates_per_s"] / local_rate
@@ -163,7 +211,7 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
             for size in SIZES[quick]:
                 best_row: dict[str, Any] | None = None
                 for _ in range(repeat):
-                    elapsed, results, stats = _timed_job(farm, sub, tests, size)
+                    elapsed, results, stats, _ = _timed_job(farm, sub, tests, size)
                     mismatches += results != expected[:m]
                     per_batch = (elapsed - stats.worker_seconds) / stats.batches
                     work = stats.worker_seconds / stats.batches
@@ -231,6 +279,8 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
         "limits": {"fuel": LIMITS.fuel},
         "repeat": repeat,
         "local_pipeline_candidates_per_s": local_rate,
+        "local_other_load": local_other,
+        "local_cpu_per_candidate_s": min(local_cpu),
         "scaling": scaling,
         "scaling_efficiency": efficiency,
         "target_efficiency": TARGET_EFFICIENCY,
@@ -251,6 +301,40 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
     print(f"wrote {out.relative_to(HERE.parent)}")
     _plot(document, RESULTS / f"{stem}.png", f"{info['cpu']}, {info['cores']} cores")
     return 1 if mismatches else 0
+
+
+def _cpu_seconds() -> tuple[float, float] | None:
+    """(CPU seconds every process of the machine has used since boot, CPU seconds used by this
+    process and its descendants now alive: the driver, Ray's processes, the actors), read from
+    /proc; None where there is none. Between two readings around a job, the difference of the
+    two is what the machine's other load took from the cores meanwhile."""
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        busy = sum(fields) - fields[3] - (fields[4] if len(fields) > 4 else 0)  # less idle, iowait
+        parent: dict[int, int] = {}
+        used: dict[int, int] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    rest = f.read().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            parent[int(entry)] = int(rest[1])
+            used[int(entry)] = int(rest[11]) + int(rest[12])  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
+    me = os.getpid()
+    ours = 0
+    for pid, ticks in used.items():
+        p, hops = pid, 0
+        while p not in (0, 1, me) and hops < 64:
+            p, hops = parent.get(p, 0), hops + 1
+        ours += ticks if p == me else 0
+    return busy / tick, ours / tick
 
 
 def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:

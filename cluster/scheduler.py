@@ -15,7 +15,10 @@ any thread. For each job (`FarmJob`):
    small job still spreads over every worker. `batch_size` fixes the candidates per batch
    instead.
 3. dispatch with backpressure: at most `in_flight` batches per worker (one running, the next
-   already queued in the actor, so it never waits for the driver); jobs take turns.
+   already queued in the actor, so it never waits for the driver); jobs take turns. A batch
+   travels columnar (`actors.wire.WireBatch`, its verdicts back as a `WireResults`): a list of
+   test lists given to Ray as such arrived as one copy per candidate, and the worker then
+   prepared the same tests once per candidate.
 4. stream: as batches finish, every candidate index's verdict goes to the job's queue, which the
    job's iterator reads; `progress` counts them.
 
@@ -53,7 +56,8 @@ from typing import Any
 import ray
 from ray.exceptions import RayError, RayTaskError, TaskCancelledError
 
-from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, crashed_result
+from actors.wire import WireBatch
+from actors.worker import ACTOR_OPTIONS, BatchOutcome, CancelBoard, crashed_result, results_of
 from cluster.runtime import START_FAILURES_ALLOWED, FarmError, Runtime, Worker
 from core.jobs import (
     Candidate,
@@ -103,6 +107,7 @@ class JobStats:
     items: int = 0  # (candidate, test) pairs run, over those batches
     steps: int = 0
     worker_seconds: float = 0.0  # time inside the workers' Pipeline.run
+    worker_cpu_seconds: float = 0.0  # CPU time of the workers' processes meanwhile
     deaths: int = 0  # workers that died holding batches of this job
     lost_batches: int = 0  # batches lost with their worker (a worker may hold `in_flight`)
     retried_units: int = 0  # units queued again after a death
@@ -519,11 +524,14 @@ class Scheduler:
     def _send(self, worker: Worker, batch: _Batch) -> None:
         job = batch.job
         candidates = [job.unit_candidate[u] for u in batch.units]
-        tests = [job.unit_tests[u] for u in batch.units]  # shared lists pickle once
+        tests = [job.unit_tests[u] for u in batch.units]
+        # columnar, each distinct test list once: Ray's msgpack would copy a shared list per
+        # candidate (actors/wire.py)
+        wire = WireBatch.pack(candidates, tests)
         self._sent += 1
         batch.serial = self._sent
         ref = worker.handle.run.remote(
-            candidates, tests, **job.run_options, cancel_board=self.board, job=job.id
+            wire, None, **job.run_options, cancel_board=self.board, job=job.id
         )
         worker.in_flight += 1
         job.in_flight += 1
@@ -561,6 +569,7 @@ class Scheduler:
         stats.items += outcome.items
         stats.steps += outcome.steps
         stats.worker_seconds += outcome.seconds
+        stats.worker_cpu_seconds += outcome.cpu_seconds
         stats.by_worker[outcome.worker] += 1
         if outcome.items:
             per_test = outcome.steps / outcome.items
@@ -571,7 +580,7 @@ class Scheduler:
             worker.seconds_per_cost = (
                 measured if previous is None else 0.7 * previous + 0.3 * measured
             )
-        for unit, result in zip(batch.units, outcome.results, strict=True):
+        for unit, result in zip(batch.units, results_of(outcome), strict=True):
             job.deliver(unit, result)
 
     def _worker_died(self, worker: Worker, batch: _Batch) -> None:

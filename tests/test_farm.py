@@ -32,6 +32,7 @@ pytestmark = pytest.mark.xdist_group("farm")
 from ray.cluster_utils import Cluster  # noqa: E402
 
 from actors.pipeline import Candidate, CandidateLike, CandidateResult, Pipeline, Tests  # noqa: E402
+from actors.wire import WireBatch  # noqa: E402
 from actors.worker import WORKER_CRASHED, BatchOutcome, PipelineWorker  # noqa: E402
 from cluster import Farm, FarmJob, JobCancelled  # noqa: E402
 from vm.batch import TestSpec  # noqa: E402
@@ -54,8 +55,10 @@ class FaultyWorker(PipelineWorker):
     """Kills its own process on CRASH, sleeps on SLOW (module docstring)."""
 
     def run(
-        self, candidates: Sequence[CandidateLike], tests: Tests, **options: Any
+        self, candidates: Sequence[CandidateLike] | WireBatch, tests: Tests | None, **options: Any
     ) -> BatchOutcome:
+        if isinstance(candidates, WireBatch):  # how the farm sends a batch
+            candidates, tests = candidates.unpack()
         codes = [c.code if isinstance(c, Candidate) else c[0] for c in candidates]
         if any(isinstance(code, str) and CRASH in code for code in codes):
             os._exit(17)
