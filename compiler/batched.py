@@ -268,6 +268,34 @@ def columns(
     return names, specs
 
 
+NOT_UTF8 = Unsupported(
+    "unsupported by the batched compiler: text UTF-8 cannot encode (a lone surrogate)"
+)
+"""kc reads UTF-8: a source or filename with a lone surrogate is the reference compiler's (which
+gives its syntax error)."""
+
+
+def utf8(text: str) -> bool:
+    """Whether `text` encodes to UTF-8 (no lone surrogate)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def packable(sources: Sequence[str], names: Sequence[str]) -> tuple[list[str], list[int]]:
+    """`sources` with each program whose source or name UTF-8 cannot encode made empty (pack's
+    input), and those programs' indices: their result is NOT_UTF8."""
+    bad = [
+        i for i, (s, n) in enumerate(zip(sources, names, strict=True)) if not (utf8(s) and utf8(n))
+    ]
+    texts = list(sources)
+    for i in bad:
+        texts[i] = ""
+    return texts, bad
+
+
 def pack(
     sources: Sequence[str],
     names: Sequence[str],
@@ -383,7 +411,8 @@ def _compile_batch(
     if n == 0:
         return []
     names, specs = columns(sources, filenames, arg_types)
-    buffer, offsets = pack(sources, names, specs)
+    texts, not_utf8 = packable(sources, names)
+    buffer, offsets = pack(texts, [n if utf8(n) else "" for n in names], specs)
     src_off, src_len, name_off, name_len, spec_off, spec_len = (
         (ctypes.c_int64 * n)(*column) for column in offsets
     )
@@ -414,6 +443,8 @@ def _compile_batch(
             if isinstance(got, CompileError) and not diagnostics:
                 got = Unsupported(f"unsupported by the batched compiler: diagnosed {got}")
             results.append(got)
+    for i in not_utf8:
+        results[i] = NOT_UTF8
     return results
 
 

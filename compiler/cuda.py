@@ -445,17 +445,20 @@ def compile_batch_cuda(
     ensure_stack(cupy)
 
     results: list[bytes | Unsupported | None] = [None] * n
-    on_cpu = [i for i in range(n) if _unbounded(sources[i])]
+    texts, not_utf8 = batched.packable(sources, names)  # the CPU build says NOT_UTF8 for those
+    unbounded = {i for i in range(n) if _unbounded(sources[i])}
+    on_cpu = sorted(unbounded | set(not_utf8))
     stats = {
         "launches": 0,
         "device": 0,
         "arena_short": 0,
         "device_only": 0,
-        "unbounded": len(on_cpu),
+        "unbounded": len(unbounded),
     }
-    device_ids = np.array([i for i in range(n) if not _unbounded(sources[i])], dtype=np.int64)
+    cpu_set = set(on_cpu)
+    device_ids = np.array([i for i in range(n) if i not in cpu_set], dtype=np.int64)
     if len(device_ids):
-        buffer, columns = batched.pack(sources, names, specs)
+        buffer, columns = batched.pack(texts, [m if batched.utf8(m) else "" for m in names], specs)
         offsets = np.array(columns, dtype=np.int64)
         d_buf = cupy.asarray(np.frombuffer(buffer + b"\0", dtype=np.uint8))
         d_off = [cupy.asarray(offsets[k]) for k in range(6)]

@@ -1549,3 +1549,17 @@ def test_unbounded_nesting_of_every_recursive_construct_is_refused_not_a_crash()
         done.returncode,
         done.stderr[-2000:],
     )
+
+
+def test_a_lone_surrogate_is_refused_for_its_program_only():
+    """A source or filename UTF-8 cannot encode is Unsupported (the reference says why), and the
+    rest of its batch compiles as before: it used to raise for the whole batch."""
+    good = "def f(x: int) -> int:\n    return x + 1\n"
+    bad = "def g() -> str:\n    return '\ud800'\n"
+    results = compile_batch([good, bad, good], ["<good>", "<bad>", "<bad \udc80 name>"])
+    assert results[0] == _reference(good, "<good>", None)
+    assert isinstance(results[1], Unsupported) and "lone surrogate" in results[1].reason
+    assert isinstance(results[2], Unsupported) and "lone surrogate" in results[2].reason
+    with pytest.raises(CompileError, match="surrogates not allowed"):
+        compile_source(bad, "<bad>")
+    assert isinstance(compile_with_fallback([bad], ["<bad>"])[0], CompileError)
