@@ -111,6 +111,10 @@ REVIEWED_RECURSION = {
     "kc_comp_level", "kc_list_method", "kc_loop_body", "kc_lower_block", "kc_lower_call",
     "kc_lower_expr", "kc_lower_stmt", "kc_range_loop", "kc_seq_loop", "kc_truth", "kc_zip_loop",
     "kc_dict_get", "kc_dict_loop", "kc_lower_set_add", "kc_sequence_set",
+    # one turn of a cycle above, written once (helpers that ptxas may or may not inline): the
+    # loop body (kc_loop_in), a loop's else block (kc_flow_loop_else), a comprehension's
+    # generators (kc_type_generators) follow the tree; kc_child_expr's kc_expr counts a level
+    "kc_loop_in", "kc_flow_loop_else", "kc_type_generators", "kc_child_expr",
     # over a type's structure (compiler.cuda.TYPE_RECURSION), capped by KC_MAX_TYPE_NESTING
     *cuda.TYPE_RECURSION,
 }  # fmt: skip
