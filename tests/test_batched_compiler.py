@@ -1441,6 +1441,44 @@ SHADOW_REFUSED = [
     "def f(n: int) -> int:\n    sum = 0\n    return sum\n",
 ]
 
+# frontend.py's _SpelledForms.visit_JoinedStr: f"a{x}b" is "a" + str(x) + "b", f"{x}" is str(x)
+# (one-line plain f-strings with a replacement field and no conversion or format spec)
+FSTR_ACCEPTED = [
+    'def f(n: int) -> str:\n    return f"db{n}db"\n',
+    'def f(n: int) -> str:\n    return f"{n}"\n',
+    'def f(n: int) -> str:\n    return f"{n//2} mangoes"\n',
+    'def f(a: str, b: str) -> str:\n    return f"{a}.{b}"\n',
+    "def f(xs: list[str]) -> list[str]:\n    return [f\"the {xs[i].count('1')}n {i}\" for i in range(len(xs))]\n",
+    'def f(n: int) -> str:\n    return f"a\\x7b{n}\\n"\n',
+    'def f(n: int) -> str:\n    return f"{n}".upper() + f"{n + 1}x"\n',
+    'def f(n: int) -> str:\n    s = "x" + f"{n}{n}"\n    return s\n',
+    'def f(n: int) -> str:\n    f"{n}"\n    return ""\n',
+    'X = 3\ndef f(n: int) -> str:\n    return f"{X}-{n}"\n',
+    "def f(n: int) -> str:\n    return f\"{'a' if n else 'b'}\"\n",
+    'def f(n: int) -> str:\n    return f"{g(n)}"\ndef g(x: int) -> int:\n    return x\n',
+    'def f(n: int) -> str:\n    assert n >= 0, f"Expected {n}"\n    return F"\u00e9{ n }\\\\"\n',
+    'def f(n: int) -> str:\n    print(f"The result is {n}")\n    return f"{n}" + f\'{n}\'\n',
+    'def f(n: int) -> str:\n    if n < 0:\n        raise ValueError(f"Unknown note: {n}")\n    return ""\n',
+    'print(f"{3}")\n',
+]
+FSTR_REFUSED = [
+    'def f(n: int) -> str:\n    return f"abc"\n',
+    'def f(n: int) -> str:\n    return f"{n!r}"\n',
+    'def f(n: int) -> str:\n    return f"{n:3d}"\n',
+    'def f(n: int) -> str:\n    return f"{n=}"\n',
+    'def f(n: int) -> str:\n    return f"{{n}}{n}"\n',
+    'def f(n: int) -> str:\n    return "a" f"{n}"\n',
+    'def f(n: int) -> str:\n    return f"{n}" "a"\n',
+    'def f(n: int) -> str:\n    return (f"{n}"\n            "a")\n',
+    'def f(n: int) -> str:\n    return f"{n, n}"\n',
+    'def f(n: int) -> str:\n    return f"""{n}"""\n',
+    'def f(n: int) -> str:\n    return rf"{n}"\n',
+    "def f(n: float) -> str:\n    return f\"{len(f'{n}')}\"\n",
+    'def f(n: int) -> str:\n    str = 3\n    return f"{n}"\n',
+    'def f(n: int) -> str:\n    return f"{g(n, n)}"\ndef g(x: int) -> int:\n    return x\n',
+    'x = f"{3}"\ndef f(n: int) -> str:\n    return x\n',
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -1464,6 +1502,7 @@ FRONT_END_GROUPS = {
     "for ... else, while ... else": (ELSE_ACCEPTED, ELSE_REFUSED),
     "d[k] op= v": (DAUG_ACCEPTED, DAUG_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
+    "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
 }
 
 

@@ -725,7 +725,7 @@ KC_FN int kc_frontend_ok(const kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs; i++)
         if (c->funcs[i].outer_tok >= 0) return 0;
     for (int32_t i = 0; i < c->n_toks; i++)
-        if (c->toks[i].kind == TK_NAME && kc_tok_is(c, &c->toks[i], "lambda")) return 0;
+        if (c->toks[i].kind == TK_NAME && (kc_tok_is(c, &c->toks[i], "lambda") || c->toks[i].start < 0)) return 0;  /* an f-string's str */
     for (int32_t i = 0; i < c->n_nodes; i++) {
         const kc_node *n = &c->nodes[i];
         if (n->kind == E_LISTCOMP && n->spare >= 1 && n->spare <= 3) return 0;
