@@ -1448,7 +1448,8 @@ FSTR_ACCEPTED = [
     'def f(n: int) -> str:\n    return f"{n}"\n',
     'def f(n: int) -> str:\n    return f"{n//2} mangoes"\n',
     'def f(a: str, b: str) -> str:\n    return f"{a}.{b}"\n',
-    "def f(xs: list[str]) -> list[str]:\n    return [f\"the {xs[i].count('1')}n {i}\" for i in range(len(xs))]\n",
+    "def f(xs: list[str]) -> list[str]:\n"
+    "    return [f\"the {xs[i].count('1')}n {i}\" for i in range(len(xs))]\n",
     'def f(n: int) -> str:\n    return f"a\\x7b{n}\\n"\n',
     'def f(n: int) -> str:\n    return f"{n}".upper() + f"{n + 1}x"\n',
     'def f(n: int) -> str:\n    s = "x" + f"{n}{n}"\n    return s\n',
@@ -1458,7 +1459,8 @@ FSTR_ACCEPTED = [
     'def f(n: int) -> str:\n    return f"{g(n)}"\ndef g(x: int) -> int:\n    return x\n',
     'def f(n: int) -> str:\n    assert n >= 0, f"Expected {n}"\n    return F"\u00e9{ n }\\\\"\n',
     'def f(n: int) -> str:\n    print(f"The result is {n}")\n    return f"{n}" + f\'{n}\'\n',
-    'def f(n: int) -> str:\n    if n < 0:\n        raise ValueError(f"Unknown note: {n}")\n    return ""\n',
+    'def f(n: int) -> str:\n    if n < 0:\n        raise ValueError(f"Unknown note: {n}")\n'
+    '    return ""\n',
     'print(f"{3}")\n',
 ]
 FSTR_REFUSED = [
@@ -1477,6 +1479,26 @@ FSTR_REFUSED = [
     'def f(n: int) -> str:\n    str = 3\n    return f"{n}"\n',
     'def f(n: int) -> str:\n    return f"{g(n, n)}"\ndef g(x: int) -> int:\n    return x\n',
     'x = f"{3}"\ndef f(n: int) -> str:\n    return x\n',
+]
+
+# frontend.py's _rewrite_keywords: enumerate(xs, start=k) is enumerate(xs, k), s.split(sep=a)
+# s.split(a) (and int's base=, which kc takes as far as it takes int(s, b))
+KW_ACCEPTED = [
+    "def f(xs: list[int]) -> int:\n    t = 0\n    for i, x in enumerate(xs, start=1):\n"
+    "        t += i * x\n    return t\n",
+    'def f(s: str) -> list[str]:\n    return s.split(sep="|")\n',
+    'def f(s: str) -> list[str]:\n    return s.rsplit(sep="|",)\n',
+]
+KW_REFUSED = [
+    "def f(a: str) -> int:\n    return int(base=2)\n",
+    "def f(a: str) -> int:\n    return int(a, base=2, reverse=True)\n",
+    "def f(s: str) -> list[str]:\n    return s.split(maxsplit=1)\n",
+    'def f(s: str) -> list[str]:\n    return s.split(maxsplit=1, sep=",")\n',
+    'def f(s: str) -> list[str]:\n    return s.split(sep=",", reverse=True)\n',
+    'def f(s: str) -> str:\n    return s.strip(sep=",")\n',
+    "def int(x: str) -> int:\n    return 1\n\n\ndef f(a: str) -> int:\n    return int(a, base=2)\n",
+    "def f(a: str) -> int:\n    int = 3\n    return int(a, base=2)\n",
+    "int = 3\n\n\ndef f(a: str) -> int:\n    return 1\n",
 ]
 
 FRONT_END_GROUPS = {
@@ -1503,6 +1525,7 @@ FRONT_END_GROUPS = {
     "d[k] op= v": (DAUG_ACCEPTED, DAUG_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
+    "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),
 }
 
 

@@ -338,15 +338,51 @@ KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp);
    comp_for (a generator expression as the sole argument: an E_LISTCOMP whose spare is 1, which
    the consumers types.py rewrites to a list comprehension accept). The call's spare: 1 for
    reverse=True, 2 for reverse=False; other keywords, starred arguments: unsupported. */
+/* whether keyword `kw` of `call` (with `count` positional arguments before it) is one that
+   frontend.py's _rewrite_keywords makes positional: int's base= or enumerate's start= after one
+   positional argument (the builtin's: kc refuses a module name or variable that shadows one,
+   kc_no_shadowing_variables, kc_module_names_once), the parameters of split and rsplit (sep,
+   maxsplit) in their order after the positional ones; none after another keyword but those
+   (`converted`: 1 after split's, 2 after int's or enumerate's, which must be the last) */
+KC_FN int kc_positional_keyword(kc_ctx *c, int32_t call, const kc_tok *kw, int count, int converted) {
+    const kc_node *n = &c->nodes[call];
+    if (n->spare || n->c >= 0 || n->tok < 0 || converted == 2) return 0;
+    const kc_tok *name = &c->toks[n->tok];
+    if (n->kind == E_CALL)
+        return !converted && count == 1 &&
+               ((kc_tok_is(c, name, "int") && kc_tok_is(c, kw, "base")) || (kc_tok_is(c, name, "enumerate") && kc_tok_is(c, kw, "start")));
+    if (n->kind == E_METHOD && (kc_tok_is(c, name, "split") || kc_tok_is(c, name, "rsplit")))
+        return (count == 0 && kc_tok_is(c, kw, "sep")) || (count == 1 && kc_tok_is(c, kw, "maxsplit"));
+    return 0;
+}
+
 KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
     int32_t head = -1, tail = -1;
+    int converted = 0;
     *count = 0;
     while (!c->err && !kc_at_op(c, P_RPAR)) {
         kc_tok *t = kc_peek(c);
         if (t->kind == TK_NAME && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_EQUAL) {
             kc_next(c);
             kc_next(c);
-            if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 && c->nodes[call].kind == E_CALL) {
+            if (kc_positional_keyword(c, call, t, *count, converted)) {
+                /* frontend.py's _rewrite_keywords: int(s, base=b) is int(s, b), enumerate(xs,
+                   start=k) enumerate(xs, k), s.split(sep=a, maxsplit=n) s.split(a, n) */
+                int32_t a = kc_expr(c);
+                if (c->err) return -1;
+                kc_child_depth(c, call, a);
+                if (tail < 0) head = a; else c->nodes[tail].next = a;
+                tail = a;
+                (*count)++;
+                converted = 1 + (c->nodes[call].kind == E_CALL);
+                if (converted == 2 && !kc_at_op(c, P_RPAR) && !(kc_at_op(c, P_COMMA) && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_RPAR)) {
+                    kc_fail(c, "keyword argument other than reverse=True or False", t->line);
+                    return -1;
+                }
+            } else if (converted) {
+                kc_fail(c, "keyword argument other than reverse=True or False", t->line);
+                return -1;
+            } else if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 && c->nodes[call].kind == E_CALL) {
                 /* sorted(xs, key=f): rewritten by kc_sorted_by_key, as frontend.py's _Functionals */
                 int32_t f = -1;
                 if (kc_at_kw(c, "lambda")) {
@@ -1745,7 +1781,8 @@ KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
 KC_FN void kc_module_names_once(kc_ctx *c) {
     kc_no_shadowing_variables(c);
     for (int32_t i = 0; i < c->n_mconst && !c->err; i++)
-        if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]])) kc_fail(c, "a module constant named like a builtin", c->toks[c->mconst_tok[i]].line);
+        if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]]) || kc_is_builtin(c, c->mconst_tok[i]))  /* `int = 3`: int annotations then name it */
+            kc_fail(c, "a module constant named like a builtin", c->toks[c->mconst_tok[i]].line);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         if (c->funcs[i].outer_tok >= 0) continue;
         kc_tok *name = &c->toks[c->funcs[i].name_tok];
