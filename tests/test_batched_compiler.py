@@ -1501,6 +1501,25 @@ KW_REFUSED = [
     "int = 3\n\n\ndef f(a: str) -> int:\n    return 1\n",
 ]
 
+# frontend.py's _SpelledForms: float("inf") of a str literal is the float (a sign, inf or
+# infinity, a float literal's digits; the rest refused); float(s) of a str is FLOAT_OF_STR
+FLOAT_ACCEPTED = [
+    'def f(n: int) -> float:\n    m = float("inf")\n    return m\n',
+    "def f(n: int) -> float:\n    return float('-inf') + float(\"+Infinity\") - float(\"-INF\")\n",
+    'def f(n: int) -> float:\n    return float("1.5") + float("-0") + float("1_0") + float(".5")\n',
+    'def f(n: int) -> float:\n    return float("1e400") + float("12345678901234567890123")\n',
+    'def f(n: int) -> float:\n    return float("inf") * 0\n',
+    "def f(s: str) -> int:\n    return int(round(float(s))) + int(float(s[1:]))\n",
+    "def f(xs: list[str]) -> float:\n    return sum([float(x) for x in xs])\n",
+]
+FLOAT_REFUSED = [
+    'def f(n: int) -> float:\n    return float("nan")\n',
+    'def f(n: int) -> float:\n    return float(" 1")\n',
+    'def f(n: int) -> float:\n    return float("0x10")\n',
+    'def f(n: int) -> float:\n    return float("1__0")\n',
+    'def f(n: int) -> float:\n    return float("-")\n',
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -1526,6 +1545,7 @@ FRONT_END_GROUPS = {
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),
+    'float("inf"), float(s)': (FLOAT_ACCEPTED, FLOAT_REFUSED),
 }
 
 

@@ -262,6 +262,49 @@ KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
     return copy;
 }
 
+KC_FN int32_t kc_decode_string(kc_ctx *c, const kc_tok *t, int64_t *out);  /* kc_lower.h */
+
+KC_FN int kc_tok_is_text(const char *a, const char *b) {
+    while (*a && *a == *b) { a++; b++; }
+    return *a == 0 && *b == 0;
+}
+
+/* frontend.py's _SpelledForms: float("inf") of a str literal is the float CPython's float()
+   makes of it (a NaN or a ValueError stays a call). kc folds a sign, then inf or infinity in
+   any case or a float literal's digits (kc_parse_float), at the call's line; any other text
+   (spaces, nan, ...) is left to the reference. */
+KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
+    int line = c->nodes[call].line;
+    const kc_tok *t = &c->toks[c->nodes[str].tok];
+    int64_t value[48];
+    char text[48];
+    if (t->len > 40) { kc_fail(c, "float() of this str literal", line); return -1; }
+    int32_t n = kc_decode_string(c, t, value);
+    if (c->err || n < 0) return -1;
+    for (int32_t i = 0; i < n; i++) {
+        if (value[i] <= 0 || value[i] >= 0x80) { kc_fail(c, "float() of this str literal", line); return -1; }
+        text[i] = (char)value[i];
+    }
+    text[n] = 0;
+    int at = 0, negative = 0;
+    if (n > 0 && (text[0] == '+' || text[0] == '-')) { negative = text[0] == '-'; at = 1; }
+    char low[48];
+    for (int32_t i = at; i <= n; i++) low[i - at] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+    double v = 0.0;
+    if (kc_tok_is_text(low, "inf") || kc_tok_is_text(low, "infinity")) {
+        union { uint64_t u; double d; } inf;
+        inf.u = 0x7FF0000000000000ull;
+        v = inf.d;
+    } else if (n - at < 1 || !(kc_is_digit(text[at]) || text[at] == '.') || kc_parse_float(text + at, n - at, 0, &v) != 0) {
+        kc_fail(c, "float() of this str literal", line);
+        return -1;
+    }
+    int32_t k = kc_node_new(c, E_FLOAT, line);
+    if (k < 0) return -1;
+    c->nodes[k].fval = negative ? -v : v;
+    return k;
+}
+
 /* frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of plain operands is (a // b,
    a % b), both at the call's line */
 KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
@@ -685,6 +728,11 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             if (c->err) return -1;
             c->nodes[k].a = args;
             c->nodes[k].ival = count;
+            if (kc_tok_is(c, t, "float") && count == 1 && !c->nodes[k].spare && c->nodes[k].c < 0 && c->nodes[args].kind == E_STR) {
+                k = kc_float_of_literal(c, k, args);
+                if (c->err) return -1;
+                return kc_postfix(c, k);
+            }
             if (count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0 &&
                 (kc_tok_is(c, t, "pow") || (kc_tok_is(c, t, "divmod") && kc_plain_operand(c, args) && kc_plain_operand(c, c->nodes[args].next)))) {
                 k = kc_spelled_pow_divmod(c, k);

@@ -549,6 +549,7 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     int t = kc_type_expr(c, a0, 0);
     if (c->err) return T_UNKNOWN;
     if (is_int && t == T_STR) return T_INT;
+    if (is_float && t == T_STR) return T_FLOAT;  /* FLOAT_OF_STR (float("inf") of a literal: folded by the parser) */
     if (is_bool && (kc_is_seq(t) || kc_is_tuple(t) || kc_is_set(t) || kc_is_dict(t))) return T_BOOL;
     if (!kc_numeric(t)) { kc_fail(c, "conversion of a non-number", n->line); return T_UNKNOWN; }
     if (is_abs) return t == T_FLOAT ? T_FLOAT : T_INT;
