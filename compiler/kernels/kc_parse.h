@@ -1798,6 +1798,54 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
    calls (a call of it there is the reference's "call of the variable") is a plain variable. */
 KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
 
+/* Whether f may bind `name` (a builtin's, in KC_BUILTINS or KC_REWRITTEN) as a variable or a
+   parameter: types.py's is_local makes it a plain variable in the whole function; and where the
+   name is one of _REWRITTEN, frontend.py's _rewrite_forms leaves the function without
+   _SpelledForms, _rewrite_generators and _Functionals, so kc takes the function only where its
+   tokens show nothing those rewrite (kc's parse made the rewrites already): no call of the
+   name itself, of float, divmod, pow, map, filter, next, all, any or tuple, no sorted(list(..)) or
+   sum(range(..)), no keyword argument, lambda, generator expression, f-string, or .keys(),
+   .values(), .items() or .sort(; and no nested function in the module. */
+KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
+    static const char *const spelled[] = {"float", "divmod", "pow", "map", "filter", "next", "all", "any", "tuple", 0};
+    static const char *const views[] = {"keys", "values", "items", "sort", 0};
+    if (f->def_tok < 0 || f->outer_tok >= 0 || !kc_tok_is(c, &c->toks[f->def_tok], "def")) return 0;
+    for (int32_t i = 0; i < c->n_funcs; i++)
+        if (c->funcs[i].outer_tok >= 0) return 0;
+    int depth = 0, body = 0;
+    char stack[64];
+    for (int32_t i = f->def_tok; i < c->n_toks; i++) {
+        const kc_tok *t = &c->toks[i], *u = &c->toks[i + 1 < c->n_toks ? i + 1 : i];
+        int call = u->kind == TK_OP && u->op == P_LPAR;
+        if (t->kind == TK_END) break;
+        if (t->kind == TK_INDENT) body++;
+        if (t->kind == TK_DEDENT && --body <= 0) break;
+        if (t->kind == TK_NEWLINE && body == 0 && u->kind != TK_INDENT) break;  /* a one-line def's end */
+        if (t->kind == TK_OP) {
+            if (t->op == P_LPAR || t->op == P_LSQB || t->op == P_LBRACE) {
+                if (depth >= 64) return 0;
+                stack[depth++] = (char)(t->op == P_LPAR);
+            } else if (t->op == P_RPAR || t->op == P_RSQB || t->op == P_RBRACE) {
+                if (depth > 0) depth--;
+            } else if (t->op == P_EQUAL && depth > 0) {
+                return 0;  /* a keyword argument */
+            } else if (t->op == P_DOT && u->kind == TK_NAME && kc_tok_among(c, u, views)) {
+                return 0;
+            }
+            continue;
+        }
+        if (t->kind != TK_NAME) continue;
+        if (t->start < 0 || kc_tok_is(c, t, "lambda")) return 0;  /* an f-string's str, a lambda */
+        if (kc_tok_is(c, t, "for") && depth > 0 && stack[depth - 1]) return 0;  /* a generator expression */
+        if (i > f->def_tok + 1 && call && (kc_same_name(c, i, name) || kc_tok_among(c, t, spelled))) return 0;
+        if (call && i + 2 < c->n_toks &&
+            ((kc_tok_is(c, t, "sorted") && kc_tok_is(c, &c->toks[i + 2], "list")) ||
+             (kc_tok_is(c, t, "sum") && kc_tok_is(c, &c->toks[i + 2], "range"))))
+            return 0;
+    }
+    return 1;
+}
+
 KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
@@ -1807,7 +1855,7 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
             if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
             const kc_tok *t = &c->toks[n->tok];
             if (kc_is_builtin(c, n->tok) || kc_is_rewritten(c, t)) {
-                kc_fail(c, "a variable named like a function", n->line);
+                if (!kc_shadow_ok(c, f, n->tok)) kc_fail(c, "a variable named like a function", n->line);
             } else if (kc_find_func(c, n->tok) >= 0) {
                 int called = 0;
                 for (int32_t j = 0; j < c->n_funcs && !called; j++)  /* nested defs: left to the reference */

@@ -256,7 +256,7 @@ KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     int32_t v = kc_lookup(c, n->tok);
     if (v < 0) {
         /* a variable named like a module function its function never calls: kc_no_shadowing_variables */
-        if (kc_is_builtin(c, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
+        if (kc_is_builtin(c, n->tok) && !kc_shadow_ok(c, c->fn, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
         v = kc_new_var(c, n->tok, type);
         if (v < 0) return;
     } else if (!kc_unify(c, c->vars[v].type, type)) {
