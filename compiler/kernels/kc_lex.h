@@ -6,11 +6,15 @@
  * Gives: c->toks[0, n_toks): NAME (op: 1 + its index in KC_KEYWORDS for a keyword, else 0),
  * NUMBER, STRING (quotes and prefix included, escapes not decoded), OP (op: a kc_punct),
  * NEWLINE, INDENT and DEDENT as Python's tokenizer makes them (none inside brackets, none for
- * blank or comment-only lines), then one END; each with its line, end line and column.
+ * blank or comment-only lines), then one END; each with its line, end line and column. A plain
+ * one-line f-string is the tokens of what frontend.py's visit_JoinedStr makes of it
+ * (kc_lex_fstring: ( "a" + str ( x ) ), its `str` spelled by synth[0, 3), its brackets and `+`
+ * OP tokens of no text).
  * kc_parse_int and kc_parse_float read a NUMBER token's value for the parser.
  * Guarantees: what CPython's tokenizer would read otherwise, or reject (tabs against spaces,
  * form feeds, carriage returns, characters outside ASCII but in strings and comments, string
- * prefixes, unmatched brackets, unterminated strings), stops kc with kc_fail; kc_diag.h then
+ * prefixes but the f-strings kc_lex_fstring takes, unmatched brackets, unterminated strings),
+ * stops kc with kc_fail; kc_diag.h then
  * decides whether kc is sure of CPython's diagnostic. A float literal is correctly rounded: on
  * Clinger's fast path everywhere, by strtod on the host, else refused on a device.
  */

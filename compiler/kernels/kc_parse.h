@@ -7,7 +7,8 @@
  * c->nodes (kc_node: E_* expressions and S_* statements, with lines, children and nesting
  * depth), with what frontend.py rewrites already rewritten: module-level statements become the
  * `<module>` function, nested defs are hoisted (outer.inner), calls spelled as others (pow,
- * divmod, sorted(key=...), filter and map, ...) become what frontend.py makes of them;
+ * divmod, sorted(key=...), filter and map, float("inf"), enumerate(xs, start=k), s.split(sep=a),
+ * ...) become what frontend.py makes of them;
  * kc_inline_constants (called by kc_compile after the parse) puts module constants in place
  * of their names. Annotation types are interned through kc_types.h's kc_tuple_of, kc_dict_of
  * and kc_set_of (declared in kc.h).
