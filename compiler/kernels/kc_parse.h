@@ -263,40 +263,34 @@ KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
     return copy;
 }
 
-KC_FN int32_t kc_decode_string(kc_ctx *c, const kc_tok *t, int64_t *out);  /* kc_lower.h */
-
-KC_FN int kc_tok_is_text(const char *a, const char *b) {
-    while (*a && *a == *b) { a++; b++; }
-    return *a == 0 && *b == 0;
-}
 
 /* frontend.py's _SpelledForms: float("inf") of a str literal is the float CPython's float()
-   makes of it (a NaN or a ValueError stays a call). kc folds a sign, then inf or infinity in
-   any case or a float literal's digits (kc_parse_float), at the call's line; any other text
-   (spaces, nan, ...) is left to the reference. */
+   makes of it (a NaN or a ValueError stays a call). kc folds a one-quoted literal without
+   backslashes (its text is its value): a sign, then inf or infinity in any case or a float
+   literal's digits (kc_parse_float), at the call's line; any other text (spaces, nan, ...) is
+   left to the reference. No buffer on the stack: the parse recurses through here. */
+KC_FN int kc_float_word(const char *s, int n, const char *word) {
+    int i = 0;
+    for (; i < n; i++) {
+        char ch = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        if (word[i] == 0 || ch != word[i]) return 0;
+    }
+    return word[i] == 0;
+}
+
 KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
     int line = c->nodes[call].line;
     const kc_tok *t = &c->toks[c->nodes[str].tok];
-    int64_t value[48];
-    char text[48];
-    if (t->len > 40) { kc_fail(c, "float() of this str literal", line); return -1; }
-    int32_t n = kc_decode_string(c, t, value);
-    if (c->err || n < 0) return -1;
-    for (int32_t i = 0; i < n; i++) {
-        if (value[i] <= 0 || value[i] >= 0x80) { kc_fail(c, "float() of this str literal", line); return -1; }
-        text[i] = (char)value[i];
-    }
-    text[n] = 0;
-    int at = 0, negative = 0;
-    if (n > 0 && (text[0] == '+' || text[0] == '-')) { negative = text[0] == '-'; at = 1; }
-    char low[48];
-    for (int32_t i = at; i <= n; i++) low[i - at] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+    const char *s = c->src + t->start + 1;
+    int n = t->len - 2, at = 0, negative = 0, plain = t->start >= 0 && n >= 1 && !(n >= 4 && s[0] == s[-1] && s[1] == s[-1]);
+    for (int i = 0; i < n && plain; i++) plain = s[i] != '\\' && (unsigned char)s[i] < 0x80 && s[i] > ' ';
+    if (plain && (s[0] == '+' || s[0] == '-')) { negative = s[0] == '-'; at = 1; }
     double v = 0.0;
-    if (kc_tok_is_text(low, "inf") || kc_tok_is_text(low, "infinity")) {
+    if (plain && (kc_float_word(s + at, n - at, "inf") || kc_float_word(s + at, n - at, "infinity"))) {
         union { uint64_t u; double d; } inf;
         inf.u = 0x7FF0000000000000ull;
         v = inf.d;
-    } else if (n - at < 1 || !(kc_is_digit(text[at]) || text[at] == '.') || kc_parse_float(text + at, n - at, 0, &v) != 0) {
+    } else if (!plain || n - at < 1 || !(kc_is_digit(s[at]) || s[at] == '.') || kc_parse_float(s + at, n - at, 0, &v) != 0) {
         kc_fail(c, "float() of this str literal", line);
         return -1;
     }
@@ -1807,14 +1801,16 @@ KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
    name itself, of float, divmod, pow, map, filter, next, all, any or tuple, no sorted(list(..)) or
    sum(range(..)), no keyword argument, lambda, generator expression, f-string, or .keys(),
    .values(), .items() or .sort(; and no nested function in the module. */
+KC_TABLE char *const KC_SHADOW_SPELLED[] = {"float", "divmod", "pow", "map", "filter", "next", "all", "any", "tuple", 0};
+KC_TABLE char *const KC_SHADOW_VIEWS[] = {"keys", "values", "items", "sort", 0};
+
 KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
-    static const char *const spelled[] = {"float", "divmod", "pow", "map", "filter", "next", "all", "any", "tuple", 0};
-    static const char *const views[] = {"keys", "values", "items", "sort", 0};
+    const char *const *spelled = KC_SHADOW_SPELLED, *const *views = KC_SHADOW_VIEWS;
     if (f->def_tok < 0 || f->outer_tok >= 0 || !kc_tok_is(c, &c->toks[f->def_tok], "def")) return 0;
     for (int32_t i = 0; i < c->n_funcs; i++)
         if (c->funcs[i].outer_tok >= 0) return 0;
     int depth = 0, body = 0;
-    char stack[64];
+    uint64_t round = 0;  /* bit d: the bracket open at depth d is a parenthesis */
     for (int32_t i = f->def_tok; i < c->n_toks; i++) {
         const kc_tok *t = &c->toks[i], *u = &c->toks[i + 1 < c->n_toks ? i + 1 : i];
         int call = u->kind == TK_OP && u->op == P_LPAR;
@@ -1825,7 +1821,8 @@ KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
         if (t->kind == TK_OP) {
             if (t->op == P_LPAR || t->op == P_LSQB || t->op == P_LBRACE) {
                 if (depth >= 64) return 0;
-                stack[depth++] = (char)(t->op == P_LPAR);
+                round = (round & ~((uint64_t)1 << depth)) | ((uint64_t)(t->op == P_LPAR) << depth);
+                depth++;
             } else if (t->op == P_RPAR || t->op == P_RSQB || t->op == P_RBRACE) {
                 if (depth > 0) depth--;
             } else if (t->op == P_EQUAL && depth > 0) {
@@ -1837,7 +1834,7 @@ KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
         }
         if (t->kind != TK_NAME) continue;
         if (t->start < 0 || kc_tok_is(c, t, "lambda")) return 0;  /* an f-string's str, a lambda */
-        if (kc_tok_is(c, t, "for") && depth > 0 && stack[depth - 1]) return 0;  /* a generator expression */
+        if (kc_tok_is(c, t, "for") && depth > 0 && (round >> (depth - 1) & 1)) return 0;  /* a generator expression */
         if (i > f->def_tok + 1 && call && (kc_same_name(c, i, name) || kc_tok_among(c, t, spelled))) return 0;
         if (call && i + 2 < c->n_toks &&
             ((kc_tok_is(c, t, "sorted") && kc_tok_is(c, &c->toks[i + 2], "list")) ||
