@@ -69,7 +69,7 @@ KC_OP_NAMES = (
     "STR_JOIN STR_SPLIT STR_SPLIT_WS "
     "MIN MAX SORTED SORTED_DESC LIST_OF_STR LIST_POP LIST_POP_AT LIST_REVERSED LIST_RANGE "
     "TUPLE_NEW TUPLE_GET UNPACK_TUPLE UNPACK_LIST SORTED_UNIQUE LIST_FIND "
-    "SQRT_F FLOOR_F CEIL_F ROUND_F STR_BIN CMP_IF"
+    "SQRT_F FLOOR_F CEIL_F ROUND_F STR_BIN CMP_IF FLOAT_OF_STR"
 ).split()
 # then the str methods' instructions not named above (vm/surface.py), in the table's order: kc
 # emits what kc_surface.h's KC_STR_METHOD_OP names

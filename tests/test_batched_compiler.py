@@ -1389,7 +1389,7 @@ NAME_ERROR_REFUSED = [
 ]
 
 # frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of names or number literals
-# is (a // b, a % b); a variable named like a builtin the front end rewrites is refused
+# is (a // b, a % b); a variable named like a builtin the front end rewrites: BUILTIN_VAR_*
 SPELLED_ACCEPTED = [
     "def f(n: int) -> int:\n    return pow(2, n)\n",
     "def f(n: int) -> float:\n    return pow(n, 0.5) + pow(n, -1)\n",
@@ -1398,12 +1398,12 @@ SPELLED_ACCEPTED = [
     "def f(n: float) -> float:\n    x, r = divmod(n, -2.5)\n    return x + r\n",
     "def f(n: int) -> tuple[int, int]:\n    return divmod(n, 10)\n",
     "def f(n: int) -> int:\n    return pow(\n        2,\n        n)\n",
+    "def f(n: int) -> int:\n    pow = 3\n    return pow\n",
+    "def f(n: int) -> int:\n    next = 3\n    return next\n",
 ]
 SPELLED_REFUSED = [
     "def f(n: int) -> int:\n    x, r = divmod(n + 1, 10)\n    return x + r\n",
     "def f(n: int) -> int:\n    return pow(2, n, 7)\n",
-    "def f(n: int) -> int:\n    pow = 3\n    return pow\n",
-    "def f(n: int) -> int:\n    next = 3\n    return next\n",
 ]
 
 # frontend.py's _SpelledForms.map_items: map(f, xs) / filter(f, xs) given to sum, min, max,
@@ -1433,12 +1433,128 @@ SHADOW_ACCEPTED = [
     "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    g = n + 1\n    return g + h(n)\n\ndef h(x: int) -> int:\n    return g(x)\n",
     "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    if n:\n        g = 1\n    return g\n",
     "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    for g in range(n):\n        pass\n    return g\n",
+    "def f(n: int) -> int:\n    sum = 0\n    return sum\n",
 ]
 SHADOW_REFUSED = [
     "def g(x: int) -> int:\n    return x\n\ndef f(n: int) -> int:\n    g = n + 1\n    return g(n)\n",
     "def g(x: int) -> int:\n    return x\n\ndef f(xs: list[int]) -> list[int]:\n    g = 1\n    return sorted(xs, key=g)\n",
     "def f(n: int) -> int:\n    f = n + 1\n    if n > 3:\n        return f(n - 1)\n    return f\n",
-    "def f(n: int) -> int:\n    sum = 0\n    return sum\n",
+]
+
+# frontend.py's _SpelledForms.visit_JoinedStr: f"a{x}b" is "a" + str(x) + "b", f"{x}" is str(x)
+# (one-line plain f-strings with a replacement field and no conversion or format spec)
+FSTR_ACCEPTED = [
+    'def f(n: int) -> str:\n    return f"db{n}db"\n',
+    'def f(n: int) -> str:\n    return f"{n}"\n',
+    'def f(n: int) -> str:\n    return f"{n//2} mangoes"\n',
+    'def f(a: str, b: str) -> str:\n    return f"{a}.{b}"\n',
+    "def f(xs: list[str]) -> list[str]:\n"
+    "    return [f\"the {xs[i].count('1')}n {i}\" for i in range(len(xs))]\n",
+    'def f(n: int) -> str:\n    return f"a\\x7b{n}\\n"\n',
+    'def f(n: int) -> str:\n    return f"{n}".upper() + f"{n + 1}x"\n',
+    'def f(n: int) -> str:\n    s = "x" + f"{n}{n}"\n    return s\n',
+    'def f(n: int) -> str:\n    f"{n}"\n    return ""\n',
+    'X = 3\ndef f(n: int) -> str:\n    return f"{X}-{n}"\n',
+    "def f(n: int) -> str:\n    return f\"{'a' if n else 'b'}\"\n",
+    'def f(n: int) -> str:\n    return f"{g(n)}"\ndef g(x: int) -> int:\n    return x\n',
+    'def f(n: int) -> str:\n    assert n >= 0, f"Expected {n}"\n    return F"\u00e9{ n }\\\\"\n',
+    'def f(n: int) -> str:\n    print(f"The result is {n}")\n    return f"{n}" + f\'{n}\'\n',
+    'def f(n: int) -> str:\n    if n < 0:\n        raise ValueError(f"Unknown note: {n}")\n'
+    '    return ""\n',
+    'print(f"{3}")\n',
+]
+FSTR_REFUSED = [
+    'def f(n: int) -> str:\n    return f"abc"\n',
+    'def f(n: int) -> str:\n    return f"{n!r}"\n',
+    'def f(n: int) -> str:\n    return f"{n:3d}"\n',
+    'def f(n: int) -> str:\n    return f"{n=}"\n',
+    'def f(n: int) -> str:\n    return f"{{n}}{n}"\n',
+    'def f(n: int) -> str:\n    return "a" f"{n}"\n',
+    'def f(n: int) -> str:\n    return f"{n}" "a"\n',
+    'def f(n: int) -> str:\n    return (f"{n}"\n            "a")\n',
+    'def f(n: int) -> str:\n    return f"{n, n}"\n',
+    'def f(n: int) -> str:\n    return f"""{n}"""\n',
+    'def f(n: int) -> str:\n    return rf"{n}"\n',
+    "def f(n: float) -> str:\n    return f\"{len(f'{n}')}\"\n",
+    'def f(n: int) -> str:\n    str = 3\n    return f"{n}"\n',
+    'def f(n: int) -> str:\n    return f"{g(n, n)}"\ndef g(x: int) -> int:\n    return x\n',
+    'x = f"{3}"\ndef f(n: int) -> str:\n    return x\n',
+]
+
+# frontend.py's _rewrite_keywords: enumerate(xs, start=k) is enumerate(xs, k), s.split(sep=a)
+# s.split(a) (and int's base=, which kc takes as far as it takes int(s, b))
+KW_ACCEPTED = [
+    "def f(xs: list[int]) -> int:\n    t = 0\n    for i, x in enumerate(xs, start=1):\n"
+    "        t += i * x\n    return t\n",
+    'def f(s: str) -> list[str]:\n    return s.split(sep="|")\n',
+    'def f(s: str) -> list[str]:\n    return s.rsplit(sep="|",)\n',
+]
+KW_REFUSED = [
+    "def f(a: str) -> int:\n    return int(base=2)\n",
+    "def f(a: str) -> int:\n    return int(a, base=2, reverse=True)\n",
+    "def f(s: str) -> list[str]:\n    return s.split(maxsplit=1)\n",
+    'def f(s: str) -> list[str]:\n    return s.split(maxsplit=1, sep=",")\n',
+    'def f(s: str) -> list[str]:\n    return s.split(sep=",", reverse=True)\n',
+    'def f(s: str) -> str:\n    return s.strip(sep=",")\n',
+    "def int(x: str) -> int:\n    return 1\n\n\ndef f(a: str) -> int:\n    return int(a, base=2)\n",
+    "def f(a: str) -> int:\n    int = 3\n    return int(a, base=2)\n",
+    "int = 3\n\n\ndef f(a: str) -> int:\n    return 1\n",
+]
+
+# frontend.py's _SpelledForms: float("inf") of a str literal is the float (a sign, inf or
+# infinity, a float literal's digits; the rest refused); float(s) of a str is FLOAT_OF_STR
+FLOAT_ACCEPTED = [
+    'def f(n: int) -> float:\n    m = float("inf")\n    return m\n',
+    "def f(n: int) -> float:\n    return float('-inf') + float(\"+Infinity\") - float(\"-INF\")\n",
+    'def f(n: int) -> float:\n    return float("1.5") + float("-0") + float("1_0") + float(".5")\n',
+    'def f(n: int) -> float:\n    return float("1e400") + float("12345678901234567890123")\n',
+    'def f(n: int) -> float:\n    return float("inf") * 0\n',
+    "def f(s: str) -> int:\n    return int(round(float(s))) + int(float(s[1:]))\n",
+    "def f(xs: list[str]) -> float:\n    return sum([float(x) for x in xs])\n",
+]
+FLOAT_REFUSED = [
+    'def f(n: int) -> float:\n    return float("nan")\n',
+    'def f(n: int) -> float:\n    return float(" 1")\n',
+    'def f(n: int) -> float:\n    return float("0x10")\n',
+    'def f(n: int) -> float:\n    return float("1__0")\n',
+    'def f(n: int) -> float:\n    return float("-")\n',
+]
+
+# a variable or parameter named like a builtin (types.py's is_local: a plain variable in its
+# whole function); named like one of frontend.py's _REWRITTEN, the front end rewrites nothing in
+# that function, so kc takes it only where its tokens show nothing those rewrites touch
+BUILTIN_VAR_ACCEPTED = [
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    for x in xs:\n        sum += x\n"
+    "    return sum\n",
+    "def f(xs: list[int]) -> int:\n    max = 0\n    for x in xs:\n        if x > max:\n"
+    "            max = x\n    return max\n",
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    return max([x for x in xs]) + sum + len(xs)\n",
+    "def f(list: list[int]) -> int:\n    return len(list)\n",
+    "def f(dict: str) -> int:\n    return len(dict)\n",
+    "def f(map: list[int]) -> int:\n    return sum(map)\n",
+    "def f(xs: list[int]) -> int: sum = 1; return sum\n"
+    "def g(xs: list[int]) -> int:\n    return sum(x for x in xs)\n",
+    "def f(xs: list[int]) -> str:\n    str = 'a'\n    return ','.join([str for x in xs])\n",
+    "def f(xs: list[int]) -> int:\n    for max in xs:\n        pass\n    return max\n",
+    "def f(xs: list[int]) -> list[int]:\n    sum = 0\n    return list(reversed(xs))\n",
+]
+BUILTIN_VAR_REFUSED = [
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    return sum(xs)\n",
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    return max(x for x in xs) + sum\n",
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    return pow(2, 3) + sum\n",
+    'def f(xs: list[int]) -> float:\n    sum = 0\n    return float("inf") + sum\n',
+    'def f(xs: list[int]) -> str:\n    sum = 0\n    return f"{sum}"\n',
+    "def f(xs: list[int]) -> list[int]:\n    sum = 0\n    return sorted(xs, key=lambda v: -v)\n",
+    "def f(xs: list[int]) -> list[int]:\n    sum = 0\n    return sorted(list(xs))\n",
+    "def f(n: int) -> int:\n    max = 0\n    return sum(range(n)) + max\n",
+    "def f(xs: list[int]) -> bool:\n    sum = 0\n    return all(xs)\n",
+    "def f(d: dict[str, int]) -> int:\n    sum = 0\n    return len(d.keys()) + sum\n",
+    "def f(xs: list[int]) -> bool:\n    sum = 0\n    return tuple(xs) == (1, 2)\n",
+    "def f(s: str) -> list[int]:\n    sum = 0\n    a, b = map(int, s.split())\n    return [a, b]\n",
+    "def f(xs: list[int]) -> int:\n    sum = 0\n\n    def g(x: int) -> int:\n        return x\n\n"
+    "    return sum\n",
+    "def f(str: str) -> str:\n    return str(3)\n",
+    "def f(map: list[int]) -> int:\n    return max(map(lambda x: x, map))\n",
 ]
 
 FRONT_END_GROUPS = {
@@ -1464,6 +1580,10 @@ FRONT_END_GROUPS = {
     "for ... else, while ... else": (ELSE_ACCEPTED, ELSE_REFUSED),
     "d[k] op= v": (DAUG_ACCEPTED, DAUG_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
+    "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
+    "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),
+    'float("inf"), float(s)': (FLOAT_ACCEPTED, FLOAT_REFUSED),
+    "a variable or parameter named like a builtin": (BUILTIN_VAR_ACCEPTED, BUILTIN_VAR_REFUSED),
 }
 
 

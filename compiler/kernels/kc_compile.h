@@ -228,7 +228,8 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->typing_names = 0;
     c->math_module = 0;
     c->n_mconst = 0;
-    c->n_synth = c->n_rewrites = 0;
+    c->n_synth = 3;  /* synth[0, 3): the f-strings' `str` (kc_lex) */
+    c->n_rewrites = 0;
     c->filter_map_node = -1;
     c->n_effects = 0;
     c->fn = 0;
@@ -280,7 +281,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
             f->state = 1;
             f->var_begin = c->n_vars;
             for (int p = 0; p < f->n_params && !c->err; p++) {
-                if (kc_find_func(c, f->param_tok[p]) >= 0 || kc_is_builtin(c, f->param_tok[p])) { kc_fail(c, "a parameter named like a function", f->line); break; }
+                if (kc_find_func(c, f->param_tok[p]) >= 0 ||
+                    ((kc_is_builtin(c, f->param_tok[p]) || kc_is_rewritten(c, &c->toks[f->param_tok[p]])) && !kc_shadow_ok(c, f, f->param_tok[p]))) {
+                    kc_fail(c, "a parameter named like a function", f->line);
+                    break;
+                }
                 kc_new_var(c, f->param_tok[p], f->param_type[p]);
             }
             kc_check_block(c, f->body, 0);

@@ -6,11 +6,15 @@
  * Gives: c->toks[0, n_toks): NAME (op: 1 + its index in KC_KEYWORDS for a keyword, else 0),
  * NUMBER, STRING (quotes and prefix included, escapes not decoded), OP (op: a kc_punct),
  * NEWLINE, INDENT and DEDENT as Python's tokenizer makes them (none inside brackets, none for
- * blank or comment-only lines), then one END; each with its line, end line and column.
+ * blank or comment-only lines), then one END; each with its line, end line and column. A plain
+ * one-line f-string is the tokens of what frontend.py's visit_JoinedStr makes of it
+ * (kc_lex_fstring: ( "a" + str ( x ) ), its `str` spelled by synth[0, 3), its brackets and `+`
+ * OP tokens of no text).
  * kc_parse_int and kc_parse_float read a NUMBER token's value for the parser.
  * Guarantees: what CPython's tokenizer would read otherwise, or reject (tabs against spaces,
  * form feeds, carriage returns, characters outside ASCII but in strings and comments, string
- * prefixes, unmatched brackets, unterminated strings), stops kc with kc_fail; kc_diag.h then
+ * prefixes but the f-strings kc_lex_fstring takes, unmatched brackets, unterminated strings),
+ * stops kc with kc_fail; kc_diag.h then
  * decides whether kc is sure of CPython's diagnostic. A float literal is correctly rounded: on
  * Clinger's fast path everywhere, by strtod on the host, else refused on a device.
  */
@@ -100,12 +104,179 @@ KC_FN int kc_string_prefix(const char *p, int n) {
     return r == 1 && (f == 1 || b == 1);
 }
 
+/* a NAME token for src[i, j), its op the keyword's (1 + index in KC_KEYWORDS) or 0 */
+KC_FN void kc_push_name(kc_ctx *c, int64_t i, int64_t j, int line, int col) {
+    kc_push_tok(c, TK_NAME, (int)i, (int)(j - i), line, line, col, 0);
+    if (c->err) return;
+    kc_tok *t = &c->toks[c->n_toks - 1];
+    for (int k = 0; KC_KEYWORDS[k]; k++)
+        if (kc_tok_is(c, t, KC_KEYWORDS[k])) t->op = k + 1;
+}
+
+/* the end (before `limit`) of the NUMBER token at src[i] */
+KC_FN int64_t kc_number_end(const kc_ctx *c, int64_t i, int64_t limit) {
+    const char *s = c->src;
+    int64_t j = i;
+    while (j < limit && (kc_is_alpha(s[j]) || kc_is_digit(s[j]) || s[j] == '.' ||
+                         ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
+                          !(j - i >= 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')))))
+        j++;
+    return j;
+}
+
+/* the operator at src[i] (before `limit`): its kc_punct, its length in *n; -1 for none */
+KC_FN int kc_punct_at(const kc_ctx *c, int64_t i, int64_t limit, int *n) {
+    for (int p = 0; KC_PUNCT_TEXT[p]; p++) {
+        const char *text = KC_PUNCT_TEXT[p];
+        int k = 0;
+        while (text[k] && i + k < limit && c->src[i + k] == text[k]) k++;
+        if (text[k] == 0) { *n = k; return KC_PUNCT_CODE[p]; }
+    }
+    return -1;
+}
+
+/* The tokens of an f-string's replacement field src[i, end) (kc_lex_fstring checked it: one
+   line, ASCII, no backslash or comment, brackets balanced): names, numbers, plain strings and
+   operators; a string prefix stops kc. */
+KC_FN void kc_lex_tokens(kc_ctx *c, int64_t i, int64_t end, int line, int col) {
+    const char *s = c->src;
+    int64_t first = i;
+    while (i < end && !c->err) {
+        char ch = s[i];
+        int at = col + (int)(i - first);
+        if (ch == ' ' || ch == '\t') { i++; continue; }
+        if (kc_is_alpha(ch)) {
+            int64_t j = i;
+            while (j < end && (kc_is_alpha(s[j]) || kc_is_digit(s[j]))) j++;
+            if (j < end && (s[j] == '\'' || s[j] == '"')) { kc_fail(c, "string prefix", line); return; }
+            kc_push_name(c, i, j, line, at);
+            i = j;
+        } else if (kc_is_digit(ch) || (ch == '.' && i + 1 < end && kc_is_digit(s[i + 1]))) {
+            int64_t j = kc_number_end(c, i, end);
+            kc_push_tok(c, TK_NUMBER, (int)i, (int)(j - i), line, line, at, 0);
+            i = j;
+        } else if (ch == '\'' || ch == '"') {
+            int64_t j = i + 1;
+            while (j < end && s[j] != ch) j++;
+            if (j >= end) { kc_fail(c, "string prefix", line); return; }
+            kc_push_tok(c, TK_STRING, (int)i, (int)(j + 1 - i), line, line, at, 0);
+            i = j + 1;
+        } else {
+            int n = 0, code = kc_punct_at(c, i, end, &n);
+            if (code < 0) { kc_fail(c, "string prefix", line); return; }
+            kc_push_tok(c, TK_OP, (int)i, n, line, line, at, code);
+            i += n;
+        }
+    }
+}
+
+/* An f-string as frontend.py's _SpelledForms.visit_JoinedStr makes it: f"a{x}b{y}" is the tokens
+   ( "a" + str ( x ) + "b" + str ( y ) ), f"{x}" is ( str ( x ) ): the literal parts STRING
+   tokens spanning the part and one character either side (kc_decode_string reads between),
+   `str` the NAME token synth[0, 3) spells (start -1: kc_frontend_ok tells the tokens apart),
+   the brackets and `+` OP tokens of no text, all on the f-string's line. Only a one-line plain
+   f or F string with at least one replacement field, each an expression of ASCII tokens without
+   a conversion, format spec, `=`, `!`, top-level comma, backslash or comment; no `{{`, `}}`
+   or backslash before a brace, and no string next to it (implicit concatenation): anything
+   else is left to the reference ("string prefix"). `quote` is at the opening quote; returns
+   the end of the string, or -1 after kc_fail. */
+KC_FN void kc_lex_tokens(kc_ctx *c, int64_t i, int64_t end, int line, int col);
+
+KC_FN int64_t kc_lex_fstring(kc_ctx *c, int64_t quote, int line, int col) {
+    const char *s = c->src;
+    int end_line = line;
+    int64_t end = kc_lex_string(c, quote, &end_line);
+    char q = s[quote];
+    int fields = 0;
+    if (end < 0 || end_line != line || (quote + 2 < c->len && s[quote + 1] == q && s[quote + 2] == q) ||
+        (c->n_toks > 0 && (c->toks[c->n_toks - 1].kind == TK_STRING ||
+                           (c->toks[c->n_toks - 1].kind == TK_OP && c->toks[c->n_toks - 1].len == 0)))) return -1;
+    for (int64_t j = end; j < c->len && s[j] != '\n'; j++) {  /* a string next: concatenation */
+        if (s[j] == ' ' || s[j] == '\t') continue;
+        if (s[j] == '\'' || s[j] == '"' || s[j] == '\\' || kc_is_alpha(s[j])) {
+            int64_t k = j;
+            while (k < c->len && kc_is_alpha(s[k])) k++;
+            if (k < c->len && (s[k] == '\'' || s[k] == '"')) return -1;
+        }
+        break;
+    }
+    /* first pass: check; second: emit */
+    for (int emit = 0; emit < 2; emit++) {
+        int parts = 0;
+        if (emit) kc_push_tok(c, TK_OP, (int)quote, 0, line, line, col, P_LPAR);
+        int64_t i = quote + 1, close = end - 1;
+        while (i < close && !c->err) {
+            if (s[i] != '{') {  /* a literal part [i, j) */
+                int64_t j = i;
+                while (j < close && s[j] != '{') {
+                    if (s[j] == '}') return -1;
+                    if (s[j] == '\\') {
+                        if (j + 1 < close && (s[j + 1] == 'N' || s[j + 1] == '{' || s[j + 1] == '}')) return -1;
+                        j += 2;
+                        continue;
+                    }
+                    j++;
+                }
+                if (j > close) return -1;
+                if (emit) {
+                    if (parts) kc_push_tok(c, TK_OP, (int)i, 0, line, line, col, P_PLUS);
+                    kc_push_tok(c, TK_STRING, (int)(i - 1), (int)(j - i + 2), line, line, col, 0);
+                }
+                parts++;
+                i = j;
+                continue;
+            }
+            /* a field {expr}: its end at the '}' outside brackets and nested strings */
+            int64_t a = i + 1, j = a;
+            int depth = 0;
+            if (a < close && s[a] == '{') return -1;
+            while (j < close) {
+                char ch = s[j];
+                if (ch == '\\' || ch == '#' || (unsigned char)ch >= 0x80 || ch == 0) return -1;
+                if (ch == '\'' || ch == '"') {
+                    int64_t k = j + 1;
+                    while (k < close && s[k] != ch && s[k] != '\\' && (unsigned char)s[k] < 0x80) k++;
+                    if (k >= close || s[k] != ch || (k == j + 1 && k + 1 < close && s[k + 1] == ch)) return -1;
+                    j = k + 1;
+                    continue;
+                }
+                if (ch == '(' || ch == '[' || ch == '{') depth++;
+                else if (ch == ')' || ch == ']') { if (--depth < 0) return -1; }
+                else if (ch == '}') { if (depth == 0) break; depth--; }
+                else if (depth == 0 && (ch == '!' || ch == ':' || ch == '=' || ch == ',')) return -1;
+                j++;
+            }
+            if (j >= close || depth != 0) return -1;
+            int blank = 1;
+            for (int64_t k = a; k < j; k++) blank = blank && (s[k] == ' ' || s[k] == '\t');
+            if (blank) return -1;
+            if (emit) {
+                if (parts) kc_push_tok(c, TK_OP, (int)i, 0, line, line, col, P_PLUS);
+                kc_push_tok(c, TK_NAME, -1, 3, line, line, col, 0);
+                kc_push_tok(c, TK_OP, (int)i, 0, line, line, col, P_LPAR);
+                int32_t before = c->n_toks;
+                kc_lex_tokens(c, a, j, line, col + (int)(a - quote));
+                if (!c->err && c->n_toks == before) return -1;
+                kc_push_tok(c, TK_OP, (int)j, 0, line, line, col, P_RPAR);
+            }
+            fields++;
+            parts++;
+            i = j + 1;
+        }
+        if (!fields) return -1;
+        if (emit) kc_push_tok(c, TK_OP, (int)(end - 1), 0, line, line, col, P_RPAR);
+    }
+    return c->err ? -1 : end;
+}
+
 KC_FN void kc_lex(kc_ctx *c) {
     const char *s = c->src;
     int64_t i = 0, line_start = 0;
     int line = 1, parens = 0, at_line_start = 1, emitted_on_line = 0;
     int indents[KC_MAX_INDENT + 1], alts[KC_MAX_INDENT + 1], n_indents = 1;
     indents[0] = alts[0] = 0;
+    c->synth[0] = 's'; c->synth[1] = 't'; c->synth[2] = 'r';  /* the f-strings' `str` (kc_lex_fstring) */
+    c->n_synth = 3;
     while (i < c->len && !c->err) {
         char ch = s[i];
         if (at_line_start && parens == 0) {
@@ -171,22 +342,18 @@ KC_FN void kc_lex(kc_ctx *c) {
         if (kc_is_alpha(ch)) {
             int64_t j = i;
             while (j < c->len && (kc_is_alpha(s[j]) || kc_is_digit(s[j]))) j++;
-            if (j < c->len && (s[j] == '\'' || s[j] == '"') && kc_string_prefix(s + i, (int)(j - i))) { kc_fail(c, "string prefix", line); return; }
-            kc_push_tok(c, TK_NAME, (int)i, (int)(j - i), line, line, col, 0);
-            if (!c->err) {
-                kc_tok *t = &c->toks[c->n_toks - 1];
-                for (int k = 0; KC_KEYWORDS[k]; k++)
-                    if (kc_tok_is(c, t, KC_KEYWORDS[k])) t->op = k + 1;
+            if (j < c->len && (s[j] == '\'' || s[j] == '"') && kc_string_prefix(s + i, (int)(j - i))) {
+                int64_t e = j - i == 1 && (s[i] == 'f' || s[i] == 'F') ? kc_lex_fstring(c, j, line, col) : -1;
+                if (e < 0) { kc_fail(c, "string prefix", line); return; }
+                i = e;
+                continue;
             }
+            kc_push_name(c, i, j, line, col);
             i = j;
             continue;
         }
         if (kc_is_digit(ch) || (ch == '.' && i + 1 < c->len && kc_is_digit(s[i + 1]))) {
-            int64_t j = i;
-            while (j < c->len && (kc_is_alpha(s[j]) || kc_is_digit(s[j]) || s[j] == '.' ||
-                                  ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
-                                   !(j - i >= 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')))))
-                j++;
+            int64_t j = kc_number_end(c, i, c->len);
             kc_push_tok(c, TK_NUMBER, (int)i, (int)(j - i), line, line, col, 0);
             i = j;
             continue;
@@ -195,6 +362,10 @@ KC_FN void kc_lex(kc_ctx *c) {
             int end_line = line;
             int64_t j = kc_lex_string(c, i, &end_line);
             if (j < 0) { kc_fail(c, "unterminated string", line); return; }
+            if (c->n_toks && c->toks[c->n_toks - 1].kind == TK_OP && c->toks[c->n_toks - 1].len == 0) {
+                kc_fail(c, "string prefix", line);  /* after an f-string: implicit concatenation */
+                return;
+            }
             kc_push_tok(c, TK_STRING, (int)i, (int)(j - i), line, end_line, col, 0);
             for (int64_t k = i; k < j; k++)
                 if (s[k] == '\n') line_start = k + 1;
@@ -202,25 +373,15 @@ KC_FN void kc_lex(kc_ctx *c) {
             i = j;
             continue;
         }
-        int matched = 0;
-        for (int p = 0; KC_PUNCT_TEXT[p]; p++) {
-            const char *text = KC_PUNCT_TEXT[p];
-            int n = 0;
-            while (text[n] && i + n < c->len && s[i + n] == text[n]) n++;
-            if (text[n] == 0) {
-                int code = KC_PUNCT_CODE[p];
-                if (code == P_LPAR || code == P_LSQB || code == P_LBRACE) parens++;
-                if (code == P_RPAR || code == P_RSQB || code == P_RBRACE) {
-                    if (parens == 0) { kc_fail(c, "unmatched closing bracket", line); return; }
-                    parens--;
-                }
-                kc_push_tok(c, TK_OP, (int)i, n, line, line, col, code);
-                i += n;
-                matched = 1;
-                break;
-            }
+        int n = 0, code = kc_punct_at(c, i, c->len, &n);
+        if (code < 0) { kc_fail(c, "character outside Python's tokens", line); return; }
+        if (code == P_LPAR || code == P_LSQB || code == P_LBRACE) parens++;
+        if (code == P_RPAR || code == P_RSQB || code == P_RBRACE) {
+            if (parens == 0) { kc_fail(c, "unmatched closing bracket", line); return; }
+            parens--;
         }
-        if (!matched) { kc_fail(c, "character outside Python's tokens", line); return; }
+        kc_push_tok(c, TK_OP, (int)i, n, line, line, col, code);
+        i += n;
     }
     if (c->err) return;
     if (parens) { kc_fail(c, "unclosed bracket", line); return; }

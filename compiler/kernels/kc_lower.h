@@ -764,7 +764,8 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     } else if (kc_tok_is(c, name, "float")) {
         if (a0 < 0) { kc_push_float(c, 0.0); return; }
         kc_lower_expr(c, a0);
-        if (at != T_FLOAT) kc_emit(c, K_I2F, 0);
+        if (at == T_STR) kc_emit(c, K_FLOAT_OF_STR, 0);
+        else if (at != T_FLOAT) kc_emit(c, K_I2F, 0);
     } else {  /* bool */
         if (a0 < 0) { kc_emit(c, K_LOADI, 0); return; }
         kc_lower_expr(c, a0);

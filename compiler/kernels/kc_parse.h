@@ -7,7 +7,8 @@
  * c->nodes (kc_node: E_* expressions and S_* statements, with lines, children and nesting
  * depth), with what frontend.py rewrites already rewritten: module-level statements become the
  * `<module>` function, nested defs are hoisted (outer.inner), calls spelled as others (pow,
- * divmod, sorted(key=...), filter and map, ...) become what frontend.py makes of them;
+ * divmod, sorted(key=...), filter and map, float("inf"), enumerate(xs, start=k), s.split(sep=a),
+ * ...) become what frontend.py makes of them;
  * kc_inline_constants (called by kc_compile after the parse) puts module constants in place
  * of their names. Annotation types are interned through kc_types.h's kc_tuple_of, kc_dict_of
  * and kc_set_of (declared in kc.h).
@@ -272,6 +273,43 @@ KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
     return copy;
 }
 
+
+/* frontend.py's _SpelledForms: float("inf") of a str literal is the float CPython's float()
+   makes of it (a NaN or a ValueError stays a call). kc folds a one-quoted literal without
+   backslashes (its text is its value): a sign, then inf or infinity in any case or a float
+   literal's digits (kc_parse_float), at the call's line; any other text (spaces, nan, ...) is
+   left to the reference. No buffer on the stack: the parse recurses through here. */
+KC_FN int kc_float_word(const char *s, int n, const char *word) {
+    int i = 0;
+    for (; i < n; i++) {
+        char ch = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        if (word[i] == 0 || ch != word[i]) return 0;
+    }
+    return word[i] == 0;
+}
+
+KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
+    int line = c->nodes[call].line;
+    const kc_tok *t = &c->toks[c->nodes[str].tok];
+    const char *s = c->src + t->start + 1;
+    int n = t->len - 2, at = 0, negative = 0, plain = t->start >= 0 && n >= 1 && !(n >= 4 && s[0] == s[-1] && s[1] == s[-1]);
+    for (int i = 0; i < n && plain; i++) plain = s[i] != '\\' && (unsigned char)s[i] < 0x80 && s[i] > ' ';
+    if (plain && (s[0] == '+' || s[0] == '-')) { negative = s[0] == '-'; at = 1; }
+    double v = 0.0;
+    if (plain && (kc_float_word(s + at, n - at, "inf") || kc_float_word(s + at, n - at, "infinity"))) {
+        union { uint64_t u; double d; } inf;
+        inf.u = 0x7FF0000000000000ull;
+        v = inf.d;
+    } else if (!plain || n - at < 1 || !(kc_is_digit(s[at]) || s[at] == '.') || kc_parse_float(s + at, n - at, 0, &v) != 0) {
+        kc_fail(c, "float() of this str literal", line);
+        return -1;
+    }
+    int32_t k = kc_node_new(c, E_FLOAT, line);
+    if (k < 0) return -1;
+    c->nodes[k].fval = negative ? -v : v;
+    return k;
+}
+
 /* frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of plain operands is (a // b,
    a % b), both at the call's line */
 KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
@@ -348,15 +386,51 @@ KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp);
    comp_for (a generator expression as the sole argument: an E_LISTCOMP whose spare is 1, which
    the consumers types.py rewrites to a list comprehension accept). The call's spare: 1 for
    reverse=True, 2 for reverse=False; other keywords, starred arguments: unsupported. */
+/* whether keyword `kw` of `call` (with `count` positional arguments before it) is one that
+   frontend.py's _rewrite_keywords makes positional: int's base= or enumerate's start= after one
+   positional argument (the builtin's: kc refuses a module name or variable that shadows one,
+   kc_no_shadowing_variables, kc_module_names_once), the parameters of split and rsplit (sep,
+   maxsplit) in their order after the positional ones; none after another keyword but those
+   (`converted`: 1 after split's, 2 after int's or enumerate's, which must be the last) */
+KC_FN int kc_positional_keyword(kc_ctx *c, int32_t call, const kc_tok *kw, int count, int converted) {
+    const kc_node *n = &c->nodes[call];
+    if (n->spare || n->c >= 0 || n->tok < 0 || converted == 2) return 0;
+    const kc_tok *name = &c->toks[n->tok];
+    if (n->kind == E_CALL)
+        return !converted && count == 1 &&
+               ((kc_tok_is(c, name, "int") && kc_tok_is(c, kw, "base")) || (kc_tok_is(c, name, "enumerate") && kc_tok_is(c, kw, "start")));
+    if (n->kind == E_METHOD && (kc_tok_is(c, name, "split") || kc_tok_is(c, name, "rsplit")))
+        return (count == 0 && kc_tok_is(c, kw, "sep")) || (count == 1 && kc_tok_is(c, kw, "maxsplit"));
+    return 0;
+}
+
 KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
     int32_t head = -1, tail = -1;
+    int converted = 0;
     *count = 0;
     while (!c->err && !kc_at_op(c, P_RPAR)) {
         kc_tok *t = kc_peek(c);
         if (t->kind == TK_NAME && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_EQUAL) {
             kc_next(c);
             kc_next(c);
-            if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 && c->nodes[call].kind == E_CALL) {
+            if (kc_positional_keyword(c, call, t, *count, converted)) {
+                /* frontend.py's _rewrite_keywords: int(s, base=b) is int(s, b), enumerate(xs,
+                   start=k) enumerate(xs, k), s.split(sep=a, maxsplit=n) s.split(a, n) */
+                int32_t a = kc_expr(c);
+                if (c->err) return -1;
+                kc_child_depth(c, call, a);
+                if (tail < 0) head = a; else c->nodes[tail].next = a;
+                tail = a;
+                (*count)++;
+                converted = 1 + (c->nodes[call].kind == E_CALL);
+                if (converted == 2 && !kc_at_op(c, P_RPAR) && !(kc_at_op(c, P_COMMA) && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_RPAR)) {
+                    kc_fail(c, "keyword argument other than reverse=True or False", t->line);
+                    return -1;
+                }
+            } else if (converted) {
+                kc_fail(c, "keyword argument other than reverse=True or False", t->line);
+                return -1;
+            } else if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 && c->nodes[call].kind == E_CALL) {
                 /* sorted(xs, key=f): rewritten by kc_sorted_by_key, as frontend.py's _Functionals */
                 int32_t f = -1;
                 if (kc_at_kw(c, "lambda")) {
@@ -659,6 +733,11 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             if (c->err) return -1;
             c->nodes[k].a = args;
             c->nodes[k].ival = count;
+            if (kc_tok_is(c, t, "float") && count == 1 && !c->nodes[k].spare && c->nodes[k].c < 0 && c->nodes[args].kind == E_STR) {
+                k = kc_float_of_literal(c, k, args);
+                if (c->err) return -1;
+                return kc_postfix(c, k);
+            }
             if (count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0 &&
                 (kc_tok_is(c, t, "pow") || (kc_tok_is(c, t, "divmod") && kc_plain_operand(c, args) && kc_plain_operand(c, c->nodes[args].next)))) {
                 k = kc_spelled_pow_divmod(c, k);
@@ -1715,6 +1794,57 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
    calls (a call of it there is the reference's "call of the variable") is a plain variable. */
 KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
 
+/* Whether f may bind `name` (a builtin's, in KC_BUILTINS or KC_REWRITTEN) as a variable or a
+   parameter: types.py's is_local makes it a plain variable in the whole function; and where the
+   name is one of _REWRITTEN, frontend.py's _rewrite_forms leaves the function without
+   _SpelledForms, _rewrite_generators and _Functionals, so kc takes the function only where its
+   tokens show nothing those rewrite (kc's parse made the rewrites already): no call of the
+   name itself, of float, divmod, pow, map, filter, next, all, any or tuple, no sorted(list(..)) or
+   sum(range(..)), no keyword argument, lambda, generator expression, f-string, or .keys(),
+   .values(), .items() or .sort(; and no nested function in the module. */
+KC_TABLE char *const KC_SHADOW_SPELLED[] = {"float", "divmod", "pow", "map", "filter", "next", "all", "any", "tuple", 0};
+KC_TABLE char *const KC_SHADOW_VIEWS[] = {"keys", "values", "items", "sort", 0};
+
+KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
+    const char *const *spelled = KC_SHADOW_SPELLED, *const *views = KC_SHADOW_VIEWS;
+    if (f->def_tok < 0 || f->outer_tok >= 0 || !kc_tok_is(c, &c->toks[f->def_tok], "def")) return 0;
+    for (int32_t i = 0; i < c->n_funcs; i++)
+        if (c->funcs[i].outer_tok >= 0) return 0;
+    int depth = 0, body = 0;
+    uint64_t round = 0;  /* bit d: the bracket open at depth d is a parenthesis */
+    for (int32_t i = f->def_tok; i < c->n_toks; i++) {
+        const kc_tok *t = &c->toks[i], *u = &c->toks[i + 1 < c->n_toks ? i + 1 : i];
+        int call = u->kind == TK_OP && u->op == P_LPAR;
+        if (t->kind == TK_END) break;
+        if (t->kind == TK_INDENT) body++;
+        if (t->kind == TK_DEDENT && --body <= 0) break;
+        if (t->kind == TK_NEWLINE && body == 0 && u->kind != TK_INDENT) break;  /* a one-line def's end */
+        if (t->kind == TK_OP) {
+            if (t->op == P_LPAR || t->op == P_LSQB || t->op == P_LBRACE) {
+                if (depth >= 64) return 0;
+                round = (round & ~((uint64_t)1 << depth)) | ((uint64_t)(t->op == P_LPAR) << depth);
+                depth++;
+            } else if (t->op == P_RPAR || t->op == P_RSQB || t->op == P_RBRACE) {
+                if (depth > 0) depth--;
+            } else if (t->op == P_EQUAL && depth > 0) {
+                return 0;  /* a keyword argument */
+            } else if (t->op == P_DOT && u->kind == TK_NAME && kc_tok_among(c, u, views)) {
+                return 0;
+            }
+            continue;
+        }
+        if (t->kind != TK_NAME) continue;
+        if (t->start < 0 || kc_tok_is(c, t, "lambda")) return 0;  /* an f-string's str, a lambda */
+        if (kc_tok_is(c, t, "for") && depth > 0 && (round >> (depth - 1) & 1)) return 0;  /* a generator expression */
+        if (i > f->def_tok + 1 && call && (kc_same_name(c, i, name) || kc_tok_among(c, t, spelled))) return 0;
+        if (call && i + 2 < c->n_toks &&
+            ((kc_tok_is(c, t, "sorted") && kc_tok_is(c, &c->toks[i + 2], "list")) ||
+             (kc_tok_is(c, t, "sum") && kc_tok_is(c, &c->toks[i + 2], "range"))))
+            return 0;
+    }
+    return 1;
+}
+
 KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
@@ -1724,7 +1854,7 @@ KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
             if (n->kind != E_NAME || !n->check || n->tok < 0) continue;
             const kc_tok *t = &c->toks[n->tok];
             if (kc_is_builtin(c, n->tok) || kc_is_rewritten(c, t)) {
-                kc_fail(c, "a variable named like a function", n->line);
+                if (!kc_shadow_ok(c, f, n->tok)) kc_fail(c, "a variable named like a function", n->line);
             } else if (kc_find_func(c, n->tok) >= 0) {
                 int called = 0;
                 for (int32_t j = 0; j < c->n_funcs && !called; j++)  /* nested defs: left to the reference */
@@ -1746,7 +1876,8 @@ KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
 KC_FN void kc_module_names_once(kc_ctx *c) {
     kc_no_shadowing_variables(c);
     for (int32_t i = 0; i < c->n_mconst && !c->err; i++)
-        if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]])) kc_fail(c, "a module constant named like a builtin", c->toks[c->mconst_tok[i]].line);
+        if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]]) || kc_is_builtin(c, c->mconst_tok[i]))  /* `int = 3`: int annotations then name it */
+            kc_fail(c, "a module constant named like a builtin", c->toks[c->mconst_tok[i]].line);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         if (c->funcs[i].outer_tok >= 0) continue;
         kc_tok *name = &c->toks[c->funcs[i].name_tok];

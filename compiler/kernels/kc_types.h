@@ -256,7 +256,7 @@ KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     int32_t v = kc_lookup(c, n->tok);
     if (v < 0) {
         /* a variable named like a module function its function never calls: kc_no_shadowing_variables */
-        if (kc_is_builtin(c, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
+        if (kc_is_builtin(c, n->tok) && !kc_shadow_ok(c, c->fn, n->tok)) { kc_fail(c, "assignment to a function's name", n->line); return; }
         v = kc_new_var(c, n->tok, type);
         if (v < 0) return;
     } else if (!kc_unify(c, c->vars[v].type, type)) {
@@ -556,6 +556,7 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     int t = kc_type_expr(c, a0, 0);
     if (c->err) return T_UNKNOWN;
     if (is_int && t == T_STR) return T_INT;
+    if (is_float && t == T_STR) return T_FLOAT;  /* FLOAT_OF_STR (float("inf") of a literal: folded by the parser) */
     if (is_bool && (kc_is_seq(t) || kc_is_tuple(t) || kc_is_set(t) || kc_is_dict(t))) return T_BOOL;
     if (!kc_numeric(t)) { kc_fail(c, "conversion of a non-number", n->line); return T_UNKNOWN; }
     if (is_abs) return t == T_FLOAT ? T_FLOAT : T_INT;
@@ -732,7 +733,7 @@ KC_FN int kc_frontend_ok(const kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs; i++)
         if (c->funcs[i].outer_tok >= 0) return 0;
     for (int32_t i = 0; i < c->n_toks; i++)
-        if (c->toks[i].kind == TK_NAME && kc_tok_is(c, &c->toks[i], "lambda")) return 0;
+        if (c->toks[i].kind == TK_NAME && (kc_tok_is(c, &c->toks[i], "lambda") || c->toks[i].start < 0)) return 0;  /* an f-string's str */
     for (int32_t i = 0; i < c->n_nodes; i++) {
         const kc_node *n = &c->nodes[i];
         if (n->kind == E_LISTCOMP && n->spare >= 1 && n->spare <= 3) return 0;
