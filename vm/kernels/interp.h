@@ -2315,6 +2315,11 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip += 2;
             FNEXT;
         }
+/* a fused compare-and-jump handler M(name, cond) for each of the six int comparisons, named
+   P_JLT .. P_JNE as in KILN_FUSED_RUNS (cond compares a with b) */
+#define KILN_INT_JUMPS(M, P) \
+        M(P##_JLT, a < b) M(P##_JLE, a <= b) M(P##_JGT, a > b) \
+        M(P##_JGE, a >= b) M(P##_JEQ, a == b) M(P##_JNE, a != b)
 #define X_LOAD_LOADI_JUMP(name, cond) \
         name: { \
             int64_t a = loc[arg], b = IMM(WORD_ARG(0)); \
@@ -2324,12 +2329,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip += 2; \
             FNEXT; \
         }
-        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JLT, a < b)
-        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JLE, a <= b)
-        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JGT, a > b)
-        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JGE, a >= b)
-        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JEQ, a == b)
-        X_LOAD_LOADI_JUMP(X_LOAD_LOADI_JNE, a != b)
+        KILN_INT_JUMPS(X_LOAD_LOADI_JUMP, X_LOAD_LOADI)
 #undef X_LOAD_LOADI_JUMP
 #define X_LOAD_INT2(name, ovf) \
         name: { \
@@ -2478,13 +2478,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip++; \
             FNEXT; \
         }
-        X_LOADI_JUMP(X_LOADI_JLT, a < b)
-        X_LOADI_JUMP(X_LOADI_JLE, a <= b)
-        X_LOADI_JUMP(X_LOADI_JGT, a > b)
-        X_LOADI_JUMP(X_LOADI_JGE, a >= b)
-        X_LOADI_JUMP(X_LOADI_JEQ, a == b)
-        X_LOADI_JUMP(X_LOADI_JNE, a != b)
+        KILN_INT_JUMPS(X_LOADI_JUMP, X_LOADI)
 #undef X_LOADI_JUMP
+#undef KILN_INT_JUMPS
         X_LOAD_STR_IN_JF: /* the str pushed; then as X_STR_IN_JF, at the STR */
             FUSED(4, F_OP_LOAD);
             *sp++ = loc[arg];
