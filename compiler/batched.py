@@ -284,16 +284,22 @@ def utf8(text: str) -> bool:
     return True
 
 
-def packable(sources: Sequence[str], names: Sequence[str]) -> tuple[list[str], list[int]]:
-    """`sources` with each program whose source or name UTF-8 cannot encode made empty (pack's
-    input), and those programs' indices: their result is NOT_UTF8."""
+def packable(
+    sources: Sequence[str],
+    names: Sequence[str],
+    specs: Sequence[Mapping[str, Sequence[Type]] | None],
+) -> tuple[list[str], list[str], list[Mapping[str, Sequence[Type]] | None], list[int]]:
+    """pack's columns with each program whose source, filename or argument-type names UTF-8
+    cannot encode made an empty program, and those programs' indices: their result is NOT_UTF8."""
     bad = [
-        i for i, (s, n) in enumerate(zip(sources, names, strict=True)) if not (utf8(s) and utf8(n))
+        i
+        for i, (s, n, spec) in enumerate(zip(sources, names, specs, strict=True))
+        if not (utf8(s) and utf8(n) and all(utf8(f) for f in spec or ()))
     ]
-    texts = list(sources)
+    texts, files, types = list(sources), list(names), list(specs)
     for i in bad:
-        texts[i] = ""
-    return texts, bad
+        texts[i], files[i], types[i] = "", "", None
+    return texts, files, types, bad
 
 
 def pack(
@@ -411,8 +417,8 @@ def _compile_batch(
     if n == 0:
         return []
     names, specs = columns(sources, filenames, arg_types)
-    texts, not_utf8 = packable(sources, names)
-    buffer, offsets = pack(texts, [n if utf8(n) else "" for n in names], specs)
+    *columns_, not_utf8 = packable(sources, names, specs)
+    buffer, offsets = pack(*columns_)
     src_off, src_len, name_off, name_len, spec_off, spec_len = (
         (ctypes.c_int64 * n)(*column) for column in offsets
     )

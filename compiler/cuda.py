@@ -445,7 +445,7 @@ def compile_batch_cuda(
     ensure_stack(cupy)
 
     results: list[bytes | Unsupported | None] = [None] * n
-    texts, not_utf8 = batched.packable(sources, names)  # the CPU build says NOT_UTF8 for those
+    *packed, not_utf8 = batched.packable(sources, names, specs)  # the CPU build: NOT_UTF8
     unbounded = {i for i in range(n) if _unbounded(sources[i])}
     on_cpu = sorted(unbounded | set(not_utf8))
     stats = {
@@ -458,7 +458,7 @@ def compile_batch_cuda(
     cpu_set = set(on_cpu)
     device_ids = np.array([i for i in range(n) if i not in cpu_set], dtype=np.int64)
     if len(device_ids):
-        buffer, columns = batched.pack(texts, [m if batched.utf8(m) else "" for m in names], specs)
+        buffer, columns = batched.pack(*packed)
         offsets = np.array(columns, dtype=np.int64)
         d_buf = cupy.asarray(np.frombuffer(buffer + b"\0", dtype=np.uint8))
         d_off = [cupy.asarray(offsets[k]) for k in range(6)]

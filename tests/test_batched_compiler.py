@@ -1683,3 +1683,20 @@ def test_a_lone_surrogate_is_refused_for_its_program_only():
     with pytest.raises(CompileError, match="surrogates not allowed"):
         compile_source(bad, "<bad>")
     assert isinstance(compile_with_fallback([bad], ["<bad>"])[0], CompileError)
+    typed = compile_batch([good, good], ["<a>", "<b>"], [{"f\udc80": [INT]}, None])
+    assert isinstance(typed[0], Unsupported) and "lone surrogate" in typed[0].reason
+    assert typed[1] == _reference(good, "<b>", None)
+
+
+@pytest.mark.parametrize(
+    "constant", ['float("inf")', '-float("inf")', '(float("1.5"), 1)', 'float("2")']
+)
+def test_float_of_a_str_at_module_level_is_not_a_literal(constant):
+    """kc folds float("...") as frontend.py does, but the reference does so in functions only:
+    a module constant made of one is a module-level call (rejected where a function reads it,
+    kept as <module> where none does), never kc's folded literal."""
+    for body in ("    return x\n", "    return Y\n"):
+        result = float if body.endswith("Y\n") and "," not in constant else int
+        source = f"Y = {constant}\ndef f(x: int) -> {result.__name__}:\n{body}"
+        _check_identical([source], ["<m>"], [None])
+        assert isinstance(compile_batch([source], ["<m>"])[0], Unsupported)

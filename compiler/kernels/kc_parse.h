@@ -307,6 +307,7 @@ KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
     int32_t k = kc_node_new(c, E_FLOAT, line);
     if (k < 0) return -1;
     c->nodes[k].fval = negative ? -v : v;
+    c->nodes[k].spare = 1;  /* spelled, not a literal: frontend.py rewrites it in functions only */
     return k;
 }
 
@@ -1648,13 +1649,16 @@ KC_FN void kc_hoist_check(kc_ctx *c, int32_t base, int32_t h) {
 /* ---- module constants: frontend.py's _constant_assignment and _inline_constants ------------ */
 
 /* whether node k is what ast.literal_eval reads as an int, float, str, bool or a tuple of those
-   (a sign only before an int or float literal) */
+   (a sign only before an int or float literal; not a float folded from float("..."), spare 1,
+   which is a call at module level, where the reference leaves the program) */
 KC_FN int kc_literal_scalar(const kc_ctx *c, int32_t k) {
     const kc_node *n = &c->nodes[k];
     switch (n->kind) {
-    case E_INT: case E_FLOAT: case E_STR: case E_BOOL: return 1;
+    case E_INT: case E_STR: case E_BOOL: return 1;
+    case E_FLOAT: return !n->spare;
     case E_UNARY:
-        return (n->op == U_NEG || n->op == U_POS) && (c->nodes[n->a].kind == E_INT || c->nodes[n->a].kind == E_FLOAT);
+        return (n->op == U_NEG || n->op == U_POS) &&
+               (c->nodes[n->a].kind == E_INT || (c->nodes[n->a].kind == E_FLOAT && !c->nodes[n->a].spare));
     default: return 0;
     }
 }
