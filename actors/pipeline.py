@@ -220,6 +220,11 @@ class Pipeline:
         # batched compiler gave it: what one batch compiled, the next batches find (a job's
         # identical samples fall in different batches). Deterministic compiling only.
         self._compiled: dict[Any, tuple[Program | CandidateResult, bool]] = {}
+        # a compiled container's bytes -> its one loaded Program (`_load`), and that Program's
+        # id -> the bytes: sources that differ only where the bytecode does not (comments,
+        # blank lines, a restated prompt) share one program, loaded, verified and flattened once
+        self._loaded: dict[bytes, Program] = {}
+        self._container: dict[int, bytes] = {}
         self.compile_processes = compile_processes
         self._apart: Any = None  # the process pool of `_compile_apart`, started on first use
 
@@ -340,7 +345,8 @@ class Pipeline:
                 words,
             )
             items = layout(work)
-            batch = builder.build(items)
+            # every program here was compiled by kiln's compilers or verified on loading
+            batch = builder.build(items, trusted=True)
             stats = measure(items, work.cand_program)
             t_build = time.perf_counter()
             # 3. execute and verify
@@ -374,7 +380,7 @@ class Pipeline:
                         fail_test, in_module = -1, True
                         steps = int(result.steps[init_row])
                 if code == 0 and id(program) not in containers:
-                    containers[id(program)] = program.to_bytes()
+                    containers[id(program)] = self._container.get(id(program)) or program.to_bytes()
                 results[i] = CandidateResult(
                     VERDICT_NAMES[code],
                     fail_test=fail_test,
@@ -494,6 +500,19 @@ class Pipeline:
                 self._remember(key, memo.programs[key], batched is not None)
         return memo.programs[key]
 
+    def _load(self, data: bytes) -> Program:
+        """The Program of a compiler's container `data`: one object for equal bytes, the most
+        recent COMPILED_KEPT of them (the batch verifies and flattens each object once)."""
+        program = self._loaded.get(data)
+        if program is None:
+            program = load(data)
+            if len(self._loaded) >= COMPILED_KEPT:
+                old = self._loaded.pop(next(iter(self._loaded)))
+                self._container.pop(id(old), None)
+            self._loaded[data] = program
+            self._container[id(program)] = data
+        return program
+
     def _remember(self, key: Any, outcome: Program | CandidateResult, by_batched: bool) -> None:
         """Keep a compiled program (or its compile error) for later batches, the most recent
         COMPILED_KEPT of them."""
@@ -558,7 +577,7 @@ class Pipeline:
         )
         for key, result in zip(todo, compiled, strict=True):
             if isinstance(result, bytes):
-                program = load(result)
+                program = self._load(result)
                 if any(fn.name == key[1] for fn in program.functions):
                     memo.batched[key] = program  # else the reference says why it is missing
 
@@ -589,7 +608,7 @@ class Pipeline:
             return
         for key, (ok, payload) in zip(todo, answers, strict=True):
             if ok is True:
-                memo.apart[key] = load(payload)
+                memo.apart[key] = self._load(payload)
             elif ok is False:
                 memo.apart[key] = payload.decode()
 

@@ -179,9 +179,11 @@ class _ModulePlan:
     history: dict[str, list[tuple[int, ast.FunctionDef]]]  # every def of each name, in order
 
 
-def _module_level(module: ast.Module, report: Reporter) -> _ModulePlan:
-    """The module-level half of parse: every check on the module's statements, in order."""
-    _check_nesting(module, report)
+def _module_level(module: ast.Module, report: Reporter, nesting: bool = True) -> _ModulePlan:
+    """The module-level half of parse: every check on the module's statements, in order
+    (`nesting`: the depth check over the whole tree, too)."""
+    if nesting:
+        _check_nesting(module, report)
     bound: dict[str, int] = {}  # module name -> index of the statement that last bound it
     kinds: dict[str, str] = {}  # module name -> "def", "import", "opaque", "constant", "variable"
     defs: dict[str, ast.FunctionDef] = {}
@@ -269,7 +271,9 @@ def without_dropped(source: str) -> str | None:
     must be compiled, and the reference compiler says why)."""
     try:
         module = ast.parse(source)
-        plan = _module_level(module, Reporter("<input>"))
+        # no depth check (a walk of every node, most of the cost): the view nests as deep as
+        # the source, and whichever compiler takes it refuses what nests too deep
+        plan = _module_level(module, Reporter("<input>"), nesting=False)
     except (CompileError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if not plan.dropped or "__name__" in plan.bound:

@@ -185,6 +185,25 @@ def test_identical_sources_compile_once(ref: Pipeline) -> None:
     assert report.compiles == 2 and [r.verdict for r in report.results] == ["passed", "passed"]
 
 
+def test_sources_with_equal_bytecode_share_one_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sources that differ only where the bytecode does not (a comment) are compiled each, but
+    their equal containers load into one Program, flattened once, and come back as the
+    compiler's own bytes."""
+    import vm.build
+
+    flattened: list[object] = []
+    real = vm.build.flatten
+    monkeypatch.setattr(vm.build, "flatten", lambda p: flattened.append(p) or real(p))
+    batch = [Candidate(DOUBLE + f"# sample {i}\n", "f") for i in range(6)]
+    pipe = Pipeline("cpu", limits=LIMITS, compiler="batched")
+    report = pipe.run(batch, TESTS)
+    assert report.compiles == 6 and report.batched == 6
+    assert len(flattened) == 1  # one program object in the batch
+    assert {r.verdict for r in report.results} == {"passed"}
+    assert len({r.bytecode for r in report.results}) == 1
+    assert verify_bytes(report.results[0].bytecode).to_bytes() == report.results[0].bytecode
+
+
 def test_tests_per_candidate_and_per_problem(ref: Pipeline) -> None:
     square = [TestSpec((3,), 9), TestSpec((4,), 16)]
     square_src = "def sq(n):\n    return n * n\n"

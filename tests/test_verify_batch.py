@@ -388,3 +388,32 @@ def test_negative_tolerance_is_rejected_as_math_isclose_does() -> None:
         verify(batch, backend="cpu", limits=LIMITS)
     with pytest.raises(ValueError):
         verify(batch, backend="ref", limits=LIMITS)
+
+
+def test_trusted_batch_verifies_in_c_and_explains_in_python(monkeypatch: pytest.MonkeyPatch):
+    """A trusted batch (VerifyBatch.trusted: the Pipeline's, all compiled by kiln or verified on
+    loading) skips vm.verify for a program the C side's own verifier passes, and runs it for one
+    it does not: a broken program is still the VerifyError an untrusted batch raises."""
+    import vm.verify
+    from vm.container import VerifyError
+    from vm.isa import BY_NAME
+
+    entries = adversarial_entries()[:1]
+    want = verify(build(entries), backend="cpu", limits=LIMITS)
+    calls: list[Program] = []
+    real = vm.verify.verify
+    monkeypatch.setattr(vm.verify, "verify", lambda p: calls.append(p) or real(p))
+    batch = build(entries)
+    batch.trusted = True
+    assert_same(verify(batch, backend="cpu", limits=LIMITS), want, "trusted: ")
+    assert calls == []
+    verify(build(entries), backend="cpu", limits=LIMITS)
+    assert len(calls) == len(build(entries).programs)  # untrusted: vm.verify on every program
+    calls.clear()
+    broken = build(entries)
+    broken.trusted = True
+    fn = broken.programs[0].functions[0]
+    fn.code[0] = (len(fn.code) + 5) << 8 | BY_NAME["JUMP"].code  # a jump out of the code
+    with pytest.raises(VerifyError):
+        verify(broken, backend="cpu", limits=LIMITS)
+    assert len(calls) == 1

@@ -102,6 +102,10 @@ class VerifyBatch:
     # int64 [n_tests]: each test's fuel (instructions one run may execute); 0 (or no array) means
     # the limits' fuel
     fuel: np.ndarray | None = None
+    # every program was verified already (vm.verify) or comes from kiln's own compilers (whose
+    # output the test suite verifies): `vm.build.verify_inputs` then runs vm.verify only on
+    # a program the C side's own verifier does not pass (its VerifyError says why)
+    trusted: bool = False
 
     @property
     def n_candidates(self) -> int:
@@ -252,7 +256,10 @@ class BatchBuilder:
         self._cands.append((self._program_index[key], function, *tests))
         return len(self._cands) - 1
 
-    def build(self, items: np.ndarray | None = None) -> VerifyBatch:
+    def build(self, items: np.ndarray | None = None, trusted: bool = False) -> VerifyBatch:
+        """The batch of what was added; `items` (default: every test of every candidate, in
+        order) and `trusted` (VerifyBatch's field) as given."""
+
         def offsets(chunks: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
             off = np.zeros(len(chunks) + 1, dtype=np.int64)
             off[1:] = np.cumsum([len(c) for c in chunks])
@@ -277,6 +284,7 @@ class BatchBuilder:
             np.array(self._tol, dtype=np.float64).reshape(-1, 2),
             items.astype(np.int32).reshape(-1, 2),
             np.array(self._fuel, dtype=np.int64) if any(self._fuel) else None,
+            trusted,
         )
         batch.validate()
         return batch

@@ -136,6 +136,12 @@ def program_status(program: Program) -> int:
     return int(library().kiln_program_status(ctypes.byref(_c_program(flat))))
 
 
+def verified_by_c(flat: FlatProgram) -> bool:
+    """Whether the C side's own verifier passes `flat` (`program_status` 2): the check a trusted
+    batch makes instead of vm.verify (vm.build.verify_inputs)."""
+    return int(library().kiln_program_status(ctypes.byref(_c_program(flat)))) == 2
+
+
 def _ptr(array: np.ndarray) -> int:
     return array.ctypes.data
 
