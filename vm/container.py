@@ -156,6 +156,10 @@ class Program:
         return body + struct.pack("<I", zlib.crc32(body))
 
 
+_ITEM_SIZE = {"I": 4, "i": 4, "q": 8}
+_U32 = struct.Struct("<I")
+
+
 class _Reader:
     def __init__(self, data: bytes) -> None:
         self.data, self.pos = data, 0
@@ -170,11 +174,19 @@ class _Reader:
         return chunk
 
     def ints(self, fmt: str, n: int, what: str) -> tuple[int, ...]:
-        size = struct.calcsize(f"<{n}{fmt}")
-        return struct.unpack(f"<{n}{fmt}", self.take(size, what))
+        size = n * _ITEM_SIZE[fmt]
+        pos = self.pos
+        if n < 0 or pos + size > len(self.data):
+            self.take(size, what)  # raises, saying what was truncated
+        self.pos = pos + size
+        return struct.unpack_from(f"<{n}{fmt}", self.data, pos)
 
     def count(self, what: str) -> int:
-        (n,) = self.ints("I", 1, what)
+        pos = self.pos
+        if pos + 4 > len(self.data):
+            self.take(4, what)  # raises
+        self.pos = pos + 4
+        (n,) = _U32.unpack_from(self.data, pos)
         if n > MAX_COUNT:
             raise ContainerError(
                 f"{what} {n} at offset {self.pos - 4} exceeds the limit {MAX_COUNT}"
