@@ -53,6 +53,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from compiler.walk import walk  # ast.walk's order, faster
 from evaluation.extract import (
     MAX_VALUE_CHARS,
     Assertion,
@@ -128,10 +129,10 @@ def draw_tests(problem: Problem) -> NativeTests:
 def _shape_reason(check: ast.FunctionDef) -> str | None:
     """Why the check's body rules out drawing its tests; None when it does not."""
     parents: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(check):
+    for node in walk(check):
         for child in ast.iter_child_nodes(node):
             parents[child] = node
-    for node in ast.walk(check):
+    for node in walk(check):
         if node is check:
             continue
         if isinstance(node, _CATCHING):
@@ -188,7 +189,7 @@ def _bound_result(
         return False
     stores = [
         n
-        for n in ast.walk(check)
+        for n in walk(check)
         if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
     ]
     return len(stores) == 1 and isinstance(stores[0].ctx, ast.Store)
@@ -199,25 +200,21 @@ def _result_asserts(check: ast.FunctionDef, name: str) -> list[ast.Assert] | Non
     none of them calls the candidate; None otherwise."""
     readers = [
         n
-        for n in ast.walk(check)
+        for n in walk(check)
         if isinstance(n, ast.Assert)
-        and any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(n.test))
+        and any(isinstance(x, ast.Name) and x.id == name for x in walk(n.test))
     ]
-    inside = {id(x) for a in readers for x in ast.walk(a.test)}
-    for n in ast.walk(check):
+    inside = {id(x) for a in readers for x in walk(a.test)}
+    for n in walk(check):
         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
             if id(n) not in inside:
                 return None
     for a in readers:
-        if any(
-            isinstance(x, ast.Name) and not isinstance(x.ctx, ast.Load) for x in ast.walk(a.test)
-        ):
+        if any(isinstance(x, ast.Name) and not isinstance(x.ctx, ast.Load) for x in walk(a.test)):
             return None  # a comprehension's own variable: not the check's
-        if a.msg is not None and any(
-            isinstance(x, ast.Name) and x.id == name for x in ast.walk(a.msg)
-        ):
+        if a.msg is not None and any(isinstance(x, ast.Name) and x.id == name for x in walk(a.msg)):
             return None
-        if any(isinstance(x, ast.Name) and x.id == "candidate" for x in ast.walk(a.test)):
+        if any(isinstance(x, ast.Name) and x.id == "candidate" for x in walk(a.test)):
             return None
     return readers if readers else None
 
@@ -265,7 +262,7 @@ def _calls_are_pure(
     function stores into no subscript or attribute, deletes nothing and augments no parameter."""
     own = isinstance(node, ast.FunctionDef)
     params = {a.arg for a in node.args.args} if isinstance(node, ast.FunctionDef) else set()
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, (ast.Delete, ast.Global, ast.Nonlocal)):
             return False
         if isinstance(n, (ast.Subscript, ast.Attribute)) and not isinstance(n.ctx, ast.Load):
@@ -295,7 +292,7 @@ def _recording(check: ast.FunctionDef) -> tuple[ast.FunctionDef, dict[int, ast.A
     """check() with each assert that reads a bound result replaced by a call recording the
     values of the names its condition reads (by its line); those asserts by line."""
     names: set[str] = set()
-    for node in ast.walk(check):
+    for node in walk(check):
         if (
             isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Call)
@@ -317,16 +314,12 @@ def _recording(check: ast.FunctionDef) -> tuple[ast.FunctionDef, dict[int, ast.A
         def visit_Assert(self, node: ast.Assert) -> ast.AST:
             if node.lineno not in asserts:  # (a copy of check: matched by line)
                 return node
-            read = sorted(
-                {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)} & local
-            )
+            read = sorted({n.id for n in walk(node.test) if isinstance(n, ast.Name)} & local)
             values = ast.Dict(
                 keys=[ast.Constant(n) for n in read],
                 values=[ast.Name(n, ast.Load()) for n in read],
             )
-            call = ast.Call(
-                ast.Name(_RECORD, ast.Load()), [ast.Constant(node.lineno), values], []
-            )
+            call = ast.Call(ast.Name(_RECORD, ast.Load()), [ast.Constant(node.lineno), values], [])
             return ast.copy_location(ast.Expr(call), node)
 
     changed = Record().visit(copy.deepcopy(check))
@@ -440,7 +433,7 @@ def _run(problem: Problem, check: ast.FunctionDef) -> list[_Drawn]:
 def _check_imports(check: ast.FunctionDef) -> dict[str, str]:
     """The names check()'s own imports bind, each with its import statement (`import math`)."""
     out: dict[str, str] = {}
-    for node in ast.walk(check):
+    for node in walk(check):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for a in node.names:
                 one = copy.copy(node)
@@ -452,7 +445,7 @@ def _check_imports(check: ast.FunctionDef) -> dict[str, str]:
 def _fresh_argument_positions(check: ast.FunctionDef) -> set[tuple[int, int]]:
     """(line, position) of the candidate's arguments written `copy.deepcopy(...)`."""
     out = set()
-    for node in ast.walk(check):
+    for node in walk(check):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -497,7 +490,7 @@ def _assert_at(check: ast.FunctionDef, line: int) -> ast.Assert | None:
     """The one assert of `check` that spans `line` (a line of the test program)."""
     found = [
         n
-        for n in ast.walk(check)
+        for n in walk(check)
         if isinstance(n, ast.Assert) and n.lineno <= line <= (n.end_lineno or n.lineno)
     ]
     return found[0] if len(found) == 1 else None
@@ -510,7 +503,7 @@ def _locals(fn: ast.FunctionDef | ast.Lambda) -> set[str]:
     args = fn.args
     names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -528,7 +521,7 @@ def _reads(fn: ast.FunctionDef, skip: set[str]) -> set[str]:
     local = _locals(fn) | skip
     return {
         n.id
-        for n in ast.walk(fn)
+        for n in walk(fn)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local
     }
 
@@ -560,9 +553,7 @@ def _bound_by_tests(tree: ast.Module) -> set[str]:
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
         else:
             names.update(
-                n.id
-                for n in ast.walk(node)
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
             )
     return names
 
@@ -581,7 +572,7 @@ def _bindings(tree: ast.Module, names: Iterable[str]) -> dict[str, list[str]]:
             elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 bound.update((a.asname or a.name).split(".")[0] for a in stmt.names)
             else:
-                for node in ast.walk(stmt):
+                for node in walk(stmt):
                     if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
                         bound.add(node.id)
                     elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -594,7 +585,7 @@ def _bindings(tree: ast.Module, names: Iterable[str]) -> dict[str, list[str]]:
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                         visit(inner)
             else:  # a function binding a global with `global x` rebinds it when it runs
-                for node in ast.walk(stmt):
+                for node in walk(stmt):
                     if isinstance(node, ast.Global):
                         for name in set(node.names) & wanted:
                             out[name].append("global " + name)
@@ -605,7 +596,7 @@ def _bindings(tree: ast.Module, names: Iterable[str]) -> dict[str, list[str]]:
 
 def _normalised(stmt: ast.stmt) -> str:
     stmt = copy.deepcopy(stmt)
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         body = getattr(node, "body", None)
         if (
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))

@@ -30,9 +30,10 @@ solution with them (`evaluation.run.prepare_problem`).
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+from compiler.walk import copy_tree, walk  # deepcopy and ast.walk of a tree, faster
 
 CHECK_FUNCTION = "kiln_check__"
 MAX_UNROLL = 1000  # a loop longer than this is not unrolled
@@ -95,7 +96,7 @@ class _Rename(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in self.names and isinstance(node.ctx, ast.Load):
-            return ast.copy_location(copy.deepcopy(self.names[node.id]), node)
+            return ast.copy_location(copy_tree(self.names[node.id]), node)  # type: ignore[arg-type]
         return node
 
 
@@ -204,7 +205,7 @@ def _computed_value(expr: ast.expr, names: dict[str, ast.expr]) -> ast.expr | No
     of the candidate: CPython computes it here, as it would before calling the candidate. None
     when it may not be computed so (a call of anything but a few pure builtins, a big power or
     range, a value with no literal)."""
-    for node in ast.walk(expr):
+    for node in walk(expr):
         if not isinstance(node, _SAFE_NODES):
             return None
         if isinstance(node, ast.Call) and not (
@@ -273,7 +274,7 @@ def _collect(
             value = _computed_value(stmt.value, names)
             name = stmt.targets[0].id
             reads = [
-                (s, sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s)))
+                (s, sum(isinstance(n, ast.Name) and n.id == name for n in walk(s)))
                 for s in body[index + 1 :]
             ]
             reads = [(s, count) for s, count in reads if count]
@@ -298,7 +299,7 @@ def _collect(
             renamed = dict(names)
             if candidate is not None:
                 renamed[candidate] = ast.Name(entry, ast.Load())
-            test = _Rename(renamed).visit(copy.deepcopy(stmt.test))
+            test = _Rename(renamed).visit(copy_tree(stmt.test))
             message: str | None = None
             known = True
             if stmt.msg is not None:

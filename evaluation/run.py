@@ -301,7 +301,7 @@ def _test_module_reads(problem: Problem, tests: NativeTests) -> NativeTests:
     own = {line.split()[-1] for line in tests.local_imports}
     needed: list[str] = []
     for a in tests.asserts:
-        for node in ast.walk(ast.parse(a.condition, mode="eval")):
+        for node in walk(ast.parse(a.condition, mode="eval")):
             if isinstance(node, ast.Name) and node.id in bound and node.id not in own:
                 if node.id not in imports:
                     return NativeTests(
@@ -328,7 +328,7 @@ def _one_signature(problem: Problem, tests: NativeTests) -> bool:
         fn = next(
             (
                 n
-                for n in ast.walk(tree)
+                for n in walk(tree)
                 if isinstance(n, ast.FunctionDef) and n.name == problem.entry_point
             ),
             None,
@@ -587,7 +587,7 @@ def _imported(code: str) -> set[str] | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             names.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -613,7 +613,7 @@ def imports_of_its_own(problem: Problem, completion: str) -> str:
     if not mine or theirs is None or not mine - theirs:
         return ""
     lines: list[str] = []
-    for node in ast.walk(ast.parse(code)):
+    for node in walk(ast.parse(code)):
         if isinstance(node, ast.Import):
             names = [a.name.split(".")[0] for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -680,7 +680,7 @@ def harness_names(test: str, kind: str = CHECK) -> frozenset[str]:
         else:  # assignments, loops: every name they store (a local of a def is not reached)
             names.update(
                 sub.id
-                for sub in ast.walk(node)
+                for sub in walk(node)
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)
             )
     return frozenset(names)
