@@ -689,7 +689,11 @@ def harness_names(test: str, kind: str = CHECK) -> frozenset[str]:
 def reads_harness_names(code: str, names: frozenset[str]) -> str | None:
     """A name of the tests' module (`harness_names`) that the sample's running code reads: in
     CPython it is the tests' by the time check() calls the candidate, in kiln the sample's own
-    (then the sample goes to the fallback). Blocks under `if __name__ == "__main__":` never run."""
+    (then the sample goes to the fallback). Blocks under `if __name__ == "__main__":` never run.
+    An ASCII `code` in which no name of `names` occurs as a word reads none, unparsed (a name's
+    text is in the source as written; only a non-ASCII identifier may differ: NFKC)."""
+    if code.isascii() and not any(re.search(rf"\b{re.escape(n)}\b", code) for n in names):
+        return None
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):

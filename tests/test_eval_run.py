@@ -483,3 +483,17 @@ def test_a_sample_that_imports_more_than_its_canonical_gets_its_imports_time(
     assert any("import doctest" in p and "check(" not in p for p, _ in runs)
     assert limits_of(loop.completion)[0] == TIME_FLOOR
     assert limits_of(loop.completion)[-1] < 1.0  # doctest imports in ms: no 3 s for the loop
+
+
+def test_harness_names_are_found_as_words_and_as_normalised_identifiers() -> None:
+    """`reads_harness_names` skips parsing ASCII code that holds none of the names as a word,
+    and parses everything else: a non-ASCII identifier that NFKC makes a harness name is found."""
+    from evaluation.run import harness_names, reads_harness_names
+
+    names = harness_names("def check(candidate):\n    assert candidate(1) == 2\n")
+    assert reads_harness_names("def f(x):\n    return x + 1\n", names) is None
+    assert reads_harness_names("def f(check_x):\n    return check_x\n", names) is None
+    assert reads_harness_names("def f(x):\n    return check(x)\n", names) == "check"
+    assert reads_harness_names("def f(x):\n    return \uff43heck(x)\n", names) == "check"
+    guarded = 'def f(x):\n    return x\nif __name__ == "__main__":\n    check(f)\n'
+    assert reads_harness_names(guarded, names) is None
