@@ -1,7 +1,7 @@
 """`kiln bench farm`: the Ray farm's scaling with actors and the scheduler's overhead per batch.
 
 The workload (`cluster.workload`, the one `kiln farm check` runs): distinct HumanEval-sized
-candidates (cluster/programs/humaneval_like.py, each made distinct by a comment, as samples of a
+candidates (cluster/programs/humaneval_like.py, each distinct in its bytecode, as most samples of a
 model are), ten tests per problem, tests given per problem as the dataset evaluator gives them,
 so the farm's dedup saves nothing and every candidate is compiled, run and verified. On an
 embedded local Ray cluster of this machine:

@@ -430,3 +430,17 @@ def test_reference_compiles_in_processes_change_nothing() -> None:
         Pipeline("cpu", limits=LIMITS).run(mixed_candidates(), TESTS)
     )
     assert small._apart is None
+
+
+def test_the_farm_workload_is_distinct_in_bytecode_and_passes() -> None:
+    """cluster.workload: every candidate its own program (as most model samples are, so that no
+    benchmark of it is flattered by the Pipeline's sharing of equal containers), every one
+    passing its problem's tests."""
+    from cluster.workload import workload
+
+    candidates, tests = workload(30)
+    report = Pipeline("cpu", limits=Limits(fuel=1_000_000), compiler="batched").run(
+        candidates, tests
+    )
+    assert [r.verdict for r in report.results] == ["passed"] * 30
+    assert len({r.bytecode for r in report.results}) == 30
