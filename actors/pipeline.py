@@ -51,6 +51,7 @@ work (`evaluation/`). Every result says which path produced it (`path`: "vm" her
 from __future__ import annotations
 
 import ast
+import re
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -527,7 +528,7 @@ class Pipeline:
         are annotated, else the candidate's own or its tests' (or the verdict why not)."""
         assert isinstance(cand.code, str)
         if (cand.code, cand.entry) not in memo.annotated:
-            memo.annotated[cand.code, cand.entry] = entry_annotated(cand.code, cand.entry)
+            memo.annotated[cand.code, cand.entry] = entry_annotated(cand.code, cand.entry, True)
         if memo.annotated[cand.code, cand.entry]:
             return None
         if cand.arg_types is not None:
@@ -538,6 +539,8 @@ class Pipeline:
             memo.arg_types[id(tests)] = entry_arg_types(cand.entry, tests)
         inferred = memo.arg_types[id(tests)]
         if isinstance(inferred, str):
+            if entry_annotated(cand.code, cand.entry):  # the quick answer's one difference:
+                return None  # a source that does not parse is its compiler's error to give
             return CandidateResult(NEEDS_FALLBACK, diagnostic=inferred)
         return inferred
 
@@ -670,9 +673,46 @@ class _Memo:
 _BARE_CONTAINERS = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "set", "Set"})
 
 
-def entry_annotated(source: str, entry: str) -> bool:
+def _header_only(source: str, entry: str) -> ast.FunctionDef | None:
+    """`entry`'s def, parsed from its header line alone, where that is as good as parsing the
+    source: the source names `def entry` once, at the start of a line, and the parameter list
+    closes on that line without a quote in it. None otherwise (and where the header alone does
+    not parse). A source whose one such line lies inside a string has no def of `entry`: its
+    compile fails either way (with another message, under other argument types)."""
+    found = [m for m in re.finditer(rf"def\s+{re.escape(entry)}\b", source)]
+    if len(found) != 1:
+        return None
+    start = found[0].start()
+    if start and source[start - 1] != "\n":
+        return None
+    end = source.find("\n", start)
+    line = source[start : end if end >= 0 else len(source)]
+    opened = line.find("(")
+    if opened < 0 or "'" in line or '"' in line:
+        return None
+    depth = 0
+    for k in range(opened, len(line)):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(line[k], 0)
+        if depth == 0:
+            break
+    else:
+        return None
+    try:
+        tree = ast.parse(line[: k + 1] + ": pass")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    fn = tree.body[0] if len(tree.body) == 1 else None
+    return fn if isinstance(fn, ast.FunctionDef) and fn.name == entry else None
+
+
+def entry_annotated(source: str, entry: str, quick: bool = False) -> bool:
     """Whether every parameter of `entry` is fully annotated (True when the source does not
-    parse or has no such function: the compiler then says why)."""
+    parse or has no such function: the compiler then says why). `quick`: the header alone is
+    parsed where it can tell (`_header_only`, the common case, about 30x cheaper); the answer
+    then differs only for a source that does not parse, which no argument types compile."""
+    fn = _header_only(source, entry) if quick else None
+    if fn is not None:
+        return _annotated(fn)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # nesting CPython gives up on
@@ -680,7 +720,10 @@ def entry_annotated(source: str, entry: str) -> bool:
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
     if not defs:
         return True
-    fn = defs[-1]  # the last definition is the one that stays bound
+    return _annotated(defs[-1])  # the last definition is the one that stays bound
+
+
+def _annotated(fn: ast.FunctionDef) -> bool:
     return all(
         a.annotation is not None
         and not (isinstance(a.annotation, ast.Name) and a.annotation.id in _BARE_CONTAINERS)

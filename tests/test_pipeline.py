@@ -444,3 +444,37 @@ def test_the_farm_workload_is_distinct_in_bytecode_and_passes() -> None:
     )
     assert [r.verdict for r in report.results] == ["passed"] * 30
     assert len({r.bytecode for r in report.results}) == 30
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        DOUBLE,
+        "def f(x: int) -> int:\n    return x\n",
+        "def f(x: list) -> int:\n    return len(x)\n",  # a bare container: not annotated
+        "def f(x: dict[str, int], y=(1, 2)):\n    return x\n",
+        "def f(\n    x: int,\n) -> int:\n    return x\n",  # the header over lines: parsed whole
+        '"""\ndef f(x: int):\n"""\ndef f(x):\n    return x\n',  # one in a string
+        "@staticmethod\ndef f(x: int):\n    return x\n",
+        "async def f(x: int):\n    return x\n",  # not a FunctionDef: no such function
+        "class C:\n    def f(self, x: int):\n        return x\n",
+        "def g():\n    def f(x: int):\n        return x\n    return f\n",
+        "def f(x: int): return x\n",
+        "def f(x: int) -> 'int':\n    return x\n",  # a quote on the line: parsed whole
+    ],
+)
+def test_quick_entry_annotation_agrees_with_the_whole_parse(source: str) -> None:
+    from actors.pipeline import entry_annotated
+
+    assert entry_annotated(source, "f", quick=True) == entry_annotated(source, "f")
+
+
+def test_a_source_that_does_not_parse_is_a_compile_error_whatever_its_tests() -> None:
+    """The quick annotation check cannot see that a source does not parse; tests that type no
+    argument still give the compiler's syntax error, not the fallback's verdict."""
+    broken = "def f(x):\n    return (x\n"
+    untypeable = [TestSpec(([],), 0)]
+    pipe = Pipeline("cpu", limits=LIMITS, compiler="batched")
+    for tests in (TESTS, untypeable):
+        (result,) = pipe.run([Candidate(broken, "f")], tests).results
+        assert result.verdict == "compile error", result
