@@ -147,7 +147,16 @@ def _ptr(array: np.ndarray) -> int:
 
 
 def _c_program(flat: FlatProgram) -> _CProgram:
-    """The kiln_program of `flat`, pointing into its arrays (keep `flat` alive while it is used)."""
+    """The kiln_program of `flat`, pointing into its arrays (keep `flat` alive while it is used);
+    made once per FlatProgram (a trusted batch's check and its run share it)."""
+    made = flat.__dict__.get("_c_program")
+    if made is None:
+        made = _make_c_program(flat)
+        object.__setattr__(flat, "_c_program", made)  # a cache, not a field (frozen dataclass)
+    return made
+
+
+def _make_c_program(flat: FlatProgram) -> _CProgram:
     return _CProgram(
         _ptr(flat.code), flat.n_code, _ptr(flat.consts), flat.n_consts,
         _ptr(flat.image), flat.n_image,
