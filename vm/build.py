@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -256,11 +257,11 @@ class VerifyInputs:
         return max((f.max_type_depth for f in self.flat), default=0) + 1
 
 
-def _flatten_trusted(program: Program) -> FlatProgram:
+def _flatten_trusted(program: Program, c_verified: Callable[[FlatProgram], bool]) -> FlatProgram:
     """`flatten` of a program of a trusted batch (VerifyBatch.trusted), and vm.verify of it when
-    the C side's own verifier (`kiln_program_verify`, through vm.cpu) does not pass it or there
-    is no C library: its VerifyError, where it breaks a rule, is what an untrusted batch
-    raises. Costs a few microseconds in C where vm.verify costs a fraction of a millisecond."""
+    the C side's own verifier (`c_verified`: vm.cpu's `kiln_program_verify`) does not pass it:
+    its VerifyError, where it breaks a rule, is what an untrusted batch raises. The C check
+    costs a few microseconds where vm.verify costs a fraction of a millisecond."""
     from vm.verify import verify
 
     try:
@@ -268,28 +269,24 @@ def _flatten_trusted(program: Program) -> FlatProgram:
     except ValueError:
         verify(program)  # a word that fits no C type breaks a verifier rule first, if any
         raise
-    try:
-        from vm.cpu import verified_by_c
-
-        passed = verified_by_c(flat)
-    except (BuildError, OSError):  # no C compiler here: the CPU library cannot be built
-        passed = False
-    if not passed:
+    if not c_verified(flat):
         verify(program)
     return flat
 
 
-def verify_inputs(batch: VerifyBatch) -> VerifyInputs:
+def verify_inputs(
+    batch: VerifyBatch, c_verified: Callable[[FlatProgram], bool] | None = None
+) -> VerifyInputs:
     """Checks what the C side cannot: every program passes the bytecode verifier (VerifyError, as
-    the reference backend raises; in a trusted batch only where the C side's own verifier does
-    not pass it, `_flatten_trusted`), every CLOSE test has non-negative tolerances (ValueError, as
-    math.isclose raises), and the offsets tables have one entry per test plus one. Ranges inside
+    the reference backend raises; in a trusted batch only where `c_verified`, the C side's own
+    verifier, does not pass it: `_flatten_trusted`), every CLOSE test has non-negative
+    tolerances (ValueError, as math.isclose raises), and the offsets tables have one entry per test plus one. Ranges inside
     the arrays are checked again per item on the C side (MemoryFault, never a crash)."""
     from vm.batch import CLOSE
     from vm.verify import verify
 
-    if batch.trusted:
-        flat = [_flatten_trusted(p) for p in batch.programs]
+    if batch.trusted and c_verified is not None:
+        flat = [_flatten_trusted(p, c_verified) for p in batch.programs]
     else:
         for program in batch.programs:
             verify(program)

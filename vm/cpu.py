@@ -424,7 +424,7 @@ def verify_batch(
     another item; those running finish: at most their fuel each)."""
     threads = _threads(threads)
     started = time.perf_counter()
-    inputs = verify_inputs(batch)
+    inputs = verify_inputs(batch, verified_by_c)
     c_programs = (_CProgram * max(1, len(inputs.flat)))(*(_c_program(f) for f in inputs.flat))
     n_items = len(inputs.items)
     status = np.zeros(max(1, n_items), dtype=np.int8)
