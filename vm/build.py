@@ -280,8 +280,9 @@ def verify_inputs(
     """Checks what the C side cannot: every program passes the bytecode verifier (VerifyError, as
     the reference backend raises; in a trusted batch only where `c_verified`, the C side's own
     verifier, does not pass it: `_flatten_trusted`), every CLOSE test has non-negative
-    tolerances (ValueError, as math.isclose raises), and the offsets tables have one entry per test plus one. Ranges inside
-    the arrays are checked again per item on the C side (MemoryFault, never a crash)."""
+    tolerances (ValueError, as math.isclose raises), and the offsets tables have one entry per
+    test plus one. Ranges inside the arrays are checked again per item on the C side
+    (MemoryFault, never a crash)."""
     from vm.batch import CLOSE
     from vm.verify import verify
 
