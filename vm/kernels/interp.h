@@ -1366,7 +1366,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define INT2_CHECKED(fn) do { int64_t r_ = 0; NEED(2); CHECK(fn(sp[-2], sp[-1], &r_)); sp[-2] = r_; sp--; } while (0)
 #define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
 #define FLTOP(expr) FLT2(kiln_w(expr))
+#if defined(__GNUC__) && !defined(__CUDACC__)
+/* the same for 0 <= x < 2**24 (every argument): GCC's conversion and >> of a negative int are
+   modulo and arithmetic, so the sign extension is two shifts and no branch */
+#define IMM(x) ((int64_t)((int32_t)((uint32_t)(x) << 8) >> 8))
+#else
 #define IMM(x) ((x) >= (1 << 23) ? (x) - (1 << 24) : (x))
+#endif
 /* the opcode of the instruction running (read back from the code: not a variable of the loop) */
 #define OPCODE ((int)(ip[-1] & 0xff))
 #define GOTO(target) (ip = code + ((target) < clen ? (target) : clen))
@@ -1437,12 +1443,14 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define HOT(op) CASE(op)
 #define HOT_NEXT NEXT
 #define VERIFIED(...) __VA_ARGS__
+#define FAST_ONLY(...)
 /* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
 #define HOT_GOTO(target) GOTO(target)
 #include "interp_hot.h"
 #undef HOT
 #undef HOT_NEXT
 #undef VERIFIED
+#undef FAST_ONLY
 #undef HOT_GOTO
 
         /* -- stack and control */
@@ -2227,6 +2235,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define HOT(op) F_##op
 #define HOT_NEXT FNEXT
 #define VERIFIED(...)
+#define FAST_ONLY(...) __VA_ARGS__
 #define HOT_GOTO(target) (ip = code + (target))
 #undef LOOP_TAKE
 #define LOOP_TAKE(value) do { loc[arg & 0xfff] = (value); ip = code + (*ip >> 8); } while (0)
@@ -2549,6 +2558,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #undef HOT
 #undef HOT_NEXT
 #undef VERIFIED
+#undef FAST_ONLY
 #undef HOT_GOTO
 #endif
         }
