@@ -1239,6 +1239,7 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
     X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
     X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
+    X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1)  /* for c in s: if c in "...": see below */ \
     X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
     X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
 enum {
@@ -1251,6 +1252,20 @@ enum {
 #if KILN_N_OPS > KILN_X_FIRST
 #error "vm/isa.py's opcodes reach the fused ones (interp.h KILN_X_*)"
 #endif
+
+/* X_FOR_STR_IN: a FOR_STR at pc (its JUMP after it) whose JUMP goes back to an X_LOAD_STR_IN_JF
+   run (marked already) that loads FOR_STR's own target local, in the same function. */
+KILN_COLD int kiln_fuse_for_str_in(const kiln_program *p, const uint32_t *out, int64_t pc) {
+    int64_t f;
+    for (f = 0; f < p->n_funcs; f++) {
+        const int64_t *r = p->funcs + f * KILN_FUNC_WORDS;
+        int64_t start = r[KILN_F_START], len = r[KILN_F_LEN], t = (int64_t)(out[pc + 1] >> 8);
+        if (pc < start || pc + 1 >= start + len) continue;
+        return t + 3 < len && (int)(out[start + t] & 0xff) == KILN_X_LOAD_STR_IN_JF &&
+               (int64_t)(out[start + t] >> 8) == (int64_t)((out[pc] >> 8) & 0xfff);
+    }
+    return 0;
+}
 
 /* out[0 .. code_len): the code of verified program p with its fused runs marked. */
 KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
@@ -1273,6 +1288,7 @@ KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
                 int64_t t = (int64_t)(out[pc + 1 + (x == KILN_X_LOAD_STR_IN_JF)] >> 8);
                 if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
             }
+            if (x == KILN_X_FOR_STR_IN && !kiln_fuse_for_str_in(p, out, pc)) continue;
             out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
             pc += k - 1;
             break;
@@ -1312,7 +1328,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #ifdef KILN_FUSE
     /* X_STR_IN_JF's last image string: its address, whether all its characters are below 128,
        and then their set (a bit per code point) */
-    int64_t in_at = -1;
+    int64_t in_at = -1, in_c = 0; /* in_c: the one character tested (X_CHAR_IN_JF) */
     int in_ascii = 0;
     uint64_t in_set[2] = {0, 0};
 #endif
@@ -2505,19 +2521,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             left--;
             if (kiln_str(&vm, sp[-1], &m, &cx)) TRAP(TRAP_MemoryFault);
             if (m == 1) {
-                int64_t c = cx[0];
-                if (arg != in_at) { /* the set of the image string's characters, once */
-                    in_at = arg;
-                    in_set[0] = in_set[1] = 0;
-                    for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
-                    in_ascii = i == n;
-                }
-                if (in_ascii) {
-                    found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
-                } else {
-                    for (i = 0; i < n && ci[i] != c; i++) {}
-                    found = i < n;
-                }
+                in_c = cx[0];
+                sp--;
+                goto X_CHAR_IN_JF;
             } else {
                 int64_t j;
                 found = 0;
@@ -2531,6 +2537,57 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (!found) ip = code + WORD_ARG(1);
             else ip += 2;
             FNEXT;
+        }
+        X_CHAR_IN_JF: { /* the character in_c in the image's string at arg, CONTAINS's step taken
+                           and the operand popped; ip at the CONTAINS, then the JUMP_IF_FALSE */
+            int64_t n = prog->image[arg], found, c = in_c;
+            const int64_t *ci = prog->image + arg + 1;
+            if (arg != in_at) { /* the set of the image string's characters, once */
+                in_at = arg;
+                in_set[0] = in_set[1] = 0;
+                for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
+                in_ascii = i == n;
+            }
+            if (in_ascii) {
+                found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
+            } else {
+                for (i = 0; i < n && ci[i] != c; i++) {}
+                found = i < n;
+            }
+            left--;
+            if (!found) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
+        X_FOR_STR_IN: { /* FOR_STR, its JUMP back to an X_LOAD_STR_IN_JF of the loop's own local
+                           (kiln_fuse_for_str_in): the step as F_OP_FOR_STR's, then, with fuel for
+                           the run's 4 steps, the run with the character read from the string
+                           just made (as CONTAINS reads it; another length goes the long way) */
+            int64_t *st, n, addr, t;
+            const int64_t *cp, *s;
+            st = loc + (arg >> 12);
+            if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
+            if (st[1] < 0 || st[1] >= n) {
+                ip++;
+                FNEXT;
+            }
+            CHECK(kiln_char(&vm, cp[st[1]], &addr));
+            st[1]++;
+            loc[arg & 0xfff] = addr;
+            t = (int64_t)(*ip >> 8);
+            ip = code + t;
+            if (left < 4) FNEXT; /* the run one step at a time, as the code */
+            left -= 2; /* LOAD, STR */
+            arg = (int64_t)(ip[1] >> 8);
+            ip += 2; /* at the CONTAINS */
+            s = vm.heap + (addr - vm.image_len); /* a string kiln_char made: on the heap */
+            if (s[0] != 1) { /* never, unless the program wrote over it: CONTAINS as it is */
+                *sp++ = addr;
+                goto X_STR_IN_JF_RUN;
+            }
+            left--; /* CONTAINS */
+            in_c = s[1];
+            goto X_CHAR_IN_JF;
         }
         X_ADD_STORE: {
             int64_t r;
