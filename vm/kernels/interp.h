@@ -287,11 +287,20 @@ KILN_COLD int kiln_unbox(const kiln_vm *vm, int64_t u, int64_t *tag, int64_t *v)
     return TRAP_OK;
 }
 
-/* A list: its header (len, cap, data), length and items; writable when rw. */
+/* A list: its header (len, cap, data), length and items; writable when rw. kiln_ro (kiln_rw
+   when rw) of the 3 header words, then of the cap items at h[2], written out: the heap first
+   (where lists are made; the image holds only constants), no test of a pointer just formed. */
 KILN_HOT int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
-    const int64_t *h = rw ? kiln_rw(vm, a, 3) : kiln_ro(vm, a, 3);
-    int64_t len, cap;
-    if (!h) return TRAP_MemoryFault;
+    const int64_t *h;
+    int64_t len, cap, b;
+    if (a >= vm->image_len) {
+        a -= vm->image_len;
+        if (vm->used - a < 3) return TRAP_MemoryFault; /* a >= 0: no overflow */
+        h = vm->heap + a;
+    } else {
+        if (rw || a < 0 || vm->image_len - a < 3) return TRAP_MemoryFault;
+        h = vm->image + a;
+    }
     len = h[0];
     cap = h[1];
     if (len < 0 || len > cap) return TRAP_MemoryFault;
@@ -301,8 +310,16 @@ KILN_HOT int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int6
         *items = (int64_t *)h; /* never read: len is 0 */
         return TRAP_OK;
     }
-    *items = (int64_t *)(rw ? kiln_rw(vm, h[2], cap) : kiln_ro(vm, h[2], cap));
-    return *items ? TRAP_OK : TRAP_MemoryFault;
+    b = h[2];
+    if (b >= vm->image_len) {
+        b -= vm->image_len;
+        if (cap > vm->used - b) return TRAP_MemoryFault;
+        *items = (int64_t *)vm->heap + b;
+    } else {
+        if (rw || b < 0 || cap > vm->image_len - b) return TRAP_MemoryFault;
+        *items = (int64_t *)vm->image + b;
+    }
+    return TRAP_OK;
 }
 
 /* A new list of n items (cap == len): 3 + n words, header then data. */
