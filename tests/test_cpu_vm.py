@@ -1650,6 +1650,8 @@ def f(n: int, s: str, big: int) -> int:
         ys.append(k)
         if xs[j] <= ys[j]:
             total += 1
+        if xs[j]:
+            total += 16
         j += 1
     for c in s:
         if c in "aeiou":
@@ -1661,6 +1663,9 @@ def f(n: int, s: str, big: int) -> int:
         if c + "x" in "axe":
             total += 8
     big += 1
+    m = n - 1
+    if ys[m]:
+        total += 32
     return total + xs[n - 1] + big + ys[n // 2] * big
 """
 

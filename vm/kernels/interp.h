@@ -1240,6 +1240,7 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1) \
     X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
     X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
+    X(X_LOAD2_INDEX_JF, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_IF_FALSE, -1)  /* if xs[i]: */ \
     X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
     X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1)  /* ys.append(x) */ \
     X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
@@ -2456,6 +2457,18 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (cond) ip = code + WORD_ARG(1); \
             else ip += 2; \
             FNEXT; \
+        }
+        X_LOAD2_INDEX_JF: { /* LOAD2 xs,i; LIST_INDEX; JUMP_IF_FALSE */
+            int64_t n, k, *h, *items;
+            FUSED(3, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg >> 12], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            left--;
+            if (!items[k]) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
         }
         X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLT, a < b)
         X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLE, a <= b)
