@@ -815,8 +815,10 @@ KILN_COLD int kiln_slice(const int64_t *ops, int64_t which, int64_t len, int64_t
     return TRAP_OK;
 }
 
-/* Normalise a Python index into [0, n): -1 when out of range. */
+/* Normalise a Python index into [0, n): -1 when out of range. n >= 0 (every caller's n is a
+   length kiln_list or kiln_str checked), so one unsigned comparison takes 0 <= i < n. */
 KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
+    if ((uint64_t)i < (uint64_t)n) return i;
     if (i < 0) i += n;
     return i >= 0 && i < n ? i : -1;
 }
