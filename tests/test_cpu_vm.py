@@ -1650,6 +1650,8 @@ def f(n: int, s: str, big: int) -> int:
         ys.append(k)
         if xs[j] <= ys[j]:
             total += 1
+        if xs[j]:
+            total += 16
         j += 1
     for c in s:
         if c in "aeiou":
@@ -1661,6 +1663,9 @@ def f(n: int, s: str, big: int) -> int:
         if c + "x" in "axe":
             total += 8
     big += 1
+    m = n - 1
+    if ys[m]:
+        total += 32
     return total + xs[n - 1] + big + ys[n // 2] * big
 """
 
@@ -1686,5 +1691,46 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
         got = [
             key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
             for args, fuel in runs
+        ]
+        assert got == wants
+
+
+RECURSION_SOURCE = """
+def down(n: int, acc: int) -> int:
+    if n <= 0:
+        return acc + other(acc)
+    w = n * 2
+    return down(n - 1, acc + w) + 1
+
+
+def other(k: int) -> int:
+    if k > 1000:
+        return 1
+    return other(k + 400) + k % 3
+
+
+def f(n: int) -> int:
+    return down(n, 0) + down(n // 2, 1)
+"""
+
+
+def test_recursion_shortcut_spends_fuel_and_traps_as_the_code():
+    """The threaded build's fast CALL and RET within one function (interp_hot.h FAST_ONLY: no
+    reload of the callee's record) against the reference VM and the switch build: every fuel
+    from 1 to past the end, and depths and stacks that end it at each call (RecursionError,
+    StackExhausted), returns into the same function and into another."""
+    from compiler import compile_source
+
+    program = compile_source(RECURSION_SOURCE, "<recursion>")
+    limits = [Limits()] + [Limits(max_call_depth=d) for d in range(1, 12)]
+    limits += [Limits(stack_words=w) for w in range(1, 48, 2)]
+    full = ref.run(program, "f", [6], Limits())
+    assert full.trap is None
+    limits += [Limits(fuel=fuel) for fuel in range(1, full.steps + 2)]
+    wants = [key(ref.run(program, "f", [6], lim)) for lim in limits]
+    assert {w[0] for w in wants} >= {None, "RecursionError", "StackExhausted", "FuelExhausted"}
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", [6])], lim, computed_goto=goto)[0]) for lim in limits
         ]
         assert got == wants

@@ -287,11 +287,20 @@ KILN_COLD int kiln_unbox(const kiln_vm *vm, int64_t u, int64_t *tag, int64_t *v)
     return TRAP_OK;
 }
 
-/* A list: its header (len, cap, data), length and items; writable when rw. */
+/* A list: its header (len, cap, data), length and items; writable when rw. kiln_ro (kiln_rw
+   when rw) of the 3 header words, then of the cap items at h[2], written out: the heap first
+   (where lists are made; the image holds only constants), no test of a pointer just formed. */
 KILN_HOT int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int64_t *n, int64_t **items) {
-    const int64_t *h = rw ? kiln_rw(vm, a, 3) : kiln_ro(vm, a, 3);
-    int64_t len, cap;
-    if (!h) return TRAP_MemoryFault;
+    const int64_t *h;
+    int64_t len, cap, b;
+    if (a >= vm->image_len) {
+        a -= vm->image_len;
+        if (vm->used - a < 3) return TRAP_MemoryFault; /* a >= 0: no overflow */
+        h = vm->heap + a;
+    } else {
+        if (rw || a < 0 || vm->image_len - a < 3) return TRAP_MemoryFault;
+        h = vm->image + a;
+    }
     len = h[0];
     cap = h[1];
     if (len < 0 || len > cap) return TRAP_MemoryFault;
@@ -301,8 +310,16 @@ KILN_HOT int kiln_list(const kiln_vm *vm, int64_t a, int rw, int64_t **hdr, int6
         *items = (int64_t *)h; /* never read: len is 0 */
         return TRAP_OK;
     }
-    *items = (int64_t *)(rw ? kiln_rw(vm, h[2], cap) : kiln_ro(vm, h[2], cap));
-    return *items ? TRAP_OK : TRAP_MemoryFault;
+    b = h[2];
+    if (b >= vm->image_len) {
+        b -= vm->image_len;
+        if (cap > vm->used - b) return TRAP_MemoryFault;
+        *items = (int64_t *)vm->heap + b;
+    } else {
+        if (rw || b < 0 || cap > vm->image_len - b) return TRAP_MemoryFault;
+        *items = (int64_t *)vm->image + b;
+    }
+    return TRAP_OK;
 }
 
 /* A new list of n items (cap == len): 3 + n words, header then data. */
@@ -798,8 +815,10 @@ KILN_COLD int kiln_slice(const int64_t *ops, int64_t which, int64_t len, int64_t
     return TRAP_OK;
 }
 
-/* Normalise a Python index into [0, n): -1 when out of range. */
+/* Normalise a Python index into [0, n): -1 when out of range. n >= 0 (every caller's n is a
+   length kiln_list or kiln_str checked), so one unsigned comparison takes 0 <= i < n. */
 KILN_FN int64_t kiln_index(int64_t i, int64_t n) {
+    if ((uint64_t)i < (uint64_t)n) return i;
     if (i < 0) i += n;
     return i >= 0 && i < n ? i : -1;
 }
@@ -1223,6 +1242,7 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1) \
     X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
     X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
+    X(X_LOAD2_INDEX_JF, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_IF_FALSE, -1)  /* if xs[i]: */ \
     X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
     X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1)  /* ys.append(x) */ \
     X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
@@ -1239,6 +1259,7 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
     X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
     X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
+    X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1)  /* for c in s: if c in "...": see below */ \
     X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
     X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
 enum {
@@ -1251,6 +1272,20 @@ enum {
 #if KILN_N_OPS > KILN_X_FIRST
 #error "vm/isa.py's opcodes reach the fused ones (interp.h KILN_X_*)"
 #endif
+
+/* X_FOR_STR_IN: a FOR_STR at pc (its JUMP after it) whose JUMP goes back to an X_LOAD_STR_IN_JF
+   run (marked already) that loads FOR_STR's own target local, in the same function. */
+KILN_COLD int kiln_fuse_for_str_in(const kiln_program *p, const uint32_t *out, int64_t pc) {
+    int64_t f;
+    for (f = 0; f < p->n_funcs; f++) {
+        const int64_t *r = p->funcs + f * KILN_FUNC_WORDS;
+        int64_t start = r[KILN_F_START], len = r[KILN_F_LEN], t = (int64_t)(out[pc + 1] >> 8);
+        if (pc < start || pc + 1 >= start + len) continue;
+        return t + 3 < len && (int)(out[start + t] & 0xff) == KILN_X_LOAD_STR_IN_JF &&
+               (int64_t)(out[start + t] >> 8) == (int64_t)((out[pc] >> 8) & 0xfff);
+    }
+    return 0;
+}
 
 /* out[0 .. code_len): the code of verified program p with its fused runs marked. */
 KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
@@ -1273,6 +1308,7 @@ KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
                 int64_t t = (int64_t)(out[pc + 1 + (x == KILN_X_LOAD_STR_IN_JF)] >> 8);
                 if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
             }
+            if (x == KILN_X_FOR_STR_IN && !kiln_fuse_for_str_in(p, out, pc)) continue;
             out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
             pc += k - 1;
             break;
@@ -1312,7 +1348,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #ifdef KILN_FUSE
     /* X_STR_IN_JF's last image string: its address, whether all its characters are below 128,
        and then their set (a bit per code point) */
-    int64_t in_at = -1;
+    int64_t in_at = -1, in_c = 0; /* in_c: the one character tested (X_CHAR_IN_JF) */
     int in_ascii = 0;
     uint64_t in_set[2] = {0, 0};
 #endif
@@ -1366,7 +1402,13 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define INT2_CHECKED(fn) do { int64_t r_ = 0; NEED(2); CHECK(fn(sp[-2], sp[-1], &r_)); sp[-2] = r_; sp--; } while (0)
 #define FLT2(expr) do { NEED(2); { double x = kiln_f(sp[-2]), y = kiln_f(sp[-1]); sp[-2] = (expr); sp--; } } while (0)
 #define FLTOP(expr) FLT2(kiln_w(expr))
+#if defined(__GNUC__) && !defined(__CUDACC__)
+/* the same for 0 <= x < 2**24 (every argument): GCC's conversion and >> of a negative int are
+   modulo and arithmetic, so the sign extension is two shifts and no branch */
+#define IMM(x) ((int64_t)((int32_t)((uint32_t)(x) << 8) >> 8))
+#else
 #define IMM(x) ((x) >= (1 << 23) ? (x) - (1 << 24) : (x))
+#endif
 /* the opcode of the instruction running (read back from the code: not a variable of the loop) */
 #define OPCODE ((int)(ip[-1] & 0xff))
 #define GOTO(target) (ip = code + ((target) < clen ? (target) : clen))
@@ -1437,12 +1479,14 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define HOT(op) CASE(op)
 #define HOT_NEXT NEXT
 #define VERIFIED(...) __VA_ARGS__
+#define FAST_ONLY(...)
 /* a target past the end goes to the guard: MemoryFault at the next step, as if fetched */
 #define HOT_GOTO(target) GOTO(target)
 #include "interp_hot.h"
 #undef HOT
 #undef HOT_NEXT
 #undef VERIFIED
+#undef FAST_ONLY
 #undef HOT_GOTO
 
         /* -- stack and control */
@@ -2227,6 +2271,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define HOT(op) F_##op
 #define HOT_NEXT FNEXT
 #define VERIFIED(...)
+#define FAST_ONLY(...) __VA_ARGS__
 #define HOT_GOTO(target) (ip = code + (target))
 #undef LOOP_TAKE
 #define LOOP_TAKE(value) do { loc[arg & 0xfff] = (value); ip = code + (*ip >> 8); } while (0)
@@ -2415,6 +2460,18 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip += 2; \
             FNEXT; \
         }
+        X_LOAD2_INDEX_JF: { /* LOAD2 xs,i; LIST_INDEX; JUMP_IF_FALSE */
+            int64_t n, k, *h, *items;
+            FUSED(3, F_OP_LOAD2);
+            left--;
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            k = kiln_index(loc[arg >> 12], n);
+            if (k < 0) TRAP(TRAP_IndexError);
+            left--;
+            if (!items[k]) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
         X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLT, a < b)
         X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JLE, a <= b)
         X_LOAD2_INDEX_JUMP(X_LOAD2_INDEX_JGT, a > b)
@@ -2496,19 +2553,9 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             left--;
             if (kiln_str(&vm, sp[-1], &m, &cx)) TRAP(TRAP_MemoryFault);
             if (m == 1) {
-                int64_t c = cx[0];
-                if (arg != in_at) { /* the set of the image string's characters, once */
-                    in_at = arg;
-                    in_set[0] = in_set[1] = 0;
-                    for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
-                    in_ascii = i == n;
-                }
-                if (in_ascii) {
-                    found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
-                } else {
-                    for (i = 0; i < n && ci[i] != c; i++) {}
-                    found = i < n;
-                }
+                in_c = cx[0];
+                sp--;
+                goto X_CHAR_IN_JF;
             } else {
                 int64_t j;
                 found = 0;
@@ -2522,6 +2569,57 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             if (!found) ip = code + WORD_ARG(1);
             else ip += 2;
             FNEXT;
+        }
+        X_CHAR_IN_JF: { /* the character in_c in the image's string at arg, CONTAINS's step taken
+                           and the operand popped; ip at the CONTAINS, then the JUMP_IF_FALSE */
+            int64_t n = prog->image[arg], found, c = in_c;
+            const int64_t *ci = prog->image + arg + 1;
+            if (arg != in_at) { /* the set of the image string's characters, once */
+                in_at = arg;
+                in_set[0] = in_set[1] = 0;
+                for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
+                in_ascii = i == n;
+            }
+            if (in_ascii) {
+                found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
+            } else {
+                for (i = 0; i < n && ci[i] != c; i++) {}
+                found = i < n;
+            }
+            left--;
+            if (!found) ip = code + WORD_ARG(1);
+            else ip += 2;
+            FNEXT;
+        }
+        X_FOR_STR_IN: { /* FOR_STR, its JUMP back to an X_LOAD_STR_IN_JF of the loop's own local
+                           (kiln_fuse_for_str_in): the step as F_OP_FOR_STR's, then, with fuel for
+                           the run's 4 steps, the run with the character read from the string
+                           just made (as CONTAINS reads it; another length goes the long way) */
+            int64_t *st, n, addr, t;
+            const int64_t *cp, *s;
+            st = loc + (arg >> 12);
+            if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
+            if (st[1] < 0 || st[1] >= n) {
+                ip++;
+                FNEXT;
+            }
+            CHECK(kiln_char(&vm, cp[st[1]], &addr));
+            st[1]++;
+            loc[arg & 0xfff] = addr;
+            t = (int64_t)(*ip >> 8);
+            ip = code + t;
+            if (left < 4) FNEXT; /* the run one step at a time, as the code */
+            left -= 2; /* LOAD, STR */
+            arg = (int64_t)(ip[1] >> 8);
+            ip += 2; /* at the CONTAINS */
+            s = vm.heap + (addr - vm.image_len); /* a string kiln_char made: on the heap */
+            if (s[0] != 1) { /* never, unless the program wrote over it: CONTAINS as it is */
+                *sp++ = addr;
+                goto X_STR_IN_JF_RUN;
+            }
+            left--; /* CONTAINS */
+            in_c = s[1];
+            goto X_CHAR_IN_JF;
         }
         X_ADD_STORE: {
             int64_t r;
@@ -2549,6 +2647,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #undef HOT
 #undef HOT_NEXT
 #undef VERIFIED
+#undef FAST_ONLY
 #undef HOT_GOTO
 #endif
         }

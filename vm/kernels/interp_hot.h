@@ -17,6 +17,8 @@
  *                     ip = code + target in the fast one (targets verified inside the code);
  *   LOOP_TAKE(value)  a loop step's taken branch: local arg & 0xfff = value, then the jump to
  *                     the target of the JUMP after the step (GOTO, or ip = code + target).
+ *   FAST_ONLY(...)    nothing in the checked copy, its text in the fast one (a shortcut with the
+ *                     same effect: CALL and RET within one function, as in recursion).
  * Every check on the data (heap and image bounds, indices, overflow, sizes, call depth,
  * StackExhausted at a call) and the fuel count stay in both. */
 
@@ -111,6 +113,21 @@ HOT(OP_CALL): {
     VERIFIED(NEED(np));
     if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
     base = (sp - np) - stack;
+    FAST_ONLY(if (arg == frames[depth - 1].func) { /* code, clen, nloc and hi - loc stay */
+        int64_t span = hi - loc; /* the function's locals and stack: cf's NLOCALS + MAXSTACK */
+        if (base + span > stack_words) TRAP(TRAP_StackExhausted);
+        frames[depth - 1].ret_pc = (int32_t)(ip - code);
+        frames[depth].func = (int32_t)arg;
+        frames[depth].base = base;
+        depth++;
+        loc = stack + base;
+        if (np < nloc)
+            for (i = np; i < nloc; i++) loc[i] = 0;
+        lo = sp = loc + nloc;
+        hi = loc + span;
+        ip = code;
+        HOT_NEXT;
+    })
     if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
     frames[depth - 1].ret_pc = (int32_t)(ip - code);
     frames[depth].func = (int32_t)arg;
@@ -135,6 +152,15 @@ HOT(OP_RET): {
     if (depth == 1) { result = r; goto done; }
     sp = loc; /* stack + frames[depth - 1].base: this frame's first local */
     depth--;
+    FAST_ONLY(if (frames[depth].func == frames[depth - 1].func) { /* as CALL's shortcut */
+        int64_t span = hi - loc;
+        loc = stack + frames[depth - 1].base;
+        lo = loc + nloc;
+        hi = loc + span;
+        ip = code + frames[depth - 1].ret_pc;
+        *sp++ = r;
+        HOT_NEXT;
+    })
     cf = prog->funcs + (int64_t)frames[depth - 1].func * KILN_FUNC_WORDS;
     loc = stack + frames[depth - 1].base;
     nloc = cf[KILN_F_NLOCALS];
