@@ -1267,7 +1267,49 @@ DAUG_ACCEPTED = [
 DAUG_REFUSED = [
     "def f(xs: list[int]) -> int:\n    d = {1: 2}\n    d[1] /= 3\n    return d[1]\n",
     "def f(xs: list[int]) -> int:\n    d = {1: 2}\n    d['a'] += 3\n    return d[1]\n",
+]
+# an item of a type not known yet, op= a str, int, float or bool (types.py's settle)
+ITEM_AUG_ACCEPTED = [
     "def f(xs: list[int]) -> int:\n    d = {}\n    d[1] += 1\n    return 0\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += 1.5\n    return len(d)\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += ch\n"
+    "    d['a'] = 'b'\n    return len(d)\n",
+    "def f(s: str) -> int:\n    xs = []\n    xs[0] += 2\n    return xs[0]\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        if ch not in d:\n"
+    "            d[ch] = 0\n        d[ch] += 1\n    return d[s[0]]\n",
+]
+ITEM_AUG_REFUSED = [
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += True\n    return len(d)\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += [1]\n    return len(d)\n",
+    "def f(s: str) -> int:\n    d = {}\n    d[s] -= 2\n    d[s] = 1.5\n    return 0\n",
+]
+# a tuple whose items share one type, iterated or consumed: the list of its items (kas_list)
+TUPLE_ITEMS_ACCEPTED = [
+    "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for x in t:\n        s += x\n    return s\n",
+    "def f(t: tuple[int, int, int]) -> list[int]:\n    return list(t)\n",
+    "def f(t: tuple[int, int, int]) -> int:\n    return sum(t) + min(t) + max(t)\n",
+    "def f(t: tuple[str, str]) -> list[str]:\n    return sorted(t)\n",
+    "def f(t: tuple[int, int], u: tuple[int, int]) -> bool:\n"
+    "    return all(x < y for x, y in zip(t, u))\n",
+    "def f(t: tuple[int, int]) -> list[int]:\n    return [i * x for i, x in enumerate(t)]\n",
+    "def f(a: int, b: int) -> list[int]:\n    return [v for x in [a, b] for v in (x, a)]\n",
+    "def f(t: tuple[int, int]) -> list[int]:\n    return list(reversed(t))\n",
+    "def f(t: tuple[int, int]) -> int:\n    for i in reversed(t):\n        return i\n    return 0\n",
+    "def f(t: tuple[int, int]) -> int:\n    s = set(t)\n    return len(s)\n",
+    "def f(t: tuple[list[int], list[int]]) -> int:\n    return sum([len(x) for x in t])\n",
+    "def f(t: tuple[float, float]) -> float:\n    return sum(t)\n",
+    "def f(t: tuple[bool, bool]) -> int:\n    return sum(t)\n",
+    "def f(t: tuple[int, int]) -> str:\n    return ','.join([str(x) for x in t])\n",
+    "def f(x: int) -> int:\n    t = (x, x + 1)\n    return sum(t) + sum((x, 2))\n",
+    "def f(x: int) -> list[int]:\n    return sorted((x, 3, 1))\n",
+    "def f(t: tuple[int, int]) -> list[tuple[int, int]]:\n"
+    "    return [(i, x) for i, x in enumerate(t, 1)]\n",
+]
+TUPLE_ITEMS_REFUSED = [
+    "def f(a: int, b: str) -> list[str]:\n    return [str(v) for v in (a, b)]\n",
+    "def f(t: tuple[int, str]) -> int:\n    n = 0\n    for x in t:\n        n += 1\n    return n\n",
+    "def f(x: int) -> int:\n    for v in (x, 2.5):\n        return 1\n    return 0\n",
+    "def f(t: tuple[int, int]) -> list[int]:\n    return list(t[1:])\n",
 ]
 DC_ACCEPTED = [
     (
@@ -1579,6 +1621,8 @@ FRONT_END_GROUPS = {
     "dict views consumed by a builtin": (VIEW_ACCEPTED, VIEW_REFUSED),
     "for ... else, while ... else": (ELSE_ACCEPTED, ELSE_REFUSED),
     "d[k] op= v": (DAUG_ACCEPTED, DAUG_REFUSED),
+    "an item of a type not known yet, op=": (ITEM_AUG_ACCEPTED, ITEM_AUG_REFUSED),
+    "a tuple's items iterated or consumed as their list": (TUPLE_ITEMS_ACCEPTED, TUPLE_ITEMS_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

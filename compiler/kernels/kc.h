@@ -181,7 +181,9 @@ typedef struct {
     int32_t next;
     int32_t tok;         /* the NAME token (names, calls, raise) */
     int32_t var;
-    int32_t pow_float;   /* int ** -<constant>: a float (types.py's kpow_float) */
+    int32_t pow_float;   /* int ** -<constant>: a float (types.py's kpow_float); of a name or a
+                            tuple display: its items' count when they are read as their list
+                            (types.py's kas_list, kc_tuple_items) */
     int64_t ival;
     double fval;
 } kc_node;

@@ -786,7 +786,13 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     case E_BOOL: kc_emit(c, K_LOADI, (int32_t)n->ival); return;
     case E_NONE: kc_emit(c, K_LOADI, 0); return;
     case E_STR: kc_emit(c, K_STR, kc_string(c, n->tok)); return;
-    case E_NAME: kc_load_var(c, n->var, n->check); return;
+    case E_NAME:
+        kc_load_var(c, n->var, n->check);
+        if (n->pow_float > 0) {  /* a tuple's items, iterated: their list (kc_tuple_items) */
+            kc_emit(c, K_UNPACK_TUPLE, n->pow_float);
+            kc_emit(c, K_LIST_NEW, n->pow_float);
+        }
+        return;
     case E_BINOP:
         kc_lower_expr(c, n->a);
         kc_binop(c, n->op, c->nodes[n->a].ty, n->b, n->ty);
@@ -906,6 +912,10 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     case E_TUPLE:
         for (int32_t e = n->a; e >= 0; e = c->nodes[e].next) kc_lower_expr(c, e);
         kc_emit(c, K_TUPLE_NEW, kc_list_len(c, n->a));
+        if (n->pow_float > 0) {  /* iterated: the list of its items (kc_tuple_items) */
+            kc_emit(c, K_UNPACK_TUPLE, n->pow_float);
+            kc_emit(c, K_LIST_NEW, n->pow_float);
+        }
         return;
     case E_SET:
         for (int32_t e = n->a; e >= 0; e = c->nodes[e].next) kc_lower_expr(c, e);

@@ -393,6 +393,27 @@ KC_FN void kc_range_args(kc_ctx *c, kc_node *it) {
         if (!kc_intlike(kc_type_expr(c, a, 0)) && !c->err) kc_fail(c, "range() of a non-int (a type error)", it->line);
 }
 
+/* types.py's tuple_items: a tuple whose items share one type, where its items are iterated or
+   consumed (for, comprehensions, list, sorted, min, max, set, sum, enumerate, zip), is the list
+   of its items, made when the value is (kas_list: UNPACK_TUPLE n; LIST_NEW n after it). kc takes
+   it of a name or a tuple display (the node's pow_float holds n, its type becomes the list's); any
+   other tuple `t` is returned as it is (a display of items of several types too: types.py makes
+   it a list display, kdisplay_list) */
+KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
+    if (c->err) return T_UNKNOWN;
+    t = kc_resolve(c, t);
+    if (!kc_is_tuple(t) || (c->nodes[k].kind != E_NAME && c->nodes[k].kind != E_TUPLE)) return t;
+    int32_t n = kc_tuple_n(c, t), first = kc_resolve(c, kc_tuple_arg(c, t, 0));
+    for (int32_t i = 0; i < n; i++) {
+        int32_t a = kc_resolve(c, kc_tuple_arg(c, t, i));
+        if (a != first || !kc_concrete(c, a, 0)) return t;
+    }
+    if (first / KC_LIST + 1 >= KC_MAX_LIST_DEPTH) return t;
+    c->nodes[k].pow_float = n;
+    c->nodes[k].ty = first + KC_LIST;
+    return first + KC_LIST;
+}
+
 /* types.py's sequence: a str or list operand; range(...) here is materialised as a list[int]
    (the call's op 1: lower.py's b_range) */
 KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
@@ -402,13 +423,15 @@ KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
         c->nodes[k].ty = T_INT + KC_LIST;
         return T_INT + KC_LIST;
     }
-    return kc_seq_type(c, k);
+    int t = kc_tuple_items(c, k, kc_type_expr(c, k, 0));
+    if (!c->err && !kc_is_seq(t)) kc_fail(c, "subscript or iteration of something other than a str or list", c->nodes[k].line);
+    return t;
 }
 
 /* types.py's sequence(allow_set=True): a set is its sorted list */
 KC_FN int kc_sequence_set(kc_ctx *c, int32_t k) {
     if (kc_is_builtin_call(c, k, "range")) return kc_sequence(c, k);
-    int t = kc_type_expr(c, k, 0);
+    int t = kc_tuple_items(c, k, kc_type_expr(c, k, 0));
     if (c->err) return T_UNKNOWN;
     if (kc_is_set(t)) return kc_tuple_arg(c, t, 0) + KC_LIST;
     if (!kc_is_seq(t)) { kc_fail(c, "a sequence other than a str, list or set", c->nodes[k].line); return T_UNKNOWN; }
@@ -519,6 +542,7 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     if (kc_tok_is(c, name, "str") || kc_tok_is(c, name, "ord") || kc_tok_is(c, name, "chr") || kc_tok_is(c, name, "sum")) {
         if (count != 1) { kc_fail(c, "builtin call with these arguments", n->line); return T_UNKNOWN; }
         int t = kc_type_expr(c, a0, 0);
+        if (kc_tok_is(c, name, "sum")) t = kc_tuple_items(c, a0, t);
         if (c->err) return T_UNKNOWN;
         if (kc_tok_is(c, name, "str") && (kc_intlike(t) || t == T_STR)) return T_STR;
         if (kc_tok_is(c, name, "ord") && t == T_STR) return T_INT;
@@ -1194,7 +1218,7 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
     case S_AUGASSIGN: {
         kc_node *target = &c->nodes[s->a];
         int32_t v = -1;
-        int current;
+        int current, pending = 0;
         if (target->kind == E_INDEX) {  /* xs[i] op= v */
             int seq = kc_resolve(c, kc_type_expr(c, target->a, 0));
             if (c->err) return;
@@ -1208,7 +1232,9 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
             if (!kc_is_list(seq)) { kc_fail(c, "item assignment to something other than a list", s->line); return; }
             if (!s->spare) kc_index_type(c, target->b);
             current = kc_resolve(c, kc_elem(seq));
-            if (kc_is_tvar(current) && current < KC_LIST) { kc_fail(c, "an item whose type is not known yet", s->line); return; }
+            /* an item of a type not known yet (`counts[k] += 1` of `counts = {}`): binop_type's
+               settle(unknown=True) gives it the value's type when that is int, float, bool or str */
+            pending = kc_is_tvar(current) && current < KC_LIST;
             target->ty = current;
         } else {
             v = kc_lookup(c, target->tok);
@@ -1217,6 +1243,14 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
         }
         int t = kc_type_expr(c, s->b, 0);
         if (c->err) return;
+        if (pending) {
+            t = kc_resolve(c, t);
+            if (!(t == T_INT || t == T_FLOAT || t == T_BOOL || t == T_STR) || !kc_unify(c, current, t)) {
+                kc_fail(c, "an item whose type is not known yet", s->line);
+                return;
+            }
+            current = target->ty = t;
+        }
         int result;
         if (kc_is_list(current) && (s->op == B_ADD || s->op == B_MUL)) {  /* in place */
             if (s->op == B_ADD ? !(kc_is_list(t) && kc_unify(c, current, t)) : !kc_intlike(t)) {
