@@ -1311,6 +1311,51 @@ TUPLE_ITEMS_REFUSED = [
     "def f(x: int) -> int:\n    for v in (x, 2.5):\n        return 1\n    return 0\n",
     "def f(t: tuple[int, int]) -> list[int]:\n    return list(t[1:])\n",
 ]
+# isinstance(x, C) decided by x's static type (types.py's isinstance_call): x evaluated, a constant
+ISINSTANCE_ACCEPTED = [
+    "def f(x: int) -> bool:\n    return isinstance(x, int)\n",
+    "def f(x: bool) -> bool:\n    return isinstance(x, int)\n",
+    "def f(x: int) -> bool:\n    return isinstance(x, bool)\n",
+    "def f(x: int) -> int:\n    if not isinstance(x, int):\n        raise ValueError\n    return x\n",
+    'def f(x: int) -> int:\n    assert isinstance(x, int) and x > 0, "no"\n    return x\n',
+    "def f(xs: list[int]) -> bool:\n    return all(isinstance(i, int) for i in xs)\n",
+    "def f(xs: list[int]) -> bool:\n    return all([isinstance(i, (int, float)) for i in xs])\n",
+    "def f(s: str) -> bool:\n    return isinstance(s, str) and isinstance(s, (list, tuple))\n",
+    "def f(s: list[str]) -> bool:\n    return isinstance(s, list)\n",
+    "def f(x: float) -> bool:\n"
+    "    return isinstance(x, float) or isinstance(x, dict) or isinstance(x, set)\n",
+    "def f(t: tuple[int, str]) -> bool:\n    return isinstance(t, tuple)\n",
+    "def f(x: int) -> bool:\n    return isinstance(f(x), int)\n",
+    "def f(x: int) -> bool:\n    return isinstance(x, (int,))\n",
+]
+ISINSTANCE_REFUSED = [
+    "def f(s: str) -> int:\n    int = 3\n    return int if isinstance(s, int) else 0\n",
+    "def f(s: str) -> bool:\n    return isinstance(s, Foo)\n",
+    "def f(x: int) -> bool:\n    return isinstance(x)\n",
+    "def f(x: int) -> bool:\n    return isinstance(x, none)\n",
+    "def f(a: float) -> float:\n"
+    "    a_float = float(a.replace(',', '.')) if isinstance(a, str) else a\n    return a_float\n",
+]
+# math.pi, math.e, math.tau, math.inf (types.py's e_Attribute: a float, not a literal)
+MATH_CONST_ACCEPTED = [
+    "import math\ndef f(r: float) -> float:\n    return math.pi * r * r\n",
+    "import math\ndef f(r: int) -> float:\n"
+    "    return 4 / 3 * math.pi * r ** 3 + math.e - math.tau + -math.pi\n",
+    "def f(r: float) -> float:\n    import math\n    return math.pi * r\n",
+    "import math\ndef f(r: float) -> bool:\n    return r < math.inf and r > -math.inf\n",
+    "import math\ndef f(xs: list[float]) -> list[float]:\n    xs[0] = math.pi\n    return xs\n",
+    "import math\ndef f(r: float) -> float:\n    return math.sqrt(math.pi) + float(math.e)\n",
+    "import math\ndef f(r: float) -> int:\n    return round(math.pi) + math.floor(math.e)\n",
+]
+MATH_CONST_REFUSED = [
+    "def f(r: float) -> float:\n    return math.pi * r\n",
+    "import math\nX = math.pi\ndef f(r: float) -> float:\n    return X * r\n",
+    "import math\ndef f(r: float) -> float:\n    math = 3\n    return math.pi * r\n",
+    "import math\ndef f(r: float) -> tuple[float, float]:\n    return divmod(math.pi, r)\n",
+    "import math\ndef f(r: float) -> float:\n    def g(x: float) -> float:\n"
+    "        return x * math.pi\n    return g(r)\n",
+    "import math\ndef f(r: float) -> float:\n    return math.nan\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1623,6 +1668,8 @@ FRONT_END_GROUPS = {
     "d[k] op= v": (DAUG_ACCEPTED, DAUG_REFUSED),
     "an item of a type not known yet, op=": (ITEM_AUG_ACCEPTED, ITEM_AUG_REFUSED),
     "a tuple's items iterated or consumed as their list": (TUPLE_ITEMS_ACCEPTED, TUPLE_ITEMS_REFUSED),
+    "isinstance decided by the type": (ISINSTANCE_ACCEPTED, ISINSTANCE_REFUSED),
+    "math.pi, math.e, math.tau, math.inf": (MATH_CONST_ACCEPTED, MATH_CONST_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -622,6 +622,12 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         kc_emit(c, K_LOAD, d);
         return;
     }
+    if (n->op == KC_ISINSTANCE_OP || n->op == KC_ISINSTANCE_OP + 1) {  /* lower.py's b_isinstance */
+        kc_lower_expr(c, n->a);
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_LOADI, n->op - KC_ISINSTANCE_OP);
+        return;
+    }
     if (n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4) {  /* lower.py's b_math_sqrt, b_math_floor, b_math_ceil */
         int is_float = c->nodes[n->a].ty == T_FLOAT;
         kc_lower_expr(c, n->a);
@@ -1310,7 +1316,7 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
         int32_t first = s->a;
         const kc_node *vn = &c->nodes[value];
         if (c->nodes[first].next < 0 && c->nodes[first].kind == E_INDEX && kc_is_list(c->nodes[c->nodes[first].a].ty) &&
-            (vn->kind == E_INT || vn->kind == E_FLOAT || vn->kind == E_BOOL || vn->kind == E_STR ||
+            (vn->kind == E_INT || (vn->kind == E_FLOAT && vn->spare != 2) || vn->kind == E_BOOL || vn->kind == E_STR ||
              vn->kind == E_NONE || (vn->kind == E_NAME && !vn->check))) {
             /* the value cannot trap nor change anything: stored without a temporary */
             kc_lower_expr(c, c->nodes[first].a);

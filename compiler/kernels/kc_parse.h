@@ -256,7 +256,20 @@ KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right
 KC_FN int kc_plain_operand(const kc_ctx *c, int32_t k) {
     const kc_node *n = &c->nodes[k];
     if (n->kind == E_UNARY && (n->op == U_NEG || n->op == U_POS)) n = &c->nodes[n->a];
-    return n->kind == E_INT || n->kind == E_FLOAT || n->kind == E_BOOL || n->kind == E_NAME;
+    return n->kind == E_INT || (n->kind == E_FLOAT && n->spare != 2) || n->kind == E_BOOL || n->kind == E_NAME;
+}
+
+/* frontend.py's MATH_CONSTANTS read as `math.NAME` (node k the name math, `name` the attribute,
+   not called), in a module function's body, not a nested def's (types.py's e_Attribute): 0 pi, 1 e, 2 tau,
+   3 inf; else -1 */
+KC_FN int kc_math_constant(kc_ctx *c, int32_t k, const kc_tok *name) {
+    static const char *const names[4] = {"pi", "e", "tau", "inf"};
+    if (c->nodes[k].kind != E_NAME || c->nodes[k].tok < 0 || !kc_tok_is(c, &c->toks[c->nodes[k].tok], "math") ||
+        name->kind != TK_NAME || kc_at_op(c, P_LPAR) || c->in_def != 1)
+        return -1;
+    for (int i = 0; i < 4; i++)
+        if (kc_tok_is(c, name, names[i])) return i;
+    return -1;
 }
 
 /* a copy of a plain operand (kc_plain_operand), for divmod's second reading */
@@ -609,6 +622,17 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
         } else if (kc_at_op(c, P_DOT)) {
             kc_next(c);
             kc_tok *name = kc_next(c);
+            int mc = kc_math_constant(c, k, name);
+            if (mc >= 0) {  /* math.pi, math.e, math.tau, math.inf: node k becomes the float */
+                static const uint64_t bits[4] = {0x400921FB54442D18ull, 0x4005BF0A8B145769ull, 0x401921FB54442D18ull,
+                                                 0x7FF0000000000000ull};
+                union { uint64_t u; double d; } v;
+                v.u = bits[mc];
+                c->nodes[k].kind = E_FLOAT;
+                c->nodes[k].fval = v.d;
+                c->nodes[k].spare = 2;  /* not a literal: no module constant, no plain operand, not inert */
+                continue;
+            }
             if (name->kind != TK_NAME || kc_is_keyword(c, name) || !kc_at_op(c, P_LPAR)) {
                 kc_fail(c, "attribute other than a method call", t->line);
                 return -1;

@@ -438,6 +438,30 @@ KC_FN int kc_sequence_set(kc_ctx *c, int32_t k) {
     return t;
 }
 
+/* types.py's is_local: the function binds the name of tok (a parameter, or a Store anywhere in
+   it); 1 too where kc cannot tell */
+KC_FN int kc_is_local(kc_ctx *c, int32_t tok) {
+    kc_func *f = c->fn;
+    if (kc_lookup(c, tok) >= 0) return 1;
+    if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) { kc_mark_stores(c, f->node_begin, f->node_end, 0); return 1; }
+    int bound = kc_binds(c, f, f->node_begin, f->node_end, tok);
+    kc_mark_stores(c, f->node_begin, f->node_end, 0);
+    return bound;
+}
+
+/* the class isinstance's node e names (types.py's _RUNTIME_CLASSES, a name no variable or
+   function of this module binds): 0 int, 1 float, 2 bool, 3 str, 4 list, 5 tuple, 6 dict, 7 set;
+   -1 for anything else */
+KC_FN int kc_class_bit(kc_ctx *c, int32_t e) {
+    static const char *const classes[] = {"int", "float", "bool", "str", "list", "tuple", "dict", "set"};
+    const kc_node *n = &c->nodes[e];
+    if (n->kind != E_NAME || n->tok < 0 || c->toks[n->tok].start < 0) return -1;
+    int b = -1;
+    for (int i = 0; i < 8 && b < 0; i++)
+        if (kc_tok_is(c, &c->toks[n->tok], classes[i])) b = i;
+    return b < 0 || kc_find_func(c, n->tok) >= 0 || kc_is_local(c, n->tok) ? -1 : b;
+}
+
 KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     const kc_tok *name = &c->toks[n->tok];
@@ -556,6 +580,24 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
         int t = kc_type_expr(c, a0, 0);
         if (!c->err && !kc_is_seq(t) && !kc_is_tuple(t) && !kc_is_set(t) && !kc_is_dict(t)) kc_fail(c, "len() of something other than a str, list, tuple, set or dict", n->line);
         return T_INT;
+    }
+    if (kc_tok_is(c, name, "isinstance")) {  /* types.py's isinstance_call: decided by x's static type */
+        if (count != 2) { kc_fail(c, "isinstance() with these arguments", n->line); return T_UNKNOWN; }
+        int32_t cls = c->nodes[a0].next;
+        int tuple = c->nodes[cls].kind == E_TUPLE;
+        unsigned accepted = 0;
+        for (int32_t e = tuple ? c->nodes[cls].a : cls; e >= 0; e = tuple ? c->nodes[e].next : -1) {
+            int b = kc_class_bit(c, e);
+            if (b < 0) { kc_fail(c, "isinstance() of a class other than a builtin type", n->line); return T_UNKNOWN; }
+            accepted |= 1u << b | (b == 0 ? 1u << 2 : 0u);  /* a bool is an int (_SUBCLASSES) */
+        }
+        int t = kc_resolve(c, kc_type_expr(c, a0, 0));
+        if (c->err) return T_UNKNOWN;
+        int b = t == T_INT ? 0 : t == T_FLOAT ? 1 : t == T_BOOL ? 2 : t == T_STR ? 3 : kc_is_list(t) ? 4 :
+                kc_is_tuple(t) ? 5 : kc_is_dict(t) ? 6 : kc_is_set(t) ? 7 : -1;
+        if (b < 0) { kc_fail(c, "isinstance() of a value whose type is not known yet", n->line); return T_UNKNOWN; }
+        n->op = (int16_t)(KC_ISINSTANCE_OP + (accepted >> b & 1u));
+        return T_BOOL;
     }
     int is_abs = kc_tok_is(c, name, "abs"), is_int = kc_tok_is(c, name, "int");
     int is_float = kc_tok_is(c, name, "float"), is_bool = kc_tok_is(c, name, "bool");
@@ -806,7 +848,13 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     int t = T_UNKNOWN;
     switch (n->kind) {
     case E_INT: t = T_INT; break;
-    case E_FLOAT: t = T_FLOAT; break;
+    case E_FLOAT:
+        if (n->spare == 2) {  /* math.pi (types.py's e_Attribute): the node's tok is math's */
+            if (kc_is_local(c, n->tok)) { kc_fail(c, "attribute of a variable named math", n->line); return T_UNKNOWN; }
+            if (!c->math_module && !c->fn->local_math) { kc_fail(c, "math without import math (NameError)", n->line); return T_UNKNOWN; }
+        }
+        t = T_FLOAT;
+        break;
     case E_BOOL: t = T_BOOL; break;
     case E_NONE: t = T_NONE; break;
     case E_STR: t = T_STR; break;
