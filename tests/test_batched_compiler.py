@@ -755,7 +755,6 @@ MATH_ACCEPTED = [
 ]
 MATH_REFUSED = [
     "import math\n\ndef f(x: str) -> int:\n    return math.ceil(x)\n",
-    "import math\n\ndef f(x: int) -> float:\n    return math.pi * x\n",
     "import math as m\n\ndef f(x: int) -> float:\n    return m.sqrt(x)\n",
     "from math import sqrt as s\n\ndef f(x: int) -> float:\n    return s(x)\n",
     "from math import pi\n\ndef f(x: int) -> float:\n    return pi\n",
@@ -1339,6 +1338,7 @@ ISINSTANCE_REFUSED = [
 # math.pi, math.e, math.tau, math.inf (types.py's e_Attribute: a float, not a literal)
 MATH_CONST_ACCEPTED = [
     "import math\ndef f(r: float) -> float:\n    return math.pi * r * r\n",
+    "import math\n\ndef f(x: int) -> float:\n    return math.pi * x\n",
     "import math\ndef f(r: int) -> float:\n"
     "    return 4 / 3 * math.pi * r ** 3 + math.e - math.tau + -math.pi\n",
     "def f(r: float) -> float:\n    import math\n    return math.pi * r\n",
