@@ -1356,6 +1356,20 @@ MATH_CONST_REFUSED = [
     "        return x * math.pi\n    return g(r)\n",
     "import math\ndef f(r: float) -> float:\n    return math.nan\n",
 ]
+# a result annotated with a bare `list` (types.py's annotation_type: list[?], told by the returns)
+BARE_LIST_RESULT_ACCEPTED = [
+    "def f(n: int) -> list:\n    out = []\n    for i in range(n):\n        out.append(i)\n    return out\n",
+    "def f(l: list) -> list:\n    return [x for x in l if x > 0]\n",
+    "def f(n: int) -> list:\n    pass\n",
+    "def f(n: int) -> list:\n    return [1]\ndef g(n: int) -> int:\n    return len(f(n))\n",
+    "def g(n: int) -> int:\n    return len(f(n))\ndef f(n: int) -> list:\n    return [1.5]\n",
+    "def f(n: int) -> list:\n    xs = f(n - 1) if n else []\n    xs.append('a')\n    return xs\n",
+]
+BARE_LIST_RESULT_REFUSED = [
+    "def f(n: int) -> List:\n    return [str(n)]\n",
+    "def f(n: int) -> list:\n    return []\n",
+    "def f(n: int) -> list:\n    if n:\n        return [1]\n    return ['a']\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1670,6 +1684,7 @@ FRONT_END_GROUPS = {
     "a tuple's items iterated or consumed as their list": (TUPLE_ITEMS_ACCEPTED, TUPLE_ITEMS_REFUSED),
     "isinstance decided by the type": (ISINSTANCE_ACCEPTED, ISINSTANCE_REFUSED),
     "math.pi, math.e, math.tau, math.inf": (MATH_CONST_ACCEPTED, MATH_CONST_REFUSED),
+    "-> list": (BARE_LIST_RESULT_ACCEPTED, BARE_LIST_RESULT_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -257,6 +257,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
         kc_func *f = &c->funcs[i];
         if (kc_is_builtin(c, f->name_tok)) { kc_fail(c, "a function named like a builtin", f->line); break; }
         pending[i] = 1;
+        if (f->ret == KC_BARE_LIST) f->ret = kc_new_tvar(c, f->line) + KC_LIST;  /* `-> list` */
         for (int p = 0; p < f->n_params; p++) {
             if (f->param_type[p] == T_NONE) { kc_fail(c, "parameter annotated None", f->line); break; }
             if (f->param_type[p] == T_UNKNOWN) {

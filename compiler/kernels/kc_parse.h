@@ -1786,9 +1786,9 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     if (!kc_expect_op(c, P_RPAR, "parameter form")) return;
     if (kc_at_op(c, P_RARROW)) {
         kc_next(c);
-        c->in_signature = 1;
+        c->bare_list_ok = c->in_signature = 1;  /* `-> list`: list[?] too (types.py's annotation_type) */
         f->ret = kc_annotation(c);
-        c->in_signature = 0;
+        c->bare_list_ok = c->in_signature = 0;
     }
     if (!kc_expect_op(c, P_COLON, "def syntax")) return;
     c->depth = 0;
