@@ -34,8 +34,6 @@ CORPUS = Path(__file__).parent / "programs"
 compile_batch = functools.partial(compile_batch, passes=False)
 
 
-
-
 def _reference(source: str, name: str, arg_types: dict | None) -> bytes | CompileError:
     try:
         return compile_source(source, name, arg_types=arg_types, passes=False).to_bytes()
@@ -94,7 +92,9 @@ def test_corpus_programs_it_accepts_are_byte_identical():
     # annotated stubs, which kc leaves to the reference (redefinitions, top-level statements,
     # the __main__ guard); since then counted, not as a share (files kc leaves to the
     # reference keep being added): 329 of 441 with key= of sort, max and min
-    assert accepted >= 345  # 345 of 505 with None results compared, `is True`, tabs, keyword-adjacent
+    assert (
+        accepted >= 345
+    )  # 345 of 505 with None results compared, `is True`, tabs, keyword-adjacent
     # strings, module-level statements and print, tested calls of names bound nowhere
 
 
@@ -103,7 +103,9 @@ def _tabbed(source: str) -> str:
     lines = []
     for line in source.split("\n"):
         body = line.lstrip(" ")
-        lines.append("\t" * ((len(line) - len(body)) // 4) + " " * ((len(line) - len(body)) % 4) + body)
+        lines.append(
+            "\t" * ((len(line) - len(body)) // 4) + " " * ((len(line) - len(body)) % 4) + body
+        )
     return "\n".join(lines)
 
 
@@ -236,7 +238,9 @@ def test_nothing_is_blanked_from_a_module_parse_rejects_or_with_nothing_dropped(
     assert without_dropped(plain) is None
     assert without_dropped(plain + "def f(x: int) -> int:\n    return x + 1\n") is not None
     rejected = plain + "import numpy\n" + plain  # an import of a module kiln does not take
-    assert without_dropped(rejected) is None and isinstance(compile_batch([rejected])[0], Unsupported)
+    assert without_dropped(rejected) is None and isinstance(
+        compile_batch([rejected])[0], Unsupported
+    )
     assert without_dropped("def f(:\n") is None
 
 
@@ -1370,6 +1374,26 @@ BARE_LIST_RESULT_REFUSED = [
     "def f(n: int) -> list:\n    return []\n",
     "def f(n: int) -> list:\n    if n:\n        return [1]\n    return ['a']\n",
 ]
+# xs.sort(key=f) as a statement: xs[:] = sorted(xs, key=f) (frontend.py's visit_Expr)
+SORT_KEY_ACCEPTED = [
+    "def f(xs: list[str]) -> list[str]:\n    xs.sort(key=len)\n    return xs\n",
+    "def f(xs: list[tuple[int, int]]) -> list[tuple[int, int]]:\n    xs.sort(key=lambda x: (x[0], -x[1]))\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: sum([int(i) for i in str(x)]))\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: sum(int(n) for n in str(abs(x))), reverse=True)\n    return xs\n",
+    "def g(x: int) -> int:\n    return -x\ndef f(xs: list[int]) -> list[int]:\n    ys = xs\n    xs.sort(key=g)\n    return ys\n",
+    "def f(xs: list[str]) -> list[str]:\n    xs.sort(key=len, reverse=False)\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    xs[:] = [1, 2]\n    return xs\n",
+]
+SORT_KEY_REFUSED = [
+    "def f(xs: list[int], d: dict[int, int]) -> list[int]:\n    xs.sort(key=lambda x: d[x])\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    ys = xs.sort(key=len)\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: xs.index(x))\n    return xs\n",
+    "def f(xs: list[list[int]]) -> list[list[int]]:\n    xs[0].sort(key=len)\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    xs[:] = ['a']\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n    xs[1:] = [1, 2]\n    return xs\n",
+    "def f(s: str) -> str:\n    s[:] = 'a'\n    return s\n",
+    "def f(xs: list[tuple[int, str]]) -> list[tuple[int, str]]:\n    xs.sort(key=lambda p: [c for c, d in [p]])\n    return xs\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1400,7 +1424,7 @@ DC_REFUSED = [
 LEXER_ACCEPTED = [
     "def f(xs: list[int]) -> int:\r\n    t = 0\r\n    for x in xs:\r\n        t += x\r\n    return t\r\n",
     "def f(xs: list[int]) -> int:\r    return len(xs)\r",
-    "def f(xs: list[int]) -> str:\r\n    return \"\"\"a\r\nb\rc\"\"\"\r\n",
+    'def f(xs: list[int]) -> str:\r\n    return """a\r\nb\rc"""\r\n',
     "def f(xs: list[int]) -> int:\r\n    # a comment\r\n\r\n    return 1 + \\\r\n        2\r\n",
     "def f(xs: list[int]) -> int:\n\tt = 0\n\tfor x in xs:\n\t\tt += x\n\treturn t\n",
     "def f(xs: list[int]) -> int:\n\tt = 0\n\tfor x in xs:\n\t    t += x\n\treturn\tt\n",
@@ -1420,7 +1444,8 @@ LEXER_REFUSED = [
 # or not) compared with `==`, `!=`, `is`, `is not` or tested for truth; `x is True`
 _STUB = "def g(s: str) -> list[str]:\n    '''A stub: None whatever the annotation says.'''\n\n"
 NONE_ACCEPTED = [
-    _STUB + "def f(i: int) -> bool:\n    if g('a') == ['x']:\n        return True\n    return False\n",
+    _STUB
+    + "def f(i: int) -> bool:\n    if g('a') == ['x']:\n        return True\n    return False\n",
     _STUB + "def f(i: int) -> bool:\n    return g('a') != 'x'\n",
     _STUB + "def f(i: int) -> bool:\n    return g('a') is None\n",
     _STUB + "def f(i: int) -> bool:\n    return None is not g('a')\n",
@@ -1606,7 +1631,7 @@ KW_REFUSED = [
 # infinity, a float literal's digits; the rest refused); float(s) of a str is FLOAT_OF_STR
 FLOAT_ACCEPTED = [
     'def f(n: int) -> float:\n    m = float("inf")\n    return m\n',
-    "def f(n: int) -> float:\n    return float('-inf') + float(\"+Infinity\") - float(\"-INF\")\n",
+    'def f(n: int) -> float:\n    return float(\'-inf\') + float("+Infinity") - float("-INF")\n',
     'def f(n: int) -> float:\n    return float("1.5") + float("-0") + float("1_0") + float(".5")\n',
     'def f(n: int) -> float:\n    return float("1e400") + float("12345678901234567890123")\n',
     'def f(n: int) -> float:\n    return float("inf") * 0\n',
@@ -1664,7 +1689,10 @@ FRONT_END_GROUPS = {
     "pow(x, y), divmod(a, b)": (SPELLED_ACCEPTED, SPELLED_REFUSED),
     "a call of a name bound nowhere, tested (NameError)": (NAME_ERROR_ACCEPTED, NAME_ERROR_REFUSED),
     "module-level statements (frontend.py's <module>), print": (EFFECTS_ACCEPTED, EFFECTS_REFUSED),
-    "None results compared and tested, x is True, a keyword before a string": (NONE_ACCEPTED, NONE_REFUSED),
+    "None results compared and tested, x is True, a keyword before a string": (
+        NONE_ACCEPTED,
+        NONE_REFUSED,
+    ),
     "line ends \\r\\n and \\r, tabs": (LEXER_ACCEPTED, LEXER_REFUSED),
     "nested functions (frontend.py's _hoist_nested: outer.inner)": (
         NESTED_ACCEPTED,
@@ -1681,10 +1709,14 @@ FRONT_END_GROUPS = {
     "for ... else, while ... else": (ELSE_ACCEPTED, ELSE_REFUSED),
     "d[k] op= v": (DAUG_ACCEPTED, DAUG_REFUSED),
     "an item of a type not known yet, op=": (ITEM_AUG_ACCEPTED, ITEM_AUG_REFUSED),
-    "a tuple's items iterated or consumed as their list": (TUPLE_ITEMS_ACCEPTED, TUPLE_ITEMS_REFUSED),
+    "a tuple's items iterated or consumed as their list": (
+        TUPLE_ITEMS_ACCEPTED,
+        TUPLE_ITEMS_REFUSED,
+    ),
     "isinstance decided by the type": (ISINSTANCE_ACCEPTED, ISINSTANCE_REFUSED),
     "math.pi, math.e, math.tau, math.inf": (MATH_CONST_ACCEPTED, MATH_CONST_REFUSED),
     "-> list": (BARE_LIST_RESULT_ACCEPTED, BARE_LIST_RESULT_REFUSED),
+    "xs.sort(key=f), xs[:] = v": (SORT_KEY_ACCEPTED, SORT_KEY_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),
@@ -1730,7 +1762,7 @@ def test_methods_outside_the_front_ends_list_are_refused_even_unchecked():
             compile_source(source)
 
 
-DEEP_SCRIPT = r'''
+DEEP_SCRIPT = r"""
 import sys
 from compiler.batched import Unsupported, compile_batch
 
@@ -1758,7 +1790,7 @@ cases = [
 for i, result in enumerate(compile_batch(cases)):
     assert isinstance(result, Unsupported) and "nesting deeper" in result.reason, (i, result)
 print("ok", len(cases))
-'''
+"""
 
 
 def test_unbounded_nesting_of_every_recursive_construct_is_refused_not_a_crash():

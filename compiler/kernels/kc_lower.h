@@ -1120,6 +1120,40 @@ KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
 
 /* stores the value on top of the stack into a loop or assignment target: a name, or names that
    a tuple or a list (the target's ty) is unpacked into (lower.py's store_target) */
+/* `xs[:] = v` with v on the stack (lower.py's slice_store of a slice without bounds or step): v
+   copied, then xs rebuilt in place from xs[:0] + v + xs[0 + len(xs[:]):], which aliases see */
+KC_FN void kc_slice_store(kc_ctx *c, int32_t target) {
+    int32_t v = kc_temp(c), a = kc_temp(c);
+    kc_emit(c, K_LIST_SLICE, 0);
+    kc_emit(c, K_STORE, v);
+    kc_lower_expr(c, c->nodes[target].a);
+    kc_emit(c, K_STORE, a);
+    int32_t head = kc_temp(c), tail = kc_temp(c);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_LIST_SLICE, 2);
+    kc_emit(c, K_STORE, head);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LOAD, head);
+    kc_emit(c, K_LIST_LEN, 0);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LIST_SLICE, 0);
+    kc_emit(c, K_LIST_LEN, 0);
+    kc_emit(c, K_ADD_I, 0);
+    kc_emit(c, K_LIST_SLICE, 1);
+    kc_emit(c, K_STORE, tail);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_LIST_IREPEAT, 0);
+    kc_emit(c, K_LOAD, head);
+    kc_emit(c, K_LIST_EXTEND, 0);
+    kc_emit(c, K_LOAD, v);
+    kc_emit(c, K_LIST_EXTEND, 0);
+    kc_emit(c, K_LOAD, tail);
+    kc_emit(c, K_LIST_EXTEND, 0);
+    kc_emit(c, K_POP, 0);
+}
+
 KC_FN void kc_store_target(kc_ctx *c, int32_t target) {
     const kc_node *t = &c->nodes[target];
     if (t->kind != E_TUPLE) { kc_store_var(c, t->var); return; }
@@ -1346,6 +1380,8 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
                 kc_lower_expr(c, c->nodes[t].b);
                 kc_emit(c, K_LOAD, tmp);
                 kc_emit(c, K_LIST_STORE, 0);
+            } else if (c->nodes[t].kind == E_SLICE) {
+                kc_slice_store(c, t);
             } else {
                 kc_store_var(c, c->nodes[t].var);
             }

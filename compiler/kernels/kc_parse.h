@@ -324,6 +324,56 @@ KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
     return k;
 }
 
+/* frontend.py's visit_Expr: the statement `xs.sort(key=f[, reverse=b])` (m the method call) is
+   `xs[:] = sorted(xs, key=f[, reverse=b])`, rewritten by kc_sorted_by_key; only where the key
+   reads no variable (a name, or a lambda whose body reads its parameter, its comprehensions'
+   variables and names it calls: _key_reads; types.py accepts other variables that cannot hold
+   a list, which kc leaves to the reference). m becomes the slice target. */
+KC_FN int32_t kc_sort_by_key(kc_ctx *c, int32_t m, int line) {
+    kc_node *mn = &c->nodes[m];
+    int32_t key = mn->c, xs = mn->a;
+    if (mn->ival != 0 || c->nodes[xs].kind != E_NAME) { kc_fail(c, "list.sort(key=...) other than of a name, without arguments", line); return -1; }
+    if (c->nodes[key].kind == E_LAMBDA) {
+        int32_t param = c->nodes[key].tok;
+        for (int32_t i = m + 1; i < c->n_nodes; i++)  /* the key's nodes: made after m */
+            if (c->nodes[i].kind == E_COMPFOR && c->nodes[c->nodes[i].a].kind != E_NAME) { kc_fail(c, "list.sort key with a comprehension unpacking", line); return -1; }
+        for (int32_t i = m + 1; i < c->n_nodes; i++) {
+            const kc_node *n = &c->nodes[i];
+            if (n->kind != E_NAME || kc_same_name(c, n->tok, param)) continue;
+            int own = 0;
+            for (int32_t j = m + 1; j < c->n_nodes && !own; j++)
+                own = c->nodes[j].kind == E_COMPFOR && kc_same_name(c, c->nodes[c->nodes[j].a].tok, n->tok);
+            if (!own) { kc_fail(c, "list.sort key reading a variable", line); return -1; }
+        }
+    } else if (c->nodes[key].kind != E_NAME) {
+        kc_fail(c, "keyword argument key= other than a one-parameter lambda or a name", line);
+        return -1;
+    }
+    int32_t sorted_tok = kc_synth_name(c, "sorted", 0, line);
+    int32_t call = kc_node_new(c, E_CALL, line), arg = kc_name_node(c, c->nodes[xs].tok, line);
+    if (c->err || call < 0 || arg < 0) return -1;
+    c->nodes[call].tok = sorted_tok;
+    c->nodes[call].a = arg;
+    c->nodes[call].ival = 1;
+    c->nodes[call].c = key;
+    c->nodes[call].spare = c->nodes[m].spare;
+    kc_child_depth(c, call, arg);
+    int32_t value = kc_sorted_by_key(c, call);
+    int32_t k = kc_node_new(c, S_ASSIGN, line);
+    if (c->err || value < 0 || k < 0) return -1;
+    mn = &c->nodes[m];
+    mn->kind = E_SLICE;
+    mn->b = mn->c = mn->d = -1;
+    mn->tok = -1;
+    mn->spare = 0;
+    mn->next = -1;
+    c->nodes[k].a = m;
+    c->nodes[k].b = value;
+    kc_child_depth(c, k, m);
+    kc_child_depth(c, k, value);
+    return k;
+}
+
 /* frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of plain operands is (a // b,
    a % b), both at the call's line */
 KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
@@ -444,7 +494,8 @@ KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
             } else if (converted) {
                 kc_fail(c, "keyword argument other than reverse=True or False", t->line);
                 return -1;
-            } else if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 && c->nodes[call].kind == E_CALL) {
+            } else if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 &&
+                       (c->nodes[call].kind == E_CALL || kc_tok_is(c, &c->toks[c->nodes[call].tok], "sort"))) {
                 /* sorted(xs, key=f): rewritten by kc_sorted_by_key, as frontend.py's _Functionals */
                 int32_t f = -1;
                 if (kc_at_kw(c, "lambda")) {
@@ -1417,6 +1468,8 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
             c->nodes[k].a = first;
             c->nodes[k].b = v;
             kc_child_depth(c, k, v);
+        } else if (c->nodes[first].kind == E_METHOD && c->nodes[first].c >= 0) {
+            k = kc_sort_by_key(c, first, line);  /* xs.sort(key=f) */
         } else {
             k = kc_node_new(c, S_EXPR, line);
             if (k < 0) return -1;

@@ -1084,6 +1084,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_METHOD: {
+        if (n->c >= 0) { kc_fail(c, "keyword argument key= of a list.sort that is no statement", n->line); return T_UNKNOWN; }
         if (c->nodes[n->a].kind == E_NAME && kc_tok_is(c, &c->toks[c->nodes[n->a].tok], "math") && kc_lookup(c, c->nodes[n->a].tok) < 0) {
             /* math.sqrt(x): types.py's math_call, after a module-level `import math` */
             if (!c->math_module && !c->fn->local_math) { kc_fail(c, "math without import math (NameError)", n->line); return T_UNKNOWN; }
@@ -1244,6 +1245,13 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
                 if (!kc_is_list(seq)) { kc_fail(c, "item assignment to something other than a list", s->line); return; }
                 kc_index_type(c, tn->b);
                 if (!c->err && !kc_unify(c, kc_elem(seq), t)) kc_fail(c, "item assignment of another type (a type error)", s->line);
+                continue;
+            }
+            if (tn->kind == E_SLICE && target == s->a && tn->next < 0 && tn->b < 0 && tn->c < 0 && tn->d < 0) {
+                /* xs[:] = v (types.py's slice_target): a list of v's type */
+                int seq = kc_type_expr(c, tn->a, 0);
+                if (c->err) return;
+                if (!kc_is_list(seq) || !kc_unify(c, seq, t)) { kc_fail(c, "slice assignment of another type (a type error)", s->line); return; }
                 continue;
             }
             if (tn->kind != E_NAME) { kc_fail(c, "assignment target other than a name or a list item", s->line); return; }
