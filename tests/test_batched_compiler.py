@@ -991,7 +991,6 @@ LAMBDA_REFUSED = [
     "def f(xs: list[int]) -> list[int]:\n    return filter(lambda x: x % 2 == 0, xs)\n",
     "def f(xs: list[int]) -> int:\n    g = lambda x: x\n    return g(1)\n",
     "def f(xs: list[int]) -> int:\n    return max(xs, key=lambda x: -x)\n",
-    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: -x)\n    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=lambda x, y: x)\n",
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=lambda: 1)\n",
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=xs[0])\n",
@@ -1376,6 +1375,7 @@ BARE_LIST_RESULT_REFUSED = [
 ]
 # xs.sort(key=f) as a statement: xs[:] = sorted(xs, key=f) (frontend.py's visit_Expr)
 SORT_KEY_ACCEPTED = [
+    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: -x)\n    return xs\n",
     "def f(xs: list[str]) -> list[str]:\n    xs.sort(key=len)\n    return xs\n",
     "def f(xs: list[tuple[int, int]]) -> list[tuple[int, int]]:\n    xs.sort(key=lambda x: (x[0], -x[1]))\n    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: sum([int(i) for i in str(x)]))\n    return xs\n",
