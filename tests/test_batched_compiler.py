@@ -990,7 +990,6 @@ LAMBDA_ACCEPTED = [
 LAMBDA_REFUSED = [
     "def f(xs: list[int]) -> list[int]:\n    return filter(lambda x: x % 2 == 0, xs)\n",
     "def f(xs: list[int]) -> int:\n    g = lambda x: x\n    return g(1)\n",
-    "def f(xs: list[int]) -> int:\n    return max(xs, key=lambda x: -x)\n",
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=lambda x, y: x)\n",
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=lambda: 1)\n",
     "def f(xs: list[int]) -> list[int]:\n    return sorted(xs, key=xs[0])\n",
@@ -1394,6 +1393,25 @@ SORT_KEY_REFUSED = [
     "def f(s: str) -> str:\n    s[:] = 'a'\n    return s\n",
     "def f(xs: list[tuple[int, str]]) -> list[tuple[int, str]]:\n    xs.sort(key=lambda p: [c for c, d in [p]])\n    return xs\n",
 ]
+# min/max(xs, key=f): max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2] (extreme_by_key)
+EXTREME_KEY_ACCEPTED = [
+    "def f(xs: list[int]) -> int:\n    return max(xs, key=lambda x: -x)\n",
+    "def f(xs: list[str]) -> str:\n    return max(xs, key=len)\n",
+    "def f(xs: list[str]) -> str:\n    return min(xs, key=lambda s: (len(s), s))\n",
+    "def g(s: str) -> int:\n    return s.count('a')\ndef f(xs: list[str]) -> str:\n    best = max(xs, key=g)\n    return best\n",
+    "def f(xs: list[list[int]]) -> list[int]:\n    return max(xs, key=sum)\n",
+    "def f(xs: list[int]) -> int:\n    return min([x for x in xs if x % 2 == 0], key=lambda x: x if x % 2 == 0 else x + 10000)\n",
+    "def f(xs: list[int]) -> int:\n    return min(sorted(xs), key=lambda x: x % 3)\n",
+    "def f(xs: list[int]) -> bool:\n    return min(xs, key=lambda x: x % 2 == 0) > 0\n",
+]
+EXTREME_KEY_REFUSED = [
+    "def f(xs: list[int]) -> int:\n    return max(xs, key=lambda x: -x, default=0)\n",
+    "def f(xs: list[int]) -> int:\n    return max(1, 2, key=lambda x: -x)\n",
+    "def f(d: dict[str, int]) -> str:\n    return max(d.keys(), key=len)\n",
+    "def f(d: dict[str, int]) -> str:\n    return max(d, key=len)\n",
+    "def f(xs: list[int]) -> int:\n    return max((x for x in xs), key=lambda x: -x)\n",
+    "def f(xs: list[int]) -> int:\n    return max(map(abs, xs), key=lambda x: -x)\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1717,6 +1735,7 @@ FRONT_END_GROUPS = {
     "math.pi, math.e, math.tau, math.inf": (MATH_CONST_ACCEPTED, MATH_CONST_REFUSED),
     "-> list": (BARE_LIST_RESULT_ACCEPTED, BARE_LIST_RESULT_REFUSED),
     "xs.sort(key=f), xs[:] = v": (SORT_KEY_ACCEPTED, SORT_KEY_REFUSED),
+    "min/max(xs, key=f)": (EXTREME_KEY_ACCEPTED, EXTREME_KEY_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -196,11 +196,64 @@ KC_FN int32_t kc_view_lists(kc_ctx *c, int32_t args) {
     return head;
 }
 
+KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k);
+
+/* max(xs, key=f) -> max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2], min with $i: frontend.py's
+   extreme_by_key (the first item of the extreme key, as CPython's). xs a name, a list display, a
+   call or a subscript: kc leaves dict views, generators, map and filter to the reference */
+KC_FN int32_t kc_extreme_by_key(kc_ctx *c, int32_t call) {
+    kc_node *n = &c->nodes[call];
+    int line = n->line;
+    int32_t xs = n->a, var = -1, key = n->c, name_tok = n->tok;
+    int is_max = kc_tok_is(c, &c->toks[n->tok], "max");
+    if (n->ival != 1 || n->spare) { kc_fail(c, "min/max with key= and other arguments", line); return -1; }
+    int xk = c->nodes[xs].kind;
+    if (!(xk == E_NAME || xk == E_LIST || xk == E_INDEX || (xk == E_LISTCOMP && !c->nodes[xs].spare) ||
+          (xk == E_CALL && !kc_is_map_filter(c, xs)))) {
+        kc_fail(c, "min/max(key=) of something other than a name, a list or a call", line);
+        return -1;
+    }
+    c->n_rewrites++;
+    int32_t body = kc_unary_function(c, key, &var);
+    int32_t idx_tok = kc_synth_name(c, "$key_i", 1, line), enum_tok = kc_synth_name(c, "enumerate", 0, line);
+    if (c->err || body < 0) return -1;
+    c->nodes[xs].next = -1;
+    int32_t index = kc_name_node(c, idx_tok, line);
+    if (is_max) {
+        int32_t neg = kc_node_new(c, E_UNARY, line);
+        if (neg < 0) return -1;
+        c->nodes[neg].op = U_NEG; c->nodes[neg].a = index;
+        kc_child_depth(c, neg, index);
+        index = neg;
+    }
+    int32_t item = kc_name_node(c, var, line), elt = kc_node_new(c, E_TUPLE, line);
+    int32_t t_i = kc_name_node(c, idx_tok, line), t_v = kc_name_node(c, var, line), target = kc_node_new(c, E_TUPLE, line);
+    int32_t en = kc_node_new(c, E_CALL, line);
+    if (c->err) return -1;
+    c->nodes[body].next = index; c->nodes[index].next = item;
+    c->nodes[elt].a = body;
+    kc_child_depth(c, elt, body); kc_child_depth(c, elt, index); kc_child_depth(c, elt, item);
+    c->nodes[t_i].next = t_v;
+    c->nodes[target].a = t_i;
+    c->nodes[en].tok = enum_tok; c->nodes[en].a = xs; c->nodes[en].ival = 1;
+    kc_child_depth(c, en, xs);
+    int32_t decorated = kc_comp_node(c, elt, target, en, -1, line);
+    int32_t best = kc_node_new(c, E_CALL, line), two = kc_node_new(c, E_INT, line), sub = kc_node_new(c, E_INDEX, line);
+    if (c->err || decorated < 0) return -1;
+    c->nodes[best].tok = name_tok; c->nodes[best].a = decorated; c->nodes[best].ival = 1;
+    kc_child_depth(c, best, decorated);
+    c->nodes[two].ival = 2;
+    c->nodes[sub].a = best; c->nodes[sub].b = two;
+    kc_child_depth(c, sub, best); kc_child_depth(c, sub, two);
+    return sub;
+}
+
 /* sorted(xs, key=f[, reverse=r]) -> [$d[2] for $d in sorted([(f(v), $i, v) for $i, v in
    enumerate(xs)][, reverse=r])] (-$i when r is True): frontend.py's _Functionals */
 KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
     int line = n->line;
+    if (kc_tok_is(c, &c->toks[n->tok], "min") || kc_tok_is(c, &c->toks[n->tok], "max")) return kc_extreme_by_key(c, call);
     if (!kc_tok_is(c, &c->toks[n->tok], "sorted") || n->ival != 1) { kc_fail(c, "keyword argument key= but of sorted(xs, key=...)", line); return -1; }
     int32_t xs = n->a, var = -1, key = n->c, sorted_tok = n->tok, reverse = n->spare;
     if (c->nodes[xs].kind == E_LISTCOMP && c->nodes[xs].spare) { kc_fail(c, "generator expression sorted by a key", line); return -1; }
@@ -828,7 +881,8 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
                 c->nodes[k].a = args = kc_map_items(c, args, short_circuit);
                 if (c->err) return -1;
             }
-            if (kc_tok_among(c, t, KC_VIEW_CONSUMERS)) {
+            int extreme = (kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max")) && c->nodes[k].c >= 0;
+            if (kc_tok_among(c, t, KC_VIEW_CONSUMERS) && !extreme) {  /* max(xs, key=f) returns first */
                 c->nodes[k].a = args = kc_view_lists(c, args);
                 if (c->err) return -1;
             }
