@@ -1412,6 +1412,17 @@ EXTREME_KEY_REFUSED = [
     "def f(xs: list[int]) -> int:\n    return max((x for x in xs), key=lambda x: -x)\n",
     "def f(xs: list[int]) -> int:\n    return max(map(abs, xs), key=lambda x: -x)\n",
 ]
+# xs.copy(): xs[:] (lower.py's list_copy)
+COPY_ACCEPTED = [
+    "def f(xs: list[int]) -> list[int]:\n    ys = xs.copy()\n    ys.sort()\n    return ys + xs\n",
+    "def f(xs: list[str]) -> int:\n    return len(xs.copy())\n",
+    "def f(n: int) -> list[int]:\n    ys = [].copy()\n    ys.append(n)\n    return ys\n",
+]
+COPY_REFUSED = [
+    "def f(s: str) -> str:\n    return s.copy()\n",
+    "def f(xs: list[int]) -> list[int]:\n    return xs.copy(1)\n",
+    "def f(d: dict[int, int]) -> int:\n    e = d.copy()\n    return len(e)\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1736,6 +1747,7 @@ FRONT_END_GROUPS = {
     "-> list": (BARE_LIST_RESULT_ACCEPTED, BARE_LIST_RESULT_REFUSED),
     "xs.sort(key=f), xs[:] = v": (SORT_KEY_ACCEPTED, SORT_KEY_REFUSED),
     "min/max(xs, key=f)": (EXTREME_KEY_ACCEPTED, EXTREME_KEY_REFUSED),
+    "xs.copy()": (COPY_ACCEPTED, COPY_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -940,6 +940,11 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     case E_METHOD:
         if (n->op == 200) { kc_lower_set_add(c, n); return; }
         if (n->op == 201) { kc_dict_get(c, n); return; }
+        if (n->op == 202) {  /* xs.copy() */
+            kc_lower_expr(c, n->a);
+            kc_emit(c, K_LIST_SLICE, 0);
+            return;
+        }
         if (n->op >= 100) { kc_list_method(c, n, n->op - 100); return; }
         kc_lower_expr(c, n->a);
         for (int32_t a = n->b; a >= 0; a = c->nodes[a].next) kc_lower_expr(c, a);

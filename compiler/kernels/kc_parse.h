@@ -749,6 +749,7 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
             else
                 for (int m = 0; KC_METHODS[m] && !known; m++) known = kc_tok_is(c, name, KC_METHODS[m]);
             for (int m = 0; !is_math && KC_STR_METHODS[m] && !known; m++) known = kc_tok_is(c, name, KC_STR_METHODS[m]);
+            if (!is_math && kc_tok_is(c, name, "copy")) known = 1;  /* list.copy (vm/surface.py's METHODS) */
             if (!known) { kc_fail(c, "attribute other than a method call", t->line); return -1; }
             int32_t n = kc_node_new(c, E_METHOD, c->nodes[k].line);
             if (n < 0) return -1;

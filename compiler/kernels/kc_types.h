@@ -1136,6 +1136,12 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             t = KC_STR_METHOD_RESULT[m];
             break;
         }
+        if (kc_is_list(obj) && kc_tok_is(c, &c->toks[n->tok], "copy")) {  /* xs.copy(): xs[:] (lower.py's list_copy) */
+            if (n->ival || n->spare) { kc_fail(c, "copy() with arguments (a type error)", n->line); return T_UNKNOWN; }
+            n->op = 202;
+            t = obj;
+            break;
+        }
         int m = 0;
         while (kc_is_list(obj) && KC_LIST_METHODS[m] && !kc_tok_is(c, &c->toks[n->tok], KC_LIST_METHODS[m])) m++;
         if (!kc_is_list(obj) || !KC_LIST_METHODS[m]) { kc_fail(c, "method other than a str or list method", n->line); return T_UNKNOWN; }
