@@ -1423,6 +1423,24 @@ COPY_REFUSED = [
     "def f(xs: list[int]) -> list[int]:\n    return xs.copy(1)\n",
     "def f(d: dict[int, int]) -> int:\n    e = d.copy()\n    return len(e)\n",
 ]
+# type(x) == C decided by the types (types.py's type_compare)
+TYPE_COMPARE_ACCEPTED = [
+    "def f(n: int) -> int:\n    assert type(n) == int and n > 0\n    return n\n",
+    "def f(x: int, y: int, z: float) -> bool:\n    return type(x) == int and type(y) == int and type(z) == int\n",
+    "def f(key: str) -> bool:\n    if type(key) != str:\n        return False\n    return True\n",
+    "def f(key: str) -> bool:\n    return type(key) is str or type(key) is not list\n",
+    "def f(x: int, y: bool) -> bool:\n    return type(x) == type(y)\n",
+    "def f(x: list[int], y: list[str]) -> bool:\n    return type(x) == type(y)\n",
+]
+TYPE_COMPARE_REFUSED = [
+    "def f(x: int) -> bool:\n    return type(x) < int\n",
+    "def f(x: int) -> bool:\n    return type(x) == Foo\n",
+    "def f(x: int) -> bool:\n    int = 2\n    return type(x) == int\n",
+    "def f(x: int) -> bool:\n    type = 2\n    return type(x) == int\n",
+    "def f(x: int) -> bool:\n    return type(x) == int == int\n",
+    "def f(x: int) -> bool:\n    return type(x, 1) == int\n",
+    "def f(x: int) -> bool:\n    return type(x) in (int, float)\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1748,6 +1766,7 @@ FRONT_END_GROUPS = {
     "xs.sort(key=f), xs[:] = v": (SORT_KEY_ACCEPTED, SORT_KEY_REFUSED),
     "min/max(xs, key=f)": (EXTREME_KEY_ACCEPTED, EXTREME_KEY_REFUSED),
     "xs.copy()": (COPY_ACCEPTED, COPY_REFUSED),
+    "type(x) == C": (TYPE_COMPARE_ACCEPTED, TYPE_COMPARE_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -828,6 +828,16 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     }
     case E_COMPARE: {
         int32_t left = n->a, link = n->b;
+        if (n->pow_float) {  /* type(x) == C, decided by the types (kc_type_compare) */
+            int32_t operands[2] = {left, c->nodes[link].a};
+            for (int i = 0; i < 2; i++)
+                if (c->nodes[operands[i]].kind == E_CALL) {
+                    kc_lower_expr(c, c->nodes[operands[i]].a);
+                    kc_emit(c, K_POP, 0);
+                }
+            kc_emit(c, K_LOADI, n->pow_float - 1);
+            return;
+        }
         kc_lower_expr(c, left);
         if (c->nodes[link].next < 0) {
             kc_lower_expr(c, c->nodes[link].a);

@@ -449,6 +449,48 @@ KC_FN int kc_is_local(kc_ctx *c, int32_t tok) {
     return bound;
 }
 
+KC_FN int kc_class_bit(kc_ctx *c, int32_t e);
+
+/* types.py's type_compare: `type(x) == C` (`!=`, `is`, `is not`; C a builtin class or another
+   type(y)) where the static types decide it, each kind one class at run time. The type()
+   arguments are evaluated, the result a constant: the compare node's pow_float is 1 + it. 0 when
+   the comparison is no such form (a refusal where kc cannot tell) */
+KC_FN int kc_type_compare(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    int32_t link = n->b;
+    if (link < 0 || c->nodes[link].next >= 0) return 0;
+    int op = c->nodes[link].op;
+    if (!(op == C_EQ || op == C_NE || op == C_IS || op == C_ISNOT)) return 0;
+    int32_t operands[2] = {n->a, c->nodes[link].a};
+    int calls = 0, classes[2];
+    for (int i = 0; i < 2; i++) {
+        const kc_node *e = &c->nodes[operands[i]];
+        int is_call = e->kind == E_CALL && !e->op && e->tok >= 0 && kc_tok_is(c, &c->toks[e->tok], "type");
+        if (is_call && (e->ival != 1 || e->spare || e->c >= 0)) return 0;
+        calls += is_call;
+        if (!is_call && !(e->kind == E_NAME && kc_class_bit(c, operands[i]) >= 0)) return 0;
+    }
+    if (!calls) return 0;
+    if (kc_find_func(c, c->nodes[operands[0]].kind == E_CALL ? c->nodes[operands[0]].tok : c->nodes[operands[1]].tok) >= 0 ||
+        kc_is_local(c, c->nodes[operands[0]].kind == E_CALL ? c->nodes[operands[0]].tok : c->nodes[operands[1]].tok)) {
+        kc_fail(c, "type() named by the module", n->line);
+        return 1;
+    }
+    for (int i = 0; i < 2 && !c->err; i++) {
+        const kc_node *e = &c->nodes[operands[i]];
+        if (e->kind == E_NAME) { classes[i] = kc_class_bit(c, operands[i]); continue; }
+        int t = kc_resolve(c, kc_type_expr(c, e->a, 0));
+        if (c->err) return 1;
+        classes[i] = t == T_INT ? 0 : t == T_FLOAT ? 1 : t == T_BOOL ? 2 : t == T_STR ? 3 : kc_is_list(t) ? 4 :
+                     kc_is_tuple(t) ? 5 : kc_is_dict(t) ? 6 : kc_is_set(t) ? 7 : -1;
+        if (classes[i] < 0) { kc_fail(c, "type() of a value whose type is not known yet", n->line); return 1; }
+    }
+    if (c->err) return 1;
+    int same = classes[0] == classes[1];
+    n->pow_float = 1 + (op == C_EQ || op == C_IS ? same : !same);
+    return 1;
+}
+
 /* the class isinstance's node e names (types.py's _RUNTIME_CLASSES, a name no variable or
    function of this module binds): 0 int, 1 float, 2 bool, 3 str, 4 list, 5 tuple, 6 dict, 7 set;
    -1 for anything else */
@@ -895,6 +937,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
+        if (kc_type_compare(c, k)) { t = T_BOOL; break; }
         int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
