@@ -454,7 +454,6 @@ def test_str_and_list_programs_outside_the_subset_are_unsupported():
         "def f(s: str) -> str:\n    s[0] = 'a'\n    return s\n",  # a type error
         "def f(xs: list[int]) -> bool:\n    return 1 in (x for x in xs)\n",  # a generator
         "def f(xs: list[int]) -> int:\n    return len(x for x in xs)\n",  # a generator
-        "def f(xs: list[int]) -> int:\n    return max(xs, key=abs)\n",  # another keyword
         # set order
         "def f(xs: list[int]) -> int:\n    a = {1}\n    return len(a) if a < {2} else 0\n",
         "def f(xs: list[float]) -> int:\n    return len({x for x in xs})\n",  # a set of floats
@@ -1395,6 +1394,7 @@ SORT_KEY_REFUSED = [
 ]
 # min/max(xs, key=f): max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2] (extreme_by_key)
 EXTREME_KEY_ACCEPTED = [
+    "def f(xs: list[int]) -> int:\n    return max(xs, key=abs)\n",
     "def f(xs: list[int]) -> int:\n    return max(xs, key=lambda x: -x)\n",
     "def f(xs: list[str]) -> str:\n    return max(xs, key=len)\n",
     "def f(xs: list[str]) -> str:\n    return min(xs, key=lambda s: (len(s), s))\n",
@@ -1440,6 +1440,21 @@ TYPE_COMPARE_REFUSED = [
     "def f(x: int) -> bool:\n    return type(x) == int == int\n",
     "def f(x: int) -> bool:\n    return type(x, 1) == int\n",
     "def f(x: int) -> bool:\n    return type(x) in (int, float)\n",
+]
+# x in range(a, b): a <= x < b of hidden variables (types.py's range_membership)
+RANGE_IN_ACCEPTED = [
+    "def f(n: int) -> bool:\n    return n in range(1, 10)\n",
+    "def f(n: int) -> bool:\n    return n not in range(10)\n",
+    "def f(s: str) -> int:\n    k = 0\n    for ch in s:\n        if ord(ch) in range(65, 91):\n            k += 1\n    y = 3\n    return k + y\n",
+    "def f(n: int) -> int:\n    for i in range(n):\n        if n - i * 2 in range(1, n // 2 + 1):\n            return i\n    return -1\n",
+    "def f(n: int) -> bool:\n    range = [1]\n    return n in range\n",
+    "def f(n: int) -> bool:\n    a = [x for x in range(n) if x in range(2, n)]\n    return len(a) > 0 and True in range(2)\n",
+    "def f(n: int) -> int:\n    if n in range(3):\n        m = 1\n    return m\n",
+]
+RANGE_IN_REFUSED = [
+    "def f(x: float) -> bool:\n    return x in range(3)\n",
+    "def f(n: int) -> bool:\n    return n in range(1, 10, 2)\n",
+    "def f(n: int) -> bool:\n    return 1 < n in range(5)\n",
 ]
 DC_ACCEPTED = [
     (
@@ -1767,6 +1782,7 @@ FRONT_END_GROUPS = {
     "min/max(xs, key=f)": (EXTREME_KEY_ACCEPTED, EXTREME_KEY_REFUSED),
     "xs.copy()": (COPY_ACCEPTED, COPY_REFUSED),
     "type(x) == C": (TYPE_COMPARE_ACCEPTED, TYPE_COMPARE_REFUSED),
+    "x in range(a, b)": (RANGE_IN_ACCEPTED, RANGE_IN_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -828,6 +828,18 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     }
     case E_COMPARE: {
         int32_t left = n->a, link = n->b;
+        if (n->c >= 0) {  /* x in range(a, b): a <= x < b of hidden variables (kc_range_membership) */
+            kc_lower_expr(c, left);
+            kc_store_var(c, n->d);
+            int32_t v = n->d + 1;
+            for (int32_t a = c->nodes[c->nodes[link].a].a; a >= 0; a = c->nodes[a].next, v++) {
+                kc_lower_expr(c, a);
+                kc_store_var(c, v);
+            }
+            kc_lower_expr(c, n->c);
+            if (c->nodes[link].op == C_NOTIN) kc_emit(c, K_NOT, 0);
+            return;
+        }
         if (n->pow_float) {  /* type(x) == C, decided by the types (kc_type_compare) */
             int32_t operands[2] = {left, c->nodes[link].a};
             for (int i = 0; i < 2; i++)

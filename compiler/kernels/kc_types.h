@@ -451,6 +451,60 @@ KC_FN int kc_is_local(kc_ctx *c, int32_t tok) {
 
 KC_FN int kc_class_bit(kc_ctx *c, int32_t e);
 
+/* a name node read from hidden variable v, an int (a Given of types.py) */
+KC_FN int32_t kc_given(kc_ctx *c, int32_t v, int line) {
+    int32_t k = kc_node_new(c, E_NAME, line);
+    if (k < 0) return -1;
+    c->nodes[k].var = v;
+    c->nodes[k].ty = T_INT;
+    return k;
+}
+
+/* types.py's range_membership: `x in range(b)` / `x in range(a, b)` (`not in` too) of an int x:
+   x, then a and b, into hidden variables (made after range's arguments are typed), then the
+   chain `a <= x < b` of them (0 for a missing a), typed here. The compare node's c is the chain,
+   its d the first hidden variable (x's; the bounds' follow). 0 when it is no such form */
+KC_FN int kc_range_membership(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    int32_t link = n->b;
+    if (link < 0 || c->nodes[link].next >= 0) return 0;
+    int op = c->nodes[link].op;
+    int32_t call = c->nodes[link].a, line = n->line;
+    if (!(op == C_IN || op == C_NOTIN) || !kc_is_builtin_call(c, call, "range")) return 0;
+    kc_node *cn = &c->nodes[call];
+    if (cn->spare || cn->c >= 0 || cn->ival < 1 || cn->ival > 2 || kc_is_local(c, cn->tok)) return 0;
+    int xt = kc_type_expr(c, n->a, 0);
+    if (c->err) return 1;
+    if (!kc_intlike(xt)) { kc_fail(c, "a non-int in range() (kiln tests ints)", line); return 1; }
+    kc_range_args(c, &c->nodes[call]);
+    if (c->err) return 1;
+    int32_t x = kc_new_var(c, cn->tok, T_INT), first = x;
+    if (x < 0) return 1;
+    c->vars[x].hidden = 1;
+    int32_t bounds[2], nb = 0;
+    for (int32_t a = c->nodes[call].a; a >= 0 && !c->err; a = c->nodes[a].next) {
+        int32_t v = kc_new_var(c, c->nodes[call].tok, T_INT);
+        if (v < 0) return 1;
+        c->vars[v].hidden = 1;
+        bounds[nb++] = v;
+    }
+    int32_t low, mid = kc_given(c, x, line), high = kc_given(c, bounds[nb - 1], line);
+    if (nb == 2) low = kc_given(c, bounds[0], line);
+    else {
+        low = kc_node_new(c, E_INT, line);
+        if (low >= 0) c->nodes[low].ty = T_INT;
+    }
+    int32_t chain = kc_node_new(c, E_COMPARE, line), l1 = kc_node_new(c, E_NONE, line), l2 = kc_node_new(c, E_NONE, line);
+    if (c->err) return 1;
+    c->nodes[l1].op = C_LE; c->nodes[l1].a = mid; c->nodes[l1].ival = PL_NUM; c->nodes[l1].ty = T_INT; c->nodes[l1].next = l2;
+    c->nodes[l2].op = C_LT; c->nodes[l2].a = high; c->nodes[l2].ival = PL_NUM; c->nodes[l2].ty = T_INT;
+    c->nodes[chain].a = low; c->nodes[chain].b = l1; c->nodes[chain].ty = T_BOOL;
+    n = &c->nodes[k];
+    n->c = chain;
+    n->d = first;
+    return 1;
+}
+
 /* types.py's type_compare: `type(x) == C` (`!=`, `is`, `is not`; C a builtin class or another
    type(y)) where the static types decide it, each kind one class at run time. The type()
    arguments are evaluated, the result a constant: the compare node's pow_float is 1 + it. 0 when
@@ -937,7 +991,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
-        if (kc_type_compare(c, k)) { t = T_BOOL; break; }
+        if (kc_type_compare(c, k) || kc_range_membership(c, k)) { t = T_BOOL; break; }
         int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
