@@ -237,6 +237,7 @@ typedef struct {
     int32_t math_module;   /* a module-level `import math` (math.sqrt(x) needs one: NameError) */
     kc_func *parsing;      /* the def being parsed */
     char synth[KC_SYNTH_BYTES]; int32_t n_synth, n_rewrites;  /* names no source token spells */
+    int64_t scan_work;     /* nodes kc_is_local has scanned: bounded, so a program of many scans stays linear */
     int32_t filter_map_node;  /* the comprehension the last list(filter/map(...)) became */
     int32_t n_mconst, mconst_tok[KC_MAX_MCONST], mconst_node[KC_MAX_MCONST];  /* NAME = <literal> */  /* `from math import ...` anywhere: bit 0 sqrt, 1 floor, 2 ceil */
     int32_t in_def, n_nested;  /* parsing a module-level def's body (1) or a nested def's (2) */

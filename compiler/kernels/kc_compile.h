@@ -230,6 +230,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->n_mconst = 0;
     c->n_synth = 3;  /* synth[0, 3): the f-strings' `str` (kc_lex) */
     c->n_rewrites = 0;
+    c->scan_work = 0;
     c->filter_map_node = -1;
     c->n_effects = 0;
     c->fn = 0;

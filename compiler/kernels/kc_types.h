@@ -443,6 +443,8 @@ KC_FN int kc_sequence_set(kc_ctx *c, int32_t k) {
 KC_FN int kc_is_local(kc_ctx *c, int32_t tok) {
     kc_func *f = c->fn;
     if (kc_lookup(c, tok) >= 0) return 1;
+    c->scan_work += f->node_end - f->node_begin;
+    if (c->scan_work > 20000000) { kc_fail(c, "too many builtin names to look up in a large function", f->line); return 1; }
     if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) { kc_mark_stores(c, f->node_begin, f->node_end, 0); return 1; }
     int bound = kc_binds(c, f, f->node_begin, f->node_end, tok);
     kc_mark_stores(c, f->node_begin, f->node_end, 0);
