@@ -1456,6 +1456,17 @@ RANGE_IN_REFUSED = [
     "def f(n: int) -> bool:\n    return n in range(1, 10, 2)\n",
     "def f(n: int) -> bool:\n    return 1 < n in range(5)\n",
 ]
+# a & b, a | b, a - b, a ^ b of sets (lower.py's set_op)
+SET_OP_ACCEPTED = [
+    "def f(l1: list[int], l2: list[int]) -> list[int]:\n    return sorted(set(l1) & set(l2))\n",
+    "def f(l1: list[str], l2: list[str]) -> int:\n    a = set(l1) | set(l2)\n    b = set(l1) - set(l2)\n    c = set(l1) ^ set(l2)\n    return len(a) + len(b) + len(c)\n",
+    "def f(l1: list[int]) -> bool:\n    return 3 in (set(l1) & {1, 2, 3}) and (set(l1) | set()) == {1}\n",
+    "def f(l1: list[int], l2: list[int]) -> list[int]:\n    return sorted(list(set(l1) & set(l2)))\n",
+]
+SET_OP_REFUSED = [
+    "def f(l1: list[int], l2: list[str]) -> int:\n    return len(set(l1) & set(l2))\n",
+    "def f(l1: list[int]) -> int:\n    s = set(l1)\n    s &= {1, 2}\n    return len(s)\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1783,6 +1794,7 @@ FRONT_END_GROUPS = {
     "xs.copy()": (COPY_ACCEPTED, COPY_REFUSED),
     "type(x) == C": (TYPE_COMPARE_ACCEPTED, TYPE_COMPARE_REFUSED),
     "x in range(a, b)": (RANGE_IN_ACCEPTED, RANGE_IN_REFUSED),
+    "set operators": (SET_OP_ACCEPTED, SET_OP_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -336,6 +336,52 @@ KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
 }
 
 /* s.add(x): unless x is in s, appended and s sorted again in place (lower.py's set_add) */
+/* lower.py's set_filter: pushes the list of the items of the list in local a that are (keep) or
+   are not in the set in local b, in a's order */
+KC_FN void kc_set_filter(kc_ctx *c, int32_t a, int32_t b, int keep, int32_t t) {
+    int32_t r = kc_temp(c), i = kc_temp(c), x = kc_temp(c);
+    int32_t top = kc_label(c), end = kc_label(c);
+    kc_emit(c, K_LIST_NEW, 0);
+    kc_emit(c, K_STORE, r);
+    kc_index_loop_head(c, i, top);
+    kc_while_index_below_len(c, i, a, K_LIST_LEN, end);
+    kc_load_item(c, a, i, K_LIST_INDEX);
+    kc_emit(c, K_STORE, x);
+    kc_increment(c, i, 1);
+    kc_emit(c, K_LOAD, x);
+    kc_emit(c, K_LOAD, b);
+    kc_emit(c, K_CONTAINS, t);
+    kc_emit_jump(c, keep ? K_JUMP_IF_FALSE : K_JUMP_IF_TRUE, top);
+    kc_emit(c, K_LOAD, r);
+    kc_emit(c, K_LOAD, x);
+    kc_emit(c, K_LIST_APPEND, 0);
+    kc_emit_jump(c, K_JUMP, top);
+    kc_place(c, end);
+    kc_emit(c, K_LOAD, r);
+}
+
+/* lower.py's set_op: `a OP b` of two sets (sorted lists without repeats) on the stack: `|` the
+   sorted union; `&` and `-` a's items that are, or are not, in b; `^` (a - b) | (b - a) */
+KC_FN void kc_set_op(kc_ctx *c, int op, int t) {
+    int32_t ti = kc_type_index(c, t);
+    if (op == B_BITOR) {
+        kc_emit(c, K_LIST_CONCAT, 0);
+        kc_emit(c, K_SORTED_UNIQUE, ti);
+        return;
+    }
+    int32_t a = kc_temp(c), b = kc_temp(c);
+    kc_emit(c, K_STORE, b);
+    kc_emit(c, K_STORE, a);
+    if (op == B_BITAND || op == B_SUB) {
+        kc_set_filter(c, a, b, op == B_BITAND, ti);
+    } else {
+        kc_set_filter(c, a, b, 0, ti);
+        kc_set_filter(c, b, a, 0, ti);
+        kc_emit(c, K_LIST_CONCAT, 0);
+        kc_emit(c, K_SORTED_UNIQUE, ti);
+    }
+}
+
 KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
     int32_t s = kc_temp(c), x = kc_temp(c), tmp = kc_temp(c), done = kc_label(c);
     int32_t t = kc_type_index(c, c->nodes[n->a].ty);
@@ -801,6 +847,11 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
         return;
     case E_BINOP:
         kc_lower_expr(c, n->a);
+        if (n->spare == 1) {  /* a set operator (kc_binop_type) */
+            kc_lower_expr(c, n->b);
+            kc_set_op(c, n->op, c->nodes[n->a].ty);
+            return;
+        }
         kc_binop(c, n->op, c->nodes[n->a].ty, n->b, n->ty);
         return;
     case E_UNARY:

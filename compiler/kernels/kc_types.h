@@ -327,6 +327,11 @@ KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t
     int line = c->nodes[node].line;
     lt = kc_resolve(c, lt);
     rt = kc_resolve(c, rt);
+    if (kc_is_set(lt) && kc_is_set(rt) && (op == B_BITAND || op == B_BITOR || op == B_SUB || op == B_BITXOR) &&
+        c->nodes[node].kind == E_BINOP && kc_unify(c, lt, rt)) {  /* a new set (types.py's kset_op) */
+        c->nodes[node].spare = 1;
+        return kc_resolve(c, lt);
+    }
     if (!(kc_numeric(lt) && kc_numeric(rt))) {
         if (op == B_ADD && lt == T_STR && rt == T_STR) return T_STR;
         if (op == B_ADD && kc_is_list(lt) && kc_is_list(rt)) {
