@@ -1467,6 +1467,18 @@ SET_OP_REFUSED = [
     "def f(l1: list[int], l2: list[str]) -> int:\n    return len(set(l1) & set(l2))\n",
     "def f(l1: list[int]) -> int:\n    s = set(l1)\n    s &= {1, 2}\n    return len(s)\n",
 ]
+# s.find(sub, start) (lower.py's find_from)
+FIND_FROM_ACCEPTED = [
+    "def f(s: str, t: str) -> int:\n    return s.find(t, 2)\n",
+    "def f(value: str) -> bool:\n    return value.find('.') < value.find('.', value.find('.') + 1)\n",
+    "def f(string: str, substring: str) -> int:\n    count = 0\n    i = string.find(substring)\n    while i != -1:\n        count += 1\n        i = string.find(substring, i + 1)\n    return count\n",
+    "def f(s: str) -> int:\n    return s.find('a', -3) + s.find('b', True)\n",
+]
+FIND_FROM_REFUSED = [
+    "def f(s: str) -> int:\n    return s.find('a', 1.5)\n",
+    "def f(s: str) -> int:\n    return s.index('a', 1)\n",
+    "def f(s: str) -> int:\n    return s.find('a', 1, 3)\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1795,6 +1807,7 @@ FRONT_END_GROUPS = {
     "type(x) == C": (TYPE_COMPARE_ACCEPTED, TYPE_COMPARE_REFUSED),
     "x in range(a, b)": (RANGE_IN_ACCEPTED, RANGE_IN_REFUSED),
     "set operators": (SET_OP_ACCEPTED, SET_OP_REFUSED),
+    "s.find(sub, start)": (FIND_FROM_ACCEPTED, FIND_FROM_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

@@ -382,6 +382,55 @@ KC_FN void kc_set_op(kc_ctx *c, int op, int t) {
     }
 }
 
+/* lower.py's find_from: s sub start -- s.find(sub, start): start taken as a slice start
+   (negative from the end, then at least 0); past the end -1; else the index in s[start:] plus
+   start, or -1 */
+KC_FN void kc_find_from(kc_ctx *c) {
+    int32_t s = kc_temp(c), sub = kc_temp(c), start = kc_temp(c), n = kc_temp(c);
+    int32_t past = kc_label(c), end = kc_label(c);
+    kc_emit(c, K_STORE, start);
+    kc_emit(c, K_STORE, sub);
+    kc_emit(c, K_STORE, s);
+    kc_emit(c, K_LOAD, s);
+    kc_emit(c, K_STR_LEN, 0);
+    kc_emit(c, K_STORE, n);
+    int32_t nonneg = kc_label(c);
+    for (int round = 0; round < 2; round++) {
+        kc_emit(c, K_LOAD, start);
+        kc_emit(c, K_LOADI, 0);
+        kc_emit(c, K_LT_I, 0);
+        kc_emit_jump(c, K_JUMP_IF_FALSE, nonneg);
+        if (round == 0) {
+            kc_emit(c, K_LOAD, start);
+            kc_emit(c, K_LOAD, n);
+            kc_emit(c, K_ADD_I, 0);
+            kc_emit(c, K_STORE, start);
+        }
+    }
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_STORE, start);
+    kc_place(c, nonneg);
+    kc_emit(c, K_LOAD, start);
+    kc_emit(c, K_LOAD, n);
+    kc_emit(c, K_GT_I, 0);
+    kc_emit_jump(c, K_JUMP_IF_TRUE, past);
+    kc_emit(c, K_LOAD, s);
+    kc_emit(c, K_LOAD, start);
+    kc_emit(c, K_STR_SLICE, 1);
+    kc_emit(c, K_LOAD, sub);
+    kc_emit(c, K_STR_FIND, 0);
+    kc_emit(c, K_DUP, 0);
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_LT_I, 0);
+    kc_emit_jump(c, K_JUMP_IF_TRUE, end);
+    kc_emit(c, K_LOAD, start);
+    kc_emit(c, K_ADD_I, 0);
+    kc_emit_jump(c, K_JUMP, end);
+    kc_place(c, past);
+    kc_emit(c, K_LOADI, -1);
+    kc_place(c, end);
+}
+
 KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
     int32_t s = kc_temp(c), x = kc_temp(c), tmp = kc_temp(c), done = kc_label(c);
     int32_t t = kc_type_index(c, c->nodes[n->a].ty);
@@ -1027,6 +1076,7 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
             return;
         }
         if (n->op - 1 == KC_STR_M_SPLIT) { kc_emit(c, n->b >= 0 ? K_STR_SPLIT : K_STR_SPLIT_WS, 0); return; }
+        if (n->op - 1 == KC_STR_M_FIND && n->ival == 2) { kc_find_from(c); return; }
         kc_emit(c, KC_STR_METHOD_OP[n->op - 1], 0);
         if (n->op - 1 == KC_STR_M_INDEX) {  /* find, then ValueError for -1 */
             int32_t found = kc_label(c);

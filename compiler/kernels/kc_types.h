@@ -1232,10 +1232,13 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             while (KC_STR_METHODS[m] && !kc_tok_is(c, &c->toks[n->tok], KC_STR_METHODS[m])) m++;
             if (!KC_STR_METHODS[m]) { kc_fail(c, "str method", n->line); return T_UNKNOWN; }
             int arity = KC_STR_METHOD_ARITY[m];
-            if (arity == 3 ? n->ival > 1 : n->ival != arity) { kc_fail(c, "str method with the wrong number of arguments (a type error)", n->line); return T_UNKNOWN; }
-            for (int32_t a = n->b; a >= 0 && !c->err; a = c->nodes[a].next)
+            int from = m == KC_STR_M_FIND && n->ival == 2;  /* s.find(sub, start): lower.py's find_from */
+            if (!from && (arity == 3 ? n->ival > 1 : n->ival != arity)) { kc_fail(c, "str method with the wrong number of arguments (a type error)", n->line); return T_UNKNOWN; }
+            for (int32_t a = n->b; a >= 0 && !c->err; a = c->nodes[a].next) {
+                if (from && a != n->b) { kc_index_type(c, a); continue; }
                 if (!kc_unify(c, kc_type_expr(c, a, 0), KC_STR_METHOD_ARG[m]) && !c->err)
                     kc_fail(c, "str method argument of another type (a type error)", n->line);
+            }
             n->op = (int16_t)(m + 1);
             t = KC_STR_METHOD_RESULT[m];
             break;
