@@ -1479,6 +1479,24 @@ FIND_FROM_REFUSED = [
     "def f(s: str) -> int:\n    return s.index('a', 1)\n",
     "def f(s: str) -> int:\n    return s.find('a', 1, 3)\n",
 ]
+# next(<generator>, <literal>) (lower.py's b_next: the first item, or the default)
+NEXT_ACCEPTED = [
+    "def f(list1: list[int]) -> int:\n    first_even = next((el for el in list1 if el % 2 == 0), -1)\n    return first_even\n",
+    'def f(xs: list[str]) -> str:\n    return next((x.upper() for x in xs if x), "none")\n',
+    "def f(xs: list[int], ys: list[int]) -> int:\n    return next((x * y for x in xs for y in ys if x > y), 0) + 1\n",
+    'def f(xs: list[float]) -> float:\n    return next((x for x in xs), float("inf"))\n',
+    "def f(xs: list[int]) -> bool:\n    return next((x for x in xs if x), 0) > 0 or next((x > 1 for x in xs), True)\n",
+]
+NEXT_REFUSED = [
+    "D = -1\ndef f(xs: list[int]) -> int:\n    return next((x for x in xs), D)\n",
+    "def f(xs: list[int]) -> int:\n    return next((x for x in xs), None)\n",
+    "def f(xs: list[int]) -> int:\n    return next((x for x in xs), 'a')\n",
+    "def f(xs: list[int]) -> int:\n    d = 0\n    return next((x for x in xs), d)\n",
+    "def f(xs: list[int]) -> int:\n    return next(iter(xs), 0)\n",
+    "def f(xs: list[int]) -> int:\n    next = 3\n    return next((x for x in xs), 0)\n",
+    "def f(xs: list[int]) -> int:\n    return sum((x for x in xs), 0)\n",
+    "def f(xs: list[int]) -> int:\n    t = ((x for x in xs), 1)\n    return 0\n",
+]
 DC_ACCEPTED = [
     (
         "def f(s: str) -> str:\n"
@@ -1808,6 +1826,7 @@ FRONT_END_GROUPS = {
     "x in range(a, b)": (RANGE_IN_ACCEPTED, RANGE_IN_REFUSED),
     "set operators": (SET_OP_ACCEPTED, SET_OP_REFUSED),
     "s.find(sub, start)": (FIND_FROM_ACCEPTED, FIND_FROM_REFUSED),
+    "next(<generator>, default)": (NEXT_ACCEPTED, NEXT_REFUSED),
     "dict(), dict(pairs)": (DC_ACCEPTED, DC_REFUSED),
     "f-strings": (FSTR_ACCEPTED, FSTR_REFUSED),
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),

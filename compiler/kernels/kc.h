@@ -132,6 +132,7 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_BARE_LIST (-2)
 #define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin */
 #define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
+#define KC_NEXT_OP 63  /* an E_CALL's op: next(<generator>, <literal>), as the parser saw it */
 #define KC_ISINSTANCE_OP 61  /* an E_CALL's op: isinstance(x, C) decided by x's type, 61 False, 62 True */
 #define KC_NAME_ERROR_OP 60  /* an E_CALL's op: a call of a name bound nowhere (NameError) */  /* a parameter annotated `list`: list[?], the ? made at check time */
 #define KC_MAX_TYPE_NESTING 16

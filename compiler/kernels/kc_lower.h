@@ -537,6 +537,12 @@ KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
         kc_emit_jump(c, K_JUMP, (int32_t)n->ival);
         return;
     }
+    if (g < 0 && n->spare == 5) {  /* next(g, default): the first item ends the loops */
+        kc_lower_expr(c, n->a);
+        kc_emit(c, K_STORE, n->c);
+        kc_emit_jump(c, K_JUMP, (int32_t)n->ival);
+        return;
+    }
     if (g < 0) {
         kc_emit(c, K_LOAD, c->vars[n->var].slot);
         kc_lower_expr(c, n->a);
@@ -750,6 +756,17 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         for (int32_t a = a0; a >= 0; a = c->nodes[a].next) kc_lower_expr(c, a);
         if (n->ival < 3) kc_emit(c, K_LOADI, 1);
         kc_emit(c, K_LIST_RANGE, 0);
+        return;
+    }
+    if (n->op == KC_NEXT_OP) {  /* next(g, default): lower.py's b_next (_first_item) */
+        int32_t result = kc_temp(c), done = kc_label(c);
+        kc_lower_expr(c, c->nodes[a0].next);
+        kc_emit(c, K_STORE, result);
+        c->nodes[a0].c = result;
+        c->nodes[a0].ival = done;
+        kc_comp_level(c, a0, c->nodes[a0].b);
+        kc_place(c, done);
+        kc_emit(c, K_LOAD, result);
         return;
     }
     if (n->op == 6) {  /* all / any: loops that stop at the first item that decides */

@@ -312,6 +312,14 @@ KC_FN int kc_plain_operand(const kc_ctx *c, int32_t k) {
     return n->kind == E_INT || (n->kind == E_FLOAT && n->spare != 2) || n->kind == E_BOOL || n->kind == E_NAME;
 }
 
+/* frontend.py's _literal, before module constants are put in place: a number (possibly negated),
+   str or bool literal (float("inf") too: _SpelledForms has made it one) */
+KC_FN int kc_literal_default(const kc_ctx *c, int32_t k) {
+    const kc_node *n = &c->nodes[k];
+    if (n->kind == E_UNARY && (n->op == U_NEG || n->op == U_POS)) n = &c->nodes[n->a];
+    return n->kind == E_INT || n->kind == E_BOOL || n->kind == E_STR || (n->kind == E_FLOAT && n->spare != 2);
+}
+
 /* frontend.py's MATH_CONSTANTS read as `math.NAME` (node k the name math, `name` the attribute,
    not called), in a module function's body, not a nested def's (types.py's e_Attribute): 0 pi, 1 e, 2 tau,
    3 inf; else -1 */
@@ -863,6 +871,9 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             if (c->err) return -1;
             c->nodes[k].a = args;
             c->nodes[k].ival = count;
+            if (kc_tok_is(c, t, "next") && count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0 &&
+                c->nodes[args].kind == E_LISTCOMP && c->nodes[args].spare == 1 && kc_literal_default(c, c->nodes[args].next))
+                c->nodes[k].op = KC_NEXT_OP;  /* frontend.py's _rewrite_generators allows this generator */
             if (kc_tok_is(c, t, "float") && count == 1 && !c->nodes[k].spare && c->nodes[k].c < 0 && c->nodes[args].kind == E_STR) {
                 k = kc_float_of_literal(c, k, args);
                 if (c->err) return -1;
@@ -919,7 +930,8 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         if (kc_at_op(c, P_RPAR)) { kc_fail(c, "empty tuple", t->line); return -1; }
         int32_t first = kc_expr(c);
         if (c->err) return -1;
-        if (kc_at_kw(c, "for")) {  /* a generator expression: only as a consumer's sole argument */
+        if (kc_at_kw(c, "for")) {  /* a generator expression: only as a consumer's sole argument
+                                       (or next's first: the checker refuses it anywhere else) */
             k = kc_node_new(c, E_LISTCOMP, t->line);
             if (k < 0) return -1;
             c->nodes[k].a = first;
@@ -927,7 +939,7 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             kc_child_depth(c, k, first);
             kc_comp_generators(c, k);
             if (!kc_expect_op(c, P_RPAR, "generator expression syntax")) return -1;
-            if (!kc_at_op(c, P_RPAR)) { kc_fail(c, "generator expression", t->line); return -1; }
+            if (!kc_at_op(c, P_RPAR) && !kc_at_op(c, P_COMMA)) { kc_fail(c, "generator expression", t->line); return -1; }
             return k;
         }
         if (kc_at_op(c, P_COLONEQUAL)) { kc_fail(c, "assignment expression (:=)", t->line); return -1; }

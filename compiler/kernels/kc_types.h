@@ -512,6 +512,24 @@ KC_FN int kc_range_membership(kc_ctx *c, int32_t k) {
     return 1;
 }
 
+/* types.py's builtin_call of next(g, default): the default typed first, then the generator in its
+   scope (as all/any's), its item the result, which the default's type must be; the generator
+   node's spare 5 makes kc_comp_level store the first item and leave the loops */
+KC_FN int kc_next_type(kc_ctx *c, int32_t k) {
+    int32_t l = c->nodes[k].a, def = c->nodes[l].next;
+    int dt = kc_type_expr(c, def, 0);
+    if (c->err) return T_UNKNOWN;
+    int32_t first = c->n_vars;
+    kc_type_generators(c, c->nodes[l].b);
+    if (c->err) return T_UNKNOWN;
+    int it = kc_type_expr(c, c->nodes[l].a, 0);
+    for (int32_t v = first; v < c->n_vars; v++) c->vars[v].active = 0;
+    if (c->err) return T_UNKNOWN;
+    if (!kc_unify(c, it, dt)) { kc_fail(c, "next() default of another type (a type error)", c->nodes[k].line); return T_UNKNOWN; }
+    c->nodes[l].spare = 5;
+    return kc_resolve(c, it);
+}
+
 /* types.py's type_compare: `type(x) == C` (`!=`, `is`, `is not`; C a builtin class or another
    type(y)) where the static types decide it, each kind one class at run time. The type()
    arguments are evaluated, the result a constant: the compare node's pow_float is 1 + it. 0 when
@@ -1053,6 +1071,11 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_CALL: {
+        if (n->op == KC_NEXT_OP) {  /* next(<generator>, <literal>) */
+            if (kc_find_func(c, n->tok) >= 0 || kc_is_local(c, n->tok)) { kc_fail(c, "next named by the module", n->line); return T_UNKNOWN; }
+            t = kc_next_type(c, k);
+            break;
+        }
         int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4 ? -1 : kc_find_func(c, n->tok);
         int mf = f < 0 && !n->op ? kc_math_fn(c, &c->toks[n->tok]) : -1;
         if (f >= 0 && !n->op && kc_math_fn(c, &c->toks[n->tok]) >= 0 &&
