@@ -1271,7 +1271,8 @@ DAUG_REFUSED = [
 # an item of a type not known yet, op= a str, int, float or bool (types.py's settle)
 ITEM_AUG_ACCEPTED = [
     "def f(xs: list[int]) -> int:\n    d = {}\n    d[1] += 1\n    return 0\n",
-    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += 1.5\n    return len(d)\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += 1.5\n"
+    "    return len(d)\n",
     "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += ch\n"
     "    d['a'] = 'b'\n    return len(d)\n",
     "def f(s: str) -> int:\n    xs = []\n    xs[0] += 2\n    return xs[0]\n",
@@ -1279,13 +1280,16 @@ ITEM_AUG_ACCEPTED = [
     "            d[ch] = 0\n        d[ch] += 1\n    return d[s[0]]\n",
 ]
 ITEM_AUG_REFUSED = [
-    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += True\n    return len(d)\n",
-    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += [1]\n    return len(d)\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += True\n"
+    "    return len(d)\n",
+    "def f(s: str) -> int:\n    d = {}\n    for ch in s:\n        d[ch] += [1]\n"
+    "    return len(d)\n",
     "def f(s: str) -> int:\n    d = {}\n    d[s] -= 2\n    d[s] = 1.5\n    return 0\n",
 ]
 # a tuple whose items share one type, iterated or consumed: the list of its items (kas_list)
 TUPLE_ITEMS_ACCEPTED = [
-    "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for x in t:\n        s += x\n    return s\n",
+    "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for x in t:\n        s += x\n"
+    "    return s\n",
     "def f(t: tuple[int, int, int]) -> list[int]:\n    return list(t)\n",
     "def f(t: tuple[int, int, int]) -> int:\n    return sum(t) + min(t) + max(t)\n",
     "def f(t: tuple[str, str]) -> list[str]:\n    return sorted(t)\n",
@@ -1294,7 +1298,8 @@ TUPLE_ITEMS_ACCEPTED = [
     "def f(t: tuple[int, int]) -> list[int]:\n    return [i * x for i, x in enumerate(t)]\n",
     "def f(a: int, b: int) -> list[int]:\n    return [v for x in [a, b] for v in (x, a)]\n",
     "def f(t: tuple[int, int]) -> list[int]:\n    return list(reversed(t))\n",
-    "def f(t: tuple[int, int]) -> int:\n    for i in reversed(t):\n        return i\n    return 0\n",
+    "def f(t: tuple[int, int]) -> int:\n    for i in reversed(t):\n        return i\n"
+    "    return 0\n",
     "def f(t: tuple[int, int]) -> int:\n    s = set(t)\n    return len(s)\n",
     "def f(t: tuple[list[int], list[int]]) -> int:\n    return sum([len(x) for x in t])\n",
     "def f(t: tuple[float, float]) -> float:\n    return sum(t)\n",
@@ -1316,7 +1321,8 @@ ISINSTANCE_ACCEPTED = [
     "def f(x: int) -> bool:\n    return isinstance(x, int)\n",
     "def f(x: bool) -> bool:\n    return isinstance(x, int)\n",
     "def f(x: int) -> bool:\n    return isinstance(x, bool)\n",
-    "def f(x: int) -> int:\n    if not isinstance(x, int):\n        raise ValueError\n    return x\n",
+    "def f(x: int) -> int:\n    if not isinstance(x, int):\n        raise ValueError\n"
+    "    return x\n",
     'def f(x: int) -> int:\n    assert isinstance(x, int) and x > 0, "no"\n    return x\n',
     "def f(xs: list[int]) -> bool:\n    return all(isinstance(i, int) for i in xs)\n",
     "def f(xs: list[int]) -> bool:\n    return all([isinstance(i, (int, float)) for i in xs])\n",
@@ -1359,7 +1365,8 @@ MATH_CONST_REFUSED = [
 ]
 # a result annotated with a bare `list` (types.py's annotation_type: list[?], told by the returns)
 BARE_LIST_RESULT_ACCEPTED = [
-    "def f(n: int) -> list:\n    out = []\n    for i in range(n):\n        out.append(i)\n    return out\n",
+    "def f(n: int) -> list:\n    out = []\n    for i in range(n):\n        out.append(i)\n"
+    "    return out\n",
     "def f(l: list) -> list:\n    return [x for x in l if x > 0]\n",
     "def f(n: int) -> list:\n    pass\n",
     "def f(n: int) -> list:\n    return [1]\ndef g(n: int) -> int:\n    return len(f(n))\n",
@@ -1375,22 +1382,28 @@ BARE_LIST_RESULT_REFUSED = [
 SORT_KEY_ACCEPTED = [
     "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: -x)\n    return xs\n",
     "def f(xs: list[str]) -> list[str]:\n    xs.sort(key=len)\n    return xs\n",
-    "def f(xs: list[tuple[int, int]]) -> list[tuple[int, int]]:\n    xs.sort(key=lambda x: (x[0], -x[1]))\n    return xs\n",
-    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: sum([int(i) for i in str(x)]))\n    return xs\n",
-    "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: sum(int(n) for n in str(abs(x))), reverse=True)\n    return xs\n",
-    "def g(x: int) -> int:\n    return -x\ndef f(xs: list[int]) -> list[int]:\n    ys = xs\n    xs.sort(key=g)\n    return ys\n",
+    "def f(xs: list[tuple[int, int]]) -> list[tuple[int, int]]:\n"
+    "    xs.sort(key=lambda x: (x[0], -x[1]))\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n"
+    "    xs.sort(key=lambda x: sum([int(i) for i in str(x)]))\n    return xs\n",
+    "def f(xs: list[int]) -> list[int]:\n"
+    "    xs.sort(key=lambda x: sum(int(n) for n in str(abs(x))), reverse=True)\n    return xs\n",
+    "def g(x: int) -> int:\n    return -x\ndef f(xs: list[int]) -> list[int]:\n    ys = xs\n"
+    "    xs.sort(key=g)\n    return ys\n",
     "def f(xs: list[str]) -> list[str]:\n    xs.sort(key=len, reverse=False)\n    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    xs[:] = [1, 2]\n    return xs\n",
 ]
 SORT_KEY_REFUSED = [
-    "def f(xs: list[int], d: dict[int, int]) -> list[int]:\n    xs.sort(key=lambda x: d[x])\n    return xs\n",
+    "def f(xs: list[int], d: dict[int, int]) -> list[int]:\n    xs.sort(key=lambda x: d[x])\n"
+    "    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    ys = xs.sort(key=len)\n    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    xs.sort(key=lambda x: xs.index(x))\n    return xs\n",
     "def f(xs: list[list[int]]) -> list[list[int]]:\n    xs[0].sort(key=len)\n    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    xs[:] = ['a']\n    return xs\n",
     "def f(xs: list[int]) -> list[int]:\n    xs[1:] = [1, 2]\n    return xs\n",
     "def f(s: str) -> str:\n    s[:] = 'a'\n    return s\n",
-    "def f(xs: list[tuple[int, str]]) -> list[tuple[int, str]]:\n    xs.sort(key=lambda p: [c for c, d in [p]])\n    return xs\n",
+    "def f(xs: list[tuple[int, str]]) -> list[tuple[int, str]]:\n"
+    "    xs.sort(key=lambda p: [c for c, d in [p]])\n    return xs\n",
 ]
 # min/max(xs, key=f): max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2] (extreme_by_key)
 EXTREME_KEY_ACCEPTED = [
@@ -1398,9 +1411,11 @@ EXTREME_KEY_ACCEPTED = [
     "def f(xs: list[int]) -> int:\n    return max(xs, key=lambda x: -x)\n",
     "def f(xs: list[str]) -> str:\n    return max(xs, key=len)\n",
     "def f(xs: list[str]) -> str:\n    return min(xs, key=lambda s: (len(s), s))\n",
-    "def g(s: str) -> int:\n    return s.count('a')\ndef f(xs: list[str]) -> str:\n    best = max(xs, key=g)\n    return best\n",
+    "def g(s: str) -> int:\n    return s.count('a')\ndef f(xs: list[str]) -> str:\n"
+    "    best = max(xs, key=g)\n    return best\n",
     "def f(xs: list[list[int]]) -> list[int]:\n    return max(xs, key=sum)\n",
-    "def f(xs: list[int]) -> int:\n    return min([x for x in xs if x % 2 == 0], key=lambda x: x if x % 2 == 0 else x + 10000)\n",
+    "def f(xs: list[int]) -> int:\n"
+    "    return min([x for x in xs if x % 2 == 0], key=lambda x: x if x % 2 == 0 else x + 10000)\n",
     "def f(xs: list[int]) -> int:\n    return min(sorted(xs), key=lambda x: x % 3)\n",
     "def f(xs: list[int]) -> bool:\n    return min(xs, key=lambda x: x % 2 == 0) > 0\n",
 ]
@@ -1426,7 +1441,8 @@ COPY_REFUSED = [
 # type(x) == C decided by the types (types.py's type_compare)
 TYPE_COMPARE_ACCEPTED = [
     "def f(n: int) -> int:\n    assert type(n) == int and n > 0\n    return n\n",
-    "def f(x: int, y: int, z: float) -> bool:\n    return type(x) == int and type(y) == int and type(z) == int\n",
+    "def f(x: int, y: int, z: float) -> bool:\n"
+    "    return type(x) == int and type(y) == int and type(z) == int\n",
     "def f(key: str) -> bool:\n    if type(key) != str:\n        return False\n    return True\n",
     "def f(key: str) -> bool:\n    return type(key) is str or type(key) is not list\n",
     "def f(x: int, y: bool) -> bool:\n    return type(x) == type(y)\n",
@@ -1445,10 +1461,13 @@ TYPE_COMPARE_REFUSED = [
 RANGE_IN_ACCEPTED = [
     "def f(n: int) -> bool:\n    return n in range(1, 10)\n",
     "def f(n: int) -> bool:\n    return n not in range(10)\n",
-    "def f(s: str) -> int:\n    k = 0\n    for ch in s:\n        if ord(ch) in range(65, 91):\n            k += 1\n    y = 3\n    return k + y\n",
-    "def f(n: int) -> int:\n    for i in range(n):\n        if n - i * 2 in range(1, n // 2 + 1):\n            return i\n    return -1\n",
+    "def f(s: str) -> int:\n    k = 0\n    for ch in s:\n        if ord(ch) in range(65, 91):\n"
+    "            k += 1\n    y = 3\n    return k + y\n",
+    "def f(n: int) -> int:\n    for i in range(n):\n"
+    "        if n - i * 2 in range(1, n // 2 + 1):\n            return i\n    return -1\n",
     "def f(n: int) -> bool:\n    range = [1]\n    return n in range\n",
-    "def f(n: int) -> bool:\n    a = [x for x in range(n) if x in range(2, n)]\n    return len(a) > 0 and True in range(2)\n",
+    "def f(n: int) -> bool:\n    a = [x for x in range(n) if x in range(2, n)]\n"
+    "    return len(a) > 0 and True in range(2)\n",
     "def f(n: int) -> int:\n    if n in range(3):\n        m = 1\n    return m\n",
 ]
 RANGE_IN_REFUSED = [
@@ -1459,9 +1478,13 @@ RANGE_IN_REFUSED = [
 # a & b, a | b, a - b, a ^ b of sets (lower.py's set_op)
 SET_OP_ACCEPTED = [
     "def f(l1: list[int], l2: list[int]) -> list[int]:\n    return sorted(set(l1) & set(l2))\n",
-    "def f(l1: list[str], l2: list[str]) -> int:\n    a = set(l1) | set(l2)\n    b = set(l1) - set(l2)\n    c = set(l1) ^ set(l2)\n    return len(a) + len(b) + len(c)\n",
-    "def f(l1: list[int]) -> bool:\n    return 3 in (set(l1) & {1, 2, 3}) and (set(l1) | set()) == {1}\n",
-    "def f(l1: list[int], l2: list[int]) -> list[int]:\n    return sorted(list(set(l1) & set(l2)))\n",
+    "def f(l1: list[str], l2: list[str]) -> int:\n    a = set(l1) | set(l2)\n"
+    "    b = set(l1) - set(l2)\n    c = set(l1) ^ set(l2)\n"
+    "    return len(a) + len(b) + len(c)\n",
+    "def f(l1: list[int]) -> bool:\n"
+    "    return 3 in (set(l1) & {1, 2, 3}) and (set(l1) | set()) == {1}\n",
+    "def f(l1: list[int], l2: list[int]) -> list[int]:\n"
+    "    return sorted(list(set(l1) & set(l2)))\n",
 ]
 SET_OP_REFUSED = [
     "def f(l1: list[int], l2: list[str]) -> int:\n    return len(set(l1) & set(l2))\n",
@@ -1470,8 +1493,11 @@ SET_OP_REFUSED = [
 # s.find(sub, start) (lower.py's find_from)
 FIND_FROM_ACCEPTED = [
     "def f(s: str, t: str) -> int:\n    return s.find(t, 2)\n",
-    "def f(value: str) -> bool:\n    return value.find('.') < value.find('.', value.find('.') + 1)\n",
-    "def f(string: str, substring: str) -> int:\n    count = 0\n    i = string.find(substring)\n    while i != -1:\n        count += 1\n        i = string.find(substring, i + 1)\n    return count\n",
+    "def f(value: str) -> bool:\n"
+    "    return value.find('.') < value.find('.', value.find('.') + 1)\n",
+    "def f(string: str, substring: str) -> int:\n    count = 0\n"
+    "    i = string.find(substring)\n    while i != -1:\n        count += 1\n"
+    "        i = string.find(substring, i + 1)\n    return count\n",
     "def f(s: str) -> int:\n    return s.find('a', -3) + s.find('b', True)\n",
 ]
 FIND_FROM_REFUSED = [
@@ -1481,11 +1507,14 @@ FIND_FROM_REFUSED = [
 ]
 # next(<generator>, <literal>) (lower.py's b_next: the first item, or the default)
 NEXT_ACCEPTED = [
-    "def f(list1: list[int]) -> int:\n    first_even = next((el for el in list1 if el % 2 == 0), -1)\n    return first_even\n",
+    "def f(list1: list[int]) -> int:\n"
+    "    first_even = next((el for el in list1 if el % 2 == 0), -1)\n    return first_even\n",
     'def f(xs: list[str]) -> str:\n    return next((x.upper() for x in xs if x), "none")\n',
-    "def f(xs: list[int], ys: list[int]) -> int:\n    return next((x * y for x in xs for y in ys if x > y), 0) + 1\n",
+    "def f(xs: list[int], ys: list[int]) -> int:\n"
+    "    return next((x * y for x in xs for y in ys if x > y), 0) + 1\n",
     'def f(xs: list[float]) -> float:\n    return next((x for x in xs), float("inf"))\n',
-    "def f(xs: list[int]) -> bool:\n    return next((x for x in xs if x), 0) > 0 or next((x > 1 for x in xs), True)\n",
+    "def f(xs: list[int]) -> bool:\n"
+    "    return next((x for x in xs if x), 0) > 0 or next((x > 1 for x in xs), True)\n",
 ]
 NEXT_REFUSED = [
     "D = -1\ndef f(xs: list[int]) -> int:\n    return next((x for x in xs), D)\n",
