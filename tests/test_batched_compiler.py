@@ -1288,6 +1288,10 @@ ITEM_AUG_REFUSED = [
 ]
 # a tuple whose items share one type, iterated or consumed: the list of its items (kas_list)
 TUPLE_ITEMS_ACCEPTED = [
+    "def f(t: tuple[int, int, int], i: int) -> int:\n    return t[i] + t[-1]\n",
+    "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for i in range(len(t)):\n        s += t[i]\n    return s\n",
+    "def f(x: int, i: int) -> int:\n    return (x, 2, 3)[i]\n",
+    "def f(t: tuple[int, int], i: int) -> int:\n    t2 = t\n    return t2[i % 2] * t[0]\n",
     "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for x in t:\n        s += x\n"
     "    return s\n",
     "def f(t: tuple[int, int, int]) -> list[int]:\n    return list(t)\n",
@@ -1311,6 +1315,7 @@ TUPLE_ITEMS_ACCEPTED = [
     "    return [(i, x) for i, x in enumerate(t, 1)]\n",
 ]
 TUPLE_ITEMS_REFUSED = [
+    "def f(t: tuple[int, str], i: int) -> int:\n    return t[i]\n",
     "def f(a: int, b: str) -> list[str]:\n    return [str(v) for v in (a, b)]\n",
     "def f(t: tuple[int, str]) -> int:\n    n = 0\n    for x in t:\n        n += 1\n    return n\n",
     "def f(x: int) -> int:\n    for v in (x, 2.5):\n        return 1\n    return 0\n",

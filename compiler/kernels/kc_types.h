@@ -1164,7 +1164,15 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             int known = 0;
             int64_t i = kc_const_int(c, n->b, &known);
             int32_t len = kc_tuple_n(c, obj);
-            if (!known || i < -len || i >= len) { kc_fail(c, "tuple index other than a constant in range", n->line); return T_UNKNOWN; }
+            if (!known) {  /* items of one type: indexed as their list (types.py's tuple_items) */
+                int seq = kc_tuple_items(c, n->a, obj);
+                if (!c->err && !kc_is_list(seq)) { kc_fail(c, "tuple index other than a constant in range", n->line); return T_UNKNOWN; }
+                kc_index_type(c, n->b);
+                if (c->err) return T_UNKNOWN;
+                t = kc_elem(seq);
+                break;
+            }
+            if (i < -len || i >= len) { kc_fail(c, "tuple index other than a constant in range", n->line); return T_UNKNOWN; }
             n->ival = (i + len) % len;
             t = kc_tuple_arg(c, obj, (int32_t)n->ival);
             break;
