@@ -1289,7 +1289,8 @@ ITEM_AUG_REFUSED = [
 # a tuple whose items share one type, iterated or consumed: the list of its items (kas_list)
 TUPLE_ITEMS_ACCEPTED = [
     "def f(t: tuple[int, int, int], i: int) -> int:\n    return t[i] + t[-1]\n",
-    "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for i in range(len(t)):\n        s += t[i]\n    return s\n",
+    "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for i in range(len(t)):\n"
+    "        s += t[i]\n    return s\n",
     "def f(x: int, i: int) -> int:\n    return (x, 2, 3)[i]\n",
     "def f(t: tuple[int, int], i: int) -> int:\n    t2 = t\n    return t2[i % 2] * t[0]\n",
     "def f(t: tuple[int, int, int]) -> int:\n    s = 0\n    for x in t:\n        s += x\n"
