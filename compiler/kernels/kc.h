@@ -132,6 +132,8 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_BARE_LIST (-2)
 #define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin */
 #define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
+#define KC_NEXT_OP 63  /* an E_CALL's op: next(<generator>, <literal>), as the parser saw it */
+#define KC_ISINSTANCE_OP 61  /* an E_CALL's op: isinstance(x, C) decided by x's type, 61 False, 62 True */
 #define KC_NAME_ERROR_OP 60  /* an E_CALL's op: a call of a name bound nowhere (NameError) */  /* a parameter annotated `list`: list[?], the ? made at check time */
 #define KC_MAX_TYPE_NESTING 16
 #define KC_MAX_TYPE_WORDS 64  /* the longest type descriptor kc writes */
@@ -181,7 +183,9 @@ typedef struct {
     int32_t next;
     int32_t tok;         /* the NAME token (names, calls, raise) */
     int32_t var;
-    int32_t pow_float;   /* int ** -<constant>: a float (types.py's kpow_float) */
+    int32_t pow_float;   /* int ** -<constant>: a float (types.py's kpow_float); of a name or a
+                            tuple display: its items' count when they are read as their list
+                            (types.py's kas_list, kc_tuple_items) */
     int64_t ival;
     double fval;
 } kc_node;
@@ -234,6 +238,7 @@ typedef struct {
     int32_t math_module;   /* a module-level `import math` (math.sqrt(x) needs one: NameError) */
     kc_func *parsing;      /* the def being parsed */
     char synth[KC_SYNTH_BYTES]; int32_t n_synth, n_rewrites;  /* names no source token spells */
+    int64_t scan_work;     /* nodes kc_is_local has scanned: bounded, so a program of many scans stays linear */
     int32_t filter_map_node;  /* the comprehension the last list(filter/map(...)) became */
     int32_t n_mconst, mconst_tok[KC_MAX_MCONST], mconst_node[KC_MAX_MCONST];  /* NAME = <literal> */  /* `from math import ...` anywhere: bit 0 sqrt, 1 floor, 2 ceil */
     int32_t in_def, n_nested;  /* parsing a module-level def's body (1) or a nested def's (2) */

@@ -230,6 +230,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->n_mconst = 0;
     c->n_synth = 3;  /* synth[0, 3): the f-strings' `str` (kc_lex) */
     c->n_rewrites = 0;
+    c->scan_work = 0;
     c->filter_map_node = -1;
     c->n_effects = 0;
     c->fn = 0;
@@ -257,6 +258,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
         kc_func *f = &c->funcs[i];
         if (kc_is_builtin(c, f->name_tok)) { kc_fail(c, "a function named like a builtin", f->line); break; }
         pending[i] = 1;
+        if (f->ret == KC_BARE_LIST) f->ret = kc_new_tvar(c, f->line) + KC_LIST;  /* `-> list` */
         for (int p = 0; p < f->n_params; p++) {
             if (f->param_type[p] == T_NONE) { kc_fail(c, "parameter annotated None", f->line); break; }
             if (f->param_type[p] == T_UNKNOWN) {

@@ -336,6 +336,101 @@ KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
 }
 
 /* s.add(x): unless x is in s, appended and s sorted again in place (lower.py's set_add) */
+/* lower.py's set_filter: pushes the list of the items of the list in local a that are (keep) or
+   are not in the set in local b, in a's order */
+KC_FN void kc_set_filter(kc_ctx *c, int32_t a, int32_t b, int keep, int32_t t) {
+    int32_t r = kc_temp(c), i = kc_temp(c), x = kc_temp(c);
+    int32_t top = kc_label(c), end = kc_label(c);
+    kc_emit(c, K_LIST_NEW, 0);
+    kc_emit(c, K_STORE, r);
+    kc_index_loop_head(c, i, top);
+    kc_while_index_below_len(c, i, a, K_LIST_LEN, end);
+    kc_load_item(c, a, i, K_LIST_INDEX);
+    kc_emit(c, K_STORE, x);
+    kc_increment(c, i, 1);
+    kc_emit(c, K_LOAD, x);
+    kc_emit(c, K_LOAD, b);
+    kc_emit(c, K_CONTAINS, t);
+    kc_emit_jump(c, keep ? K_JUMP_IF_FALSE : K_JUMP_IF_TRUE, top);
+    kc_emit(c, K_LOAD, r);
+    kc_emit(c, K_LOAD, x);
+    kc_emit(c, K_LIST_APPEND, 0);
+    kc_emit_jump(c, K_JUMP, top);
+    kc_place(c, end);
+    kc_emit(c, K_LOAD, r);
+}
+
+/* lower.py's set_op: `a OP b` of two sets (sorted lists without repeats) on the stack: `|` the
+   sorted union; `&` and `-` a's items that are, or are not, in b; `^` (a - b) | (b - a) */
+KC_FN void kc_set_op(kc_ctx *c, int op, int t) {
+    int32_t ti = kc_type_index(c, t);
+    if (op == B_BITOR) {
+        kc_emit(c, K_LIST_CONCAT, 0);
+        kc_emit(c, K_SORTED_UNIQUE, ti);
+        return;
+    }
+    int32_t a = kc_temp(c), b = kc_temp(c);
+    kc_emit(c, K_STORE, b);
+    kc_emit(c, K_STORE, a);
+    if (op == B_BITAND || op == B_SUB) {
+        kc_set_filter(c, a, b, op == B_BITAND, ti);
+    } else {
+        kc_set_filter(c, a, b, 0, ti);
+        kc_set_filter(c, b, a, 0, ti);
+        kc_emit(c, K_LIST_CONCAT, 0);
+        kc_emit(c, K_SORTED_UNIQUE, ti);
+    }
+}
+
+/* lower.py's find_from: s sub start -- s.find(sub, start): start taken as a slice start
+   (negative from the end, then at least 0); past the end -1; else the index in s[start:] plus
+   start, or -1 */
+KC_FN void kc_find_from(kc_ctx *c) {
+    int32_t s = kc_temp(c), sub = kc_temp(c), start = kc_temp(c), n = kc_temp(c);
+    int32_t past = kc_label(c), end = kc_label(c);
+    kc_emit(c, K_STORE, start);
+    kc_emit(c, K_STORE, sub);
+    kc_emit(c, K_STORE, s);
+    kc_emit(c, K_LOAD, s);
+    kc_emit(c, K_STR_LEN, 0);
+    kc_emit(c, K_STORE, n);
+    int32_t nonneg = kc_label(c);
+    for (int round = 0; round < 2; round++) {
+        kc_emit(c, K_LOAD, start);
+        kc_emit(c, K_LOADI, 0);
+        kc_emit(c, K_LT_I, 0);
+        kc_emit_jump(c, K_JUMP_IF_FALSE, nonneg);
+        if (round == 0) {
+            kc_emit(c, K_LOAD, start);
+            kc_emit(c, K_LOAD, n);
+            kc_emit(c, K_ADD_I, 0);
+            kc_emit(c, K_STORE, start);
+        }
+    }
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_STORE, start);
+    kc_place(c, nonneg);
+    kc_emit(c, K_LOAD, start);
+    kc_emit(c, K_LOAD, n);
+    kc_emit(c, K_GT_I, 0);
+    kc_emit_jump(c, K_JUMP_IF_TRUE, past);
+    kc_emit(c, K_LOAD, s);
+    kc_emit(c, K_LOAD, start);
+    kc_emit(c, K_STR_SLICE, 1);
+    kc_emit(c, K_LOAD, sub);
+    kc_emit(c, K_STR_FIND, 0);
+    kc_emit(c, K_DUP, 0);
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_LT_I, 0);
+    kc_emit_jump(c, K_JUMP_IF_TRUE, end);
+    kc_emit(c, K_LOAD, start);
+    kc_emit(c, K_ADD_I, 0);
+    kc_emit_jump(c, K_JUMP, end);
+    kc_place(c, past);
+    kc_emit(c, K_LOADI, -1);
+    kc_place(c, end);
+}
+
 KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
     int32_t s = kc_temp(c), x = kc_temp(c), tmp = kc_temp(c), done = kc_label(c);
     int32_t t = kc_type_index(c, c->nodes[n->a].ty);
@@ -438,6 +533,12 @@ KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
     if (g < 0 && n->spare == 3) {  /* all / any: an item that decides ends the loops */
         kc_branch(c, n->a, n->op, c->loops[2 * c->n_loops - 2]);
         kc_emit(c, K_LOADI, !n->op);
+        kc_emit(c, K_STORE, n->c);
+        kc_emit_jump(c, K_JUMP, (int32_t)n->ival);
+        return;
+    }
+    if (g < 0 && n->spare == 5) {  /* next(g, default): the first item ends the loops */
+        kc_lower_expr(c, n->a);
         kc_emit(c, K_STORE, n->c);
         kc_emit_jump(c, K_JUMP, (int32_t)n->ival);
         return;
@@ -622,6 +723,12 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         kc_emit(c, K_LOAD, d);
         return;
     }
+    if (n->op == KC_ISINSTANCE_OP || n->op == KC_ISINSTANCE_OP + 1) {  /* lower.py's b_isinstance */
+        kc_lower_expr(c, n->a);
+        kc_emit(c, K_POP, 0);
+        kc_emit(c, K_LOADI, n->op - KC_ISINSTANCE_OP);
+        return;
+    }
     if (n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4) {  /* lower.py's b_math_sqrt, b_math_floor, b_math_ceil */
         int is_float = c->nodes[n->a].ty == T_FLOAT;
         kc_lower_expr(c, n->a);
@@ -649,6 +756,17 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         for (int32_t a = a0; a >= 0; a = c->nodes[a].next) kc_lower_expr(c, a);
         if (n->ival < 3) kc_emit(c, K_LOADI, 1);
         kc_emit(c, K_LIST_RANGE, 0);
+        return;
+    }
+    if (n->op == KC_NEXT_OP) {  /* next(g, default): lower.py's b_next (_first_item) */
+        int32_t result = kc_temp(c), done = kc_label(c);
+        kc_lower_expr(c, c->nodes[a0].next);
+        kc_emit(c, K_STORE, result);
+        c->nodes[a0].c = result;
+        c->nodes[a0].ival = done;
+        kc_comp_level(c, a0, c->nodes[a0].b);
+        kc_place(c, done);
+        kc_emit(c, K_LOAD, result);
         return;
     }
     if (n->op == 6) {  /* all / any: loops that stop at the first item that decides */
@@ -786,9 +904,20 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     case E_BOOL: kc_emit(c, K_LOADI, (int32_t)n->ival); return;
     case E_NONE: kc_emit(c, K_LOADI, 0); return;
     case E_STR: kc_emit(c, K_STR, kc_string(c, n->tok)); return;
-    case E_NAME: kc_load_var(c, n->var, n->check); return;
+    case E_NAME:
+        kc_load_var(c, n->var, n->check);
+        if (n->pow_float > 0) {  /* a tuple's items, iterated: their list (kc_tuple_items) */
+            kc_emit(c, K_UNPACK_TUPLE, n->pow_float);
+            kc_emit(c, K_LIST_NEW, n->pow_float);
+        }
+        return;
     case E_BINOP:
         kc_lower_expr(c, n->a);
+        if (n->spare == 1) {  /* a set operator (kc_binop_type) */
+            kc_lower_expr(c, n->b);
+            kc_set_op(c, n->op, c->nodes[n->a].ty);
+            return;
+        }
         kc_binop(c, n->op, c->nodes[n->a].ty, n->b, n->ty);
         return;
     case E_UNARY:
@@ -816,6 +945,28 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     }
     case E_COMPARE: {
         int32_t left = n->a, link = n->b;
+        if (n->c >= 0) {  /* x in range(a, b): a <= x < b of hidden variables (kc_range_membership) */
+            kc_lower_expr(c, left);
+            kc_store_var(c, n->d);
+            int32_t v = n->d + 1;
+            for (int32_t a = c->nodes[c->nodes[link].a].a; a >= 0; a = c->nodes[a].next, v++) {
+                kc_lower_expr(c, a);
+                kc_store_var(c, v);
+            }
+            kc_lower_expr(c, n->c);
+            if (c->nodes[link].op == C_NOTIN) kc_emit(c, K_NOT, 0);
+            return;
+        }
+        if (n->pow_float) {  /* type(x) == C, decided by the types (kc_type_compare) */
+            int32_t operands[2] = {left, c->nodes[link].a};
+            for (int i = 0; i < 2; i++)
+                if (c->nodes[operands[i]].kind == E_CALL) {
+                    kc_lower_expr(c, c->nodes[operands[i]].a);
+                    kc_emit(c, K_POP, 0);
+                }
+            kc_emit(c, K_LOADI, n->pow_float - 1);
+            return;
+        }
         kc_lower_expr(c, left);
         if (c->nodes[link].next < 0) {
             kc_lower_expr(c, c->nodes[link].a);
@@ -906,6 +1057,10 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     case E_TUPLE:
         for (int32_t e = n->a; e >= 0; e = c->nodes[e].next) kc_lower_expr(c, e);
         kc_emit(c, K_TUPLE_NEW, kc_list_len(c, n->a));
+        if (n->pow_float > 0) {  /* iterated: the list of its items (kc_tuple_items) */
+            kc_emit(c, K_UNPACK_TUPLE, n->pow_float);
+            kc_emit(c, K_LIST_NEW, n->pow_float);
+        }
         return;
     case E_SET:
         for (int32_t e = n->a; e >= 0; e = c->nodes[e].next) kc_lower_expr(c, e);
@@ -924,6 +1079,11 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     case E_METHOD:
         if (n->op == 200) { kc_lower_set_add(c, n); return; }
         if (n->op == 201) { kc_dict_get(c, n); return; }
+        if (n->op == 202) {  /* xs.copy() */
+            kc_lower_expr(c, n->a);
+            kc_emit(c, K_LIST_SLICE, 0);
+            return;
+        }
         if (n->op >= 100) { kc_list_method(c, n, n->op - 100); return; }
         kc_lower_expr(c, n->a);
         for (int32_t a = n->b; a >= 0; a = c->nodes[a].next) kc_lower_expr(c, a);
@@ -933,6 +1093,7 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
             return;
         }
         if (n->op - 1 == KC_STR_M_SPLIT) { kc_emit(c, n->b >= 0 ? K_STR_SPLIT : K_STR_SPLIT_WS, 0); return; }
+        if (n->op - 1 == KC_STR_M_FIND && n->ival == 2) { kc_find_from(c); return; }
         kc_emit(c, KC_STR_METHOD_OP[n->op - 1], 0);
         if (n->op - 1 == KC_STR_M_INDEX) {  /* find, then ValueError for -1 */
             int32_t found = kc_label(c);
@@ -1104,6 +1265,40 @@ KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
 
 /* stores the value on top of the stack into a loop or assignment target: a name, or names that
    a tuple or a list (the target's ty) is unpacked into (lower.py's store_target) */
+/* `xs[:] = v` with v on the stack (lower.py's slice_store of a slice without bounds or step): v
+   copied, then xs rebuilt in place from xs[:0] + v + xs[0 + len(xs[:]):], which aliases see */
+KC_FN void kc_slice_store(kc_ctx *c, int32_t target) {
+    int32_t v = kc_temp(c), a = kc_temp(c);
+    kc_emit(c, K_LIST_SLICE, 0);
+    kc_emit(c, K_STORE, v);
+    kc_lower_expr(c, c->nodes[target].a);
+    kc_emit(c, K_STORE, a);
+    int32_t head = kc_temp(c), tail = kc_temp(c);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_LIST_SLICE, 2);
+    kc_emit(c, K_STORE, head);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LOAD, head);
+    kc_emit(c, K_LIST_LEN, 0);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LIST_SLICE, 0);
+    kc_emit(c, K_LIST_LEN, 0);
+    kc_emit(c, K_ADD_I, 0);
+    kc_emit(c, K_LIST_SLICE, 1);
+    kc_emit(c, K_STORE, tail);
+    kc_emit(c, K_LOAD, a);
+    kc_emit(c, K_LOADI, 0);
+    kc_emit(c, K_LIST_IREPEAT, 0);
+    kc_emit(c, K_LOAD, head);
+    kc_emit(c, K_LIST_EXTEND, 0);
+    kc_emit(c, K_LOAD, v);
+    kc_emit(c, K_LIST_EXTEND, 0);
+    kc_emit(c, K_LOAD, tail);
+    kc_emit(c, K_LIST_EXTEND, 0);
+    kc_emit(c, K_POP, 0);
+}
+
 KC_FN void kc_store_target(kc_ctx *c, int32_t target) {
     const kc_node *t = &c->nodes[target];
     if (t->kind != E_TUPLE) { kc_store_var(c, t->var); return; }
@@ -1300,7 +1495,7 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
         int32_t first = s->a;
         const kc_node *vn = &c->nodes[value];
         if (c->nodes[first].next < 0 && c->nodes[first].kind == E_INDEX && kc_is_list(c->nodes[c->nodes[first].a].ty) &&
-            (vn->kind == E_INT || vn->kind == E_FLOAT || vn->kind == E_BOOL || vn->kind == E_STR ||
+            (vn->kind == E_INT || (vn->kind == E_FLOAT && vn->spare != 2) || vn->kind == E_BOOL || vn->kind == E_STR ||
              vn->kind == E_NONE || (vn->kind == E_NAME && !vn->check))) {
             /* the value cannot trap nor change anything: stored without a temporary */
             kc_lower_expr(c, c->nodes[first].a);
@@ -1330,6 +1525,8 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
                 kc_lower_expr(c, c->nodes[t].b);
                 kc_emit(c, K_LOAD, tmp);
                 kc_emit(c, K_LIST_STORE, 0);
+            } else if (c->nodes[t].kind == E_SLICE) {
+                kc_slice_store(c, t);
             } else {
                 kc_store_var(c, c->nodes[t].var);
             }

@@ -196,11 +196,64 @@ KC_FN int32_t kc_view_lists(kc_ctx *c, int32_t args) {
     return head;
 }
 
+KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k);
+
+/* max(xs, key=f) -> max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2], min with $i: frontend.py's
+   extreme_by_key (the first item of the extreme key, as CPython's). xs a name, a list display, a
+   call or a subscript: kc leaves dict views, generators, map and filter to the reference */
+KC_FN int32_t kc_extreme_by_key(kc_ctx *c, int32_t call) {
+    kc_node *n = &c->nodes[call];
+    int line = n->line;
+    int32_t xs = n->a, var = -1, key = n->c, name_tok = n->tok;
+    int is_max = kc_tok_is(c, &c->toks[n->tok], "max");
+    if (n->ival != 1 || n->spare) { kc_fail(c, "min/max with key= and other arguments", line); return -1; }
+    int xk = c->nodes[xs].kind;
+    if (!(xk == E_NAME || xk == E_LIST || xk == E_INDEX || (xk == E_LISTCOMP && !c->nodes[xs].spare) ||
+          (xk == E_CALL && !kc_is_map_filter(c, xs)))) {
+        kc_fail(c, "min/max(key=) of something other than a name, a list or a call", line);
+        return -1;
+    }
+    c->n_rewrites++;
+    int32_t body = kc_unary_function(c, key, &var);
+    int32_t idx_tok = kc_synth_name(c, "$key_i", 1, line), enum_tok = kc_synth_name(c, "enumerate", 0, line);
+    if (c->err || body < 0) return -1;
+    c->nodes[xs].next = -1;
+    int32_t index = kc_name_node(c, idx_tok, line);
+    if (is_max) {
+        int32_t neg = kc_node_new(c, E_UNARY, line);
+        if (neg < 0) return -1;
+        c->nodes[neg].op = U_NEG; c->nodes[neg].a = index;
+        kc_child_depth(c, neg, index);
+        index = neg;
+    }
+    int32_t item = kc_name_node(c, var, line), elt = kc_node_new(c, E_TUPLE, line);
+    int32_t t_i = kc_name_node(c, idx_tok, line), t_v = kc_name_node(c, var, line), target = kc_node_new(c, E_TUPLE, line);
+    int32_t en = kc_node_new(c, E_CALL, line);
+    if (c->err) return -1;
+    c->nodes[body].next = index; c->nodes[index].next = item;
+    c->nodes[elt].a = body;
+    kc_child_depth(c, elt, body); kc_child_depth(c, elt, index); kc_child_depth(c, elt, item);
+    c->nodes[t_i].next = t_v;
+    c->nodes[target].a = t_i;
+    c->nodes[en].tok = enum_tok; c->nodes[en].a = xs; c->nodes[en].ival = 1;
+    kc_child_depth(c, en, xs);
+    int32_t decorated = kc_comp_node(c, elt, target, en, -1, line);
+    int32_t best = kc_node_new(c, E_CALL, line), two = kc_node_new(c, E_INT, line), sub = kc_node_new(c, E_INDEX, line);
+    if (c->err || decorated < 0) return -1;
+    c->nodes[best].tok = name_tok; c->nodes[best].a = decorated; c->nodes[best].ival = 1;
+    kc_child_depth(c, best, decorated);
+    c->nodes[two].ival = 2;
+    c->nodes[sub].a = best; c->nodes[sub].b = two;
+    kc_child_depth(c, sub, best); kc_child_depth(c, sub, two);
+    return sub;
+}
+
 /* sorted(xs, key=f[, reverse=r]) -> [$d[2] for $d in sorted([(f(v), $i, v) for $i, v in
    enumerate(xs)][, reverse=r])] (-$i when r is True): frontend.py's _Functionals */
 KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
     int line = n->line;
+    if (kc_tok_is(c, &c->toks[n->tok], "min") || kc_tok_is(c, &c->toks[n->tok], "max")) return kc_extreme_by_key(c, call);
     if (!kc_tok_is(c, &c->toks[n->tok], "sorted") || n->ival != 1) { kc_fail(c, "keyword argument key= but of sorted(xs, key=...)", line); return -1; }
     int32_t xs = n->a, var = -1, key = n->c, sorted_tok = n->tok, reverse = n->spare;
     if (c->nodes[xs].kind == E_LISTCOMP && c->nodes[xs].spare) { kc_fail(c, "generator expression sorted by a key", line); return -1; }
@@ -256,7 +309,28 @@ KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right
 KC_FN int kc_plain_operand(const kc_ctx *c, int32_t k) {
     const kc_node *n = &c->nodes[k];
     if (n->kind == E_UNARY && (n->op == U_NEG || n->op == U_POS)) n = &c->nodes[n->a];
-    return n->kind == E_INT || n->kind == E_FLOAT || n->kind == E_BOOL || n->kind == E_NAME;
+    return n->kind == E_INT || (n->kind == E_FLOAT && n->spare != 2) || n->kind == E_BOOL || n->kind == E_NAME;
+}
+
+/* frontend.py's _literal, before module constants are put in place: a number (possibly negated),
+   str or bool literal (float("inf") too: _SpelledForms has made it one) */
+KC_FN int kc_literal_default(const kc_ctx *c, int32_t k) {
+    const kc_node *n = &c->nodes[k];
+    if (n->kind == E_UNARY && (n->op == U_NEG || n->op == U_POS)) n = &c->nodes[n->a];
+    return n->kind == E_INT || n->kind == E_BOOL || n->kind == E_STR || (n->kind == E_FLOAT && n->spare != 2);
+}
+
+/* frontend.py's MATH_CONSTANTS read as `math.NAME` (node k the name math, `name` the attribute,
+   not called), in a module function's body, not a nested def's (types.py's e_Attribute): 0 pi, 1 e, 2 tau,
+   3 inf; else -1 */
+KC_FN int kc_math_constant(kc_ctx *c, int32_t k, const kc_tok *name) {
+    static const char *const names[4] = {"pi", "e", "tau", "inf"};
+    if (c->nodes[k].kind != E_NAME || c->nodes[k].tok < 0 || !kc_tok_is(c, &c->toks[c->nodes[k].tok], "math") ||
+        name->kind != TK_NAME || kc_at_op(c, P_LPAR) || c->in_def != 1)
+        return -1;
+    for (int i = 0; i < 4; i++)
+        if (kc_tok_is(c, name, names[i])) return i;
+    return -1;
 }
 
 /* a copy of a plain operand (kc_plain_operand), for divmod's second reading */
@@ -308,6 +382,56 @@ KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
     if (k < 0) return -1;
     c->nodes[k].fval = negative ? -v : v;
     c->nodes[k].spare = 1;  /* spelled, not a literal: frontend.py rewrites it in functions only */
+    return k;
+}
+
+/* frontend.py's visit_Expr: the statement `xs.sort(key=f[, reverse=b])` (m the method call) is
+   `xs[:] = sorted(xs, key=f[, reverse=b])`, rewritten by kc_sorted_by_key; only where the key
+   reads no variable (a name, or a lambda whose body reads its parameter, its comprehensions'
+   variables and names it calls: _key_reads; types.py accepts other variables that cannot hold
+   a list, which kc leaves to the reference). m becomes the slice target. */
+KC_FN int32_t kc_sort_by_key(kc_ctx *c, int32_t m, int line) {
+    kc_node *mn = &c->nodes[m];
+    int32_t key = mn->c, xs = mn->a;
+    if (mn->ival != 0 || c->nodes[xs].kind != E_NAME) { kc_fail(c, "list.sort(key=...) other than of a name, without arguments", line); return -1; }
+    if (c->nodes[key].kind == E_LAMBDA) {
+        int32_t param = c->nodes[key].tok;
+        for (int32_t i = m + 1; i < c->n_nodes; i++)  /* the key's nodes: made after m */
+            if (c->nodes[i].kind == E_COMPFOR && c->nodes[c->nodes[i].a].kind != E_NAME) { kc_fail(c, "list.sort key with a comprehension unpacking", line); return -1; }
+        for (int32_t i = m + 1; i < c->n_nodes; i++) {
+            const kc_node *n = &c->nodes[i];
+            if (n->kind != E_NAME || kc_same_name(c, n->tok, param)) continue;
+            int own = 0;
+            for (int32_t j = m + 1; j < c->n_nodes && !own; j++)
+                own = c->nodes[j].kind == E_COMPFOR && kc_same_name(c, c->nodes[c->nodes[j].a].tok, n->tok);
+            if (!own) { kc_fail(c, "list.sort key reading a variable", line); return -1; }
+        }
+    } else if (c->nodes[key].kind != E_NAME) {
+        kc_fail(c, "keyword argument key= other than a one-parameter lambda or a name", line);
+        return -1;
+    }
+    int32_t sorted_tok = kc_synth_name(c, "sorted", 0, line);
+    int32_t call = kc_node_new(c, E_CALL, line), arg = kc_name_node(c, c->nodes[xs].tok, line);
+    if (c->err || call < 0 || arg < 0) return -1;
+    c->nodes[call].tok = sorted_tok;
+    c->nodes[call].a = arg;
+    c->nodes[call].ival = 1;
+    c->nodes[call].c = key;
+    c->nodes[call].spare = c->nodes[m].spare;
+    kc_child_depth(c, call, arg);
+    int32_t value = kc_sorted_by_key(c, call);
+    int32_t k = kc_node_new(c, S_ASSIGN, line);
+    if (c->err || value < 0 || k < 0) return -1;
+    mn = &c->nodes[m];
+    mn->kind = E_SLICE;
+    mn->b = mn->c = mn->d = -1;
+    mn->tok = -1;
+    mn->spare = 0;
+    mn->next = -1;
+    c->nodes[k].a = m;
+    c->nodes[k].b = value;
+    kc_child_depth(c, k, m);
+    kc_child_depth(c, k, value);
     return k;
 }
 
@@ -431,7 +555,8 @@ KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
             } else if (converted) {
                 kc_fail(c, "keyword argument other than reverse=True or False", t->line);
                 return -1;
-            } else if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 && c->nodes[call].kind == E_CALL) {
+            } else if (kc_tok_is(c, t, "key") && c->nodes[call].c < 0 &&
+                       (c->nodes[call].kind == E_CALL || kc_tok_is(c, &c->toks[c->nodes[call].tok], "sort"))) {
                 /* sorted(xs, key=f): rewritten by kc_sorted_by_key, as frontend.py's _Functionals */
                 int32_t f = -1;
                 if (kc_at_kw(c, "lambda")) {
@@ -609,6 +734,17 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
         } else if (kc_at_op(c, P_DOT)) {
             kc_next(c);
             kc_tok *name = kc_next(c);
+            int mc = kc_math_constant(c, k, name);
+            if (mc >= 0) {  /* math.pi, math.e, math.tau, math.inf: node k becomes the float */
+                static const uint64_t bits[4] = {0x400921FB54442D18ull, 0x4005BF0A8B145769ull, 0x401921FB54442D18ull,
+                                                 0x7FF0000000000000ull};
+                union { uint64_t u; double d; } v;
+                v.u = bits[mc];
+                c->nodes[k].kind = E_FLOAT;
+                c->nodes[k].fval = v.d;
+                c->nodes[k].spare = 2;  /* not a literal: no module constant, no plain operand, not inert */
+                continue;
+            }
             if (name->kind != TK_NAME || kc_is_keyword(c, name) || !kc_at_op(c, P_LPAR)) {
                 kc_fail(c, "attribute other than a method call", t->line);
                 return -1;
@@ -621,6 +757,7 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
             else
                 for (int m = 0; KC_METHODS[m] && !known; m++) known = kc_tok_is(c, name, KC_METHODS[m]);
             for (int m = 0; !is_math && KC_STR_METHODS[m] && !known; m++) known = kc_tok_is(c, name, KC_STR_METHODS[m]);
+            if (!is_math && kc_tok_is(c, name, "copy")) known = 1;  /* list.copy (vm/surface.py's METHODS) */
             if (!known) { kc_fail(c, "attribute other than a method call", t->line); return -1; }
             int32_t n = kc_node_new(c, E_METHOD, c->nodes[k].line);
             if (n < 0) return -1;
@@ -734,6 +871,9 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             if (c->err) return -1;
             c->nodes[k].a = args;
             c->nodes[k].ival = count;
+            if (kc_tok_is(c, t, "next") && count == 2 && !c->nodes[k].spare && c->nodes[k].c < 0 &&
+                c->nodes[args].kind == E_LISTCOMP && c->nodes[args].spare == 1 && kc_literal_default(c, c->nodes[args].next))
+                c->nodes[k].op = KC_NEXT_OP;  /* frontend.py's _rewrite_generators allows this generator */
             if (kc_tok_is(c, t, "float") && count == 1 && !c->nodes[k].spare && c->nodes[k].c < 0 && c->nodes[args].kind == E_STR) {
                 k = kc_float_of_literal(c, k, args);
                 if (c->err) return -1;
@@ -753,7 +893,8 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
                 c->nodes[k].a = args = kc_map_items(c, args, short_circuit);
                 if (c->err) return -1;
             }
-            if (kc_tok_among(c, t, KC_VIEW_CONSUMERS)) {
+            int extreme = (kc_tok_is(c, t, "min") || kc_tok_is(c, t, "max")) && c->nodes[k].c >= 0;
+            if (kc_tok_among(c, t, KC_VIEW_CONSUMERS) && !extreme) {  /* max(xs, key=f) returns first */
                 c->nodes[k].a = args = kc_view_lists(c, args);
                 if (c->err) return -1;
             }
@@ -789,7 +930,8 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         if (kc_at_op(c, P_RPAR)) { kc_fail(c, "empty tuple", t->line); return -1; }
         int32_t first = kc_expr(c);
         if (c->err) return -1;
-        if (kc_at_kw(c, "for")) {  /* a generator expression: only as a consumer's sole argument */
+        if (kc_at_kw(c, "for")) {  /* a generator expression: only as a consumer's sole argument
+                                       (or next's first: the checker refuses it anywhere else) */
             k = kc_node_new(c, E_LISTCOMP, t->line);
             if (k < 0) return -1;
             c->nodes[k].a = first;
@@ -797,7 +939,7 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
             kc_child_depth(c, k, first);
             kc_comp_generators(c, k);
             if (!kc_expect_op(c, P_RPAR, "generator expression syntax")) return -1;
-            if (!kc_at_op(c, P_RPAR)) { kc_fail(c, "generator expression", t->line); return -1; }
+            if (!kc_at_op(c, P_RPAR) && !kc_at_op(c, P_COMMA)) { kc_fail(c, "generator expression", t->line); return -1; }
             return k;
         }
         if (kc_at_op(c, P_COLONEQUAL)) { kc_fail(c, "assignment expression (:=)", t->line); return -1; }
@@ -1393,6 +1535,8 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
             c->nodes[k].a = first;
             c->nodes[k].b = v;
             kc_child_depth(c, k, v);
+        } else if (c->nodes[first].kind == E_METHOD && c->nodes[first].c >= 0) {
+            k = kc_sort_by_key(c, first, line);  /* xs.sort(key=f) */
         } else {
             k = kc_node_new(c, S_EXPR, line);
             if (k < 0) return -1;
@@ -1762,9 +1906,9 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     if (!kc_expect_op(c, P_RPAR, "parameter form")) return;
     if (kc_at_op(c, P_RARROW)) {
         kc_next(c);
-        c->in_signature = 1;
+        c->bare_list_ok = c->in_signature = 1;  /* `-> list`: list[?] too (types.py's annotation_type) */
         f->ret = kc_annotation(c);
-        c->in_signature = 0;
+        c->bare_list_ok = c->in_signature = 0;
     }
     if (!kc_expect_op(c, P_COLON, "def syntax")) return;
     c->depth = 0;

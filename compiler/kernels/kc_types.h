@@ -327,6 +327,11 @@ KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t
     int line = c->nodes[node].line;
     lt = kc_resolve(c, lt);
     rt = kc_resolve(c, rt);
+    if (kc_is_set(lt) && kc_is_set(rt) && (op == B_BITAND || op == B_BITOR || op == B_SUB || op == B_BITXOR) &&
+        c->nodes[node].kind == E_BINOP && kc_unify(c, lt, rt)) {  /* a new set (types.py's kset_op) */
+        c->nodes[node].spare = 1;
+        return kc_resolve(c, lt);
+    }
     if (!(kc_numeric(lt) && kc_numeric(rt))) {
         if (op == B_ADD && lt == T_STR && rt == T_STR) return T_STR;
         if (op == B_ADD && kc_is_list(lt) && kc_is_list(rt)) {
@@ -393,6 +398,27 @@ KC_FN void kc_range_args(kc_ctx *c, kc_node *it) {
         if (!kc_intlike(kc_type_expr(c, a, 0)) && !c->err) kc_fail(c, "range() of a non-int (a type error)", it->line);
 }
 
+/* types.py's tuple_items: a tuple whose items share one type, where its items are iterated or
+   consumed (for, comprehensions, list, sorted, min, max, set, sum, enumerate, zip), is the list
+   of its items, made when the value is (kas_list: UNPACK_TUPLE n; LIST_NEW n after it). kc takes
+   it of a name or a tuple display (the node's pow_float holds n, its type becomes the list's); any
+   other tuple `t` is returned as it is (a display of items of several types too: types.py makes
+   it a list display, kdisplay_list) */
+KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
+    if (c->err) return T_UNKNOWN;
+    t = kc_resolve(c, t);
+    if (!kc_is_tuple(t) || (c->nodes[k].kind != E_NAME && c->nodes[k].kind != E_TUPLE)) return t;
+    int32_t n = kc_tuple_n(c, t), first = kc_resolve(c, kc_tuple_arg(c, t, 0));
+    for (int32_t i = 0; i < n; i++) {
+        int32_t a = kc_resolve(c, kc_tuple_arg(c, t, i));
+        if (a != first || !kc_concrete(c, a, 0)) return t;
+    }
+    if (first / KC_LIST + 1 >= KC_MAX_LIST_DEPTH) return t;
+    c->nodes[k].pow_float = n;
+    c->nodes[k].ty = first + KC_LIST;
+    return first + KC_LIST;
+}
+
 /* types.py's sequence: a str or list operand; range(...) here is materialised as a list[int]
    (the call's op 1: lower.py's b_range) */
 KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
@@ -402,17 +428,159 @@ KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
         c->nodes[k].ty = T_INT + KC_LIST;
         return T_INT + KC_LIST;
     }
-    return kc_seq_type(c, k);
+    int t = kc_tuple_items(c, k, kc_type_expr(c, k, 0));
+    if (!c->err && !kc_is_seq(t)) kc_fail(c, "subscript or iteration of something other than a str or list", c->nodes[k].line);
+    return t;
 }
 
 /* types.py's sequence(allow_set=True): a set is its sorted list */
 KC_FN int kc_sequence_set(kc_ctx *c, int32_t k) {
     if (kc_is_builtin_call(c, k, "range")) return kc_sequence(c, k);
-    int t = kc_type_expr(c, k, 0);
+    int t = kc_tuple_items(c, k, kc_type_expr(c, k, 0));
     if (c->err) return T_UNKNOWN;
     if (kc_is_set(t)) return kc_tuple_arg(c, t, 0) + KC_LIST;
     if (!kc_is_seq(t)) { kc_fail(c, "a sequence other than a str, list or set", c->nodes[k].line); return T_UNKNOWN; }
     return t;
+}
+
+/* types.py's is_local: the function binds the name of tok (a parameter, or a Store anywhere in
+   it); 1 too where kc cannot tell */
+KC_FN int kc_is_local(kc_ctx *c, int32_t tok) {
+    kc_func *f = c->fn;
+    if (kc_lookup(c, tok) >= 0) return 1;
+    c->scan_work += f->node_end - f->node_begin;
+    if (c->scan_work > 20000000) { kc_fail(c, "too many builtin names to look up in a large function", f->line); return 1; }
+    if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) { kc_mark_stores(c, f->node_begin, f->node_end, 0); return 1; }
+    int bound = kc_binds(c, f, f->node_begin, f->node_end, tok);
+    kc_mark_stores(c, f->node_begin, f->node_end, 0);
+    return bound;
+}
+
+KC_FN int kc_class_bit(kc_ctx *c, int32_t e);
+
+/* a name node read from hidden variable v, an int (a Given of types.py) */
+KC_FN int32_t kc_given(kc_ctx *c, int32_t v, int line) {
+    int32_t k = kc_node_new(c, E_NAME, line);
+    if (k < 0) return -1;
+    c->nodes[k].var = v;
+    c->nodes[k].ty = T_INT;
+    return k;
+}
+
+/* types.py's range_membership: `x in range(b)` / `x in range(a, b)` (`not in` too) of an int x:
+   x, then a and b, into hidden variables (made after range's arguments are typed), then the
+   chain `a <= x < b` of them (0 for a missing a), typed here. The compare node's c is the chain,
+   its d the first hidden variable (x's; the bounds' follow). 0 when it is no such form */
+KC_FN int kc_range_membership(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    int32_t link = n->b;
+    if (link < 0 || c->nodes[link].next >= 0) return 0;
+    int op = c->nodes[link].op;
+    int32_t call = c->nodes[link].a, line = n->line;
+    if (!(op == C_IN || op == C_NOTIN) || !kc_is_builtin_call(c, call, "range")) return 0;
+    kc_node *cn = &c->nodes[call];
+    if (cn->spare || cn->c >= 0 || cn->ival < 1 || cn->ival > 2 || kc_is_local(c, cn->tok)) return 0;
+    int xt = kc_type_expr(c, n->a, 0);
+    if (c->err) return 1;
+    if (!kc_intlike(xt)) { kc_fail(c, "a non-int in range() (kiln tests ints)", line); return 1; }
+    kc_range_args(c, &c->nodes[call]);
+    if (c->err) return 1;
+    int32_t x = kc_new_var(c, cn->tok, T_INT), first = x;
+    if (x < 0) return 1;
+    c->vars[x].hidden = 1;
+    int32_t bounds[2], nb = 0;
+    for (int32_t a = c->nodes[call].a; a >= 0 && !c->err; a = c->nodes[a].next) {
+        int32_t v = kc_new_var(c, c->nodes[call].tok, T_INT);
+        if (v < 0) return 1;
+        c->vars[v].hidden = 1;
+        bounds[nb++] = v;
+    }
+    int32_t low, mid = kc_given(c, x, line), high = kc_given(c, bounds[nb - 1], line);
+    if (nb == 2) low = kc_given(c, bounds[0], line);
+    else {
+        low = kc_node_new(c, E_INT, line);
+        if (low >= 0) c->nodes[low].ty = T_INT;
+    }
+    int32_t chain = kc_node_new(c, E_COMPARE, line), l1 = kc_node_new(c, E_NONE, line), l2 = kc_node_new(c, E_NONE, line);
+    if (c->err) return 1;
+    c->nodes[l1].op = C_LE; c->nodes[l1].a = mid; c->nodes[l1].ival = PL_NUM; c->nodes[l1].ty = T_INT; c->nodes[l1].next = l2;
+    c->nodes[l2].op = C_LT; c->nodes[l2].a = high; c->nodes[l2].ival = PL_NUM; c->nodes[l2].ty = T_INT;
+    c->nodes[chain].a = low; c->nodes[chain].b = l1; c->nodes[chain].ty = T_BOOL;
+    n = &c->nodes[k];
+    n->c = chain;
+    n->d = first;
+    return 1;
+}
+
+/* types.py's builtin_call of next(g, default): the default typed first, then the generator in its
+   scope (as all/any's), its item the result, which the default's type must be; the generator
+   node's spare 5 makes kc_comp_level store the first item and leave the loops */
+KC_FN int kc_next_type(kc_ctx *c, int32_t k) {
+    int32_t l = c->nodes[k].a, def = c->nodes[l].next;
+    int dt = kc_type_expr(c, def, 0);
+    if (c->err) return T_UNKNOWN;
+    int32_t first = c->n_vars;
+    kc_type_generators(c, c->nodes[l].b);
+    if (c->err) return T_UNKNOWN;
+    int it = kc_type_expr(c, c->nodes[l].a, 0);
+    for (int32_t v = first; v < c->n_vars; v++) c->vars[v].active = 0;
+    if (c->err) return T_UNKNOWN;
+    if (!kc_unify(c, it, dt)) { kc_fail(c, "next() default of another type (a type error)", c->nodes[k].line); return T_UNKNOWN; }
+    c->nodes[l].spare = 5;
+    return kc_resolve(c, it);
+}
+
+/* types.py's type_compare: `type(x) == C` (`!=`, `is`, `is not`; C a builtin class or another
+   type(y)) where the static types decide it, each kind one class at run time. The type()
+   arguments are evaluated, the result a constant: the compare node's pow_float is 1 + it. 0 when
+   the comparison is no such form (a refusal where kc cannot tell) */
+KC_FN int kc_type_compare(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    int32_t link = n->b;
+    if (link < 0 || c->nodes[link].next >= 0) return 0;
+    int op = c->nodes[link].op;
+    if (!(op == C_EQ || op == C_NE || op == C_IS || op == C_ISNOT)) return 0;
+    int32_t operands[2] = {n->a, c->nodes[link].a};
+    int calls = 0, classes[2];
+    for (int i = 0; i < 2; i++) {
+        const kc_node *e = &c->nodes[operands[i]];
+        int is_call = e->kind == E_CALL && !e->op && e->tok >= 0 && kc_tok_is(c, &c->toks[e->tok], "type");
+        if (is_call && (e->ival != 1 || e->spare || e->c >= 0)) return 0;
+        calls += is_call;
+        if (!is_call && !(e->kind == E_NAME && kc_class_bit(c, operands[i]) >= 0)) return 0;
+    }
+    if (!calls) return 0;
+    if (kc_find_func(c, c->nodes[operands[0]].kind == E_CALL ? c->nodes[operands[0]].tok : c->nodes[operands[1]].tok) >= 0 ||
+        kc_is_local(c, c->nodes[operands[0]].kind == E_CALL ? c->nodes[operands[0]].tok : c->nodes[operands[1]].tok)) {
+        kc_fail(c, "type() named by the module", n->line);
+        return 1;
+    }
+    for (int i = 0; i < 2 && !c->err; i++) {
+        const kc_node *e = &c->nodes[operands[i]];
+        if (e->kind == E_NAME) { classes[i] = kc_class_bit(c, operands[i]); continue; }
+        int t = kc_resolve(c, kc_type_expr(c, e->a, 0));
+        if (c->err) return 1;
+        classes[i] = t == T_INT ? 0 : t == T_FLOAT ? 1 : t == T_BOOL ? 2 : t == T_STR ? 3 : kc_is_list(t) ? 4 :
+                     kc_is_tuple(t) ? 5 : kc_is_dict(t) ? 6 : kc_is_set(t) ? 7 : -1;
+        if (classes[i] < 0) { kc_fail(c, "type() of a value whose type is not known yet", n->line); return 1; }
+    }
+    if (c->err) return 1;
+    int same = classes[0] == classes[1];
+    n->pow_float = 1 + (op == C_EQ || op == C_IS ? same : !same);
+    return 1;
+}
+
+/* the class isinstance's node e names (types.py's _RUNTIME_CLASSES, a name no variable or
+   function of this module binds): 0 int, 1 float, 2 bool, 3 str, 4 list, 5 tuple, 6 dict, 7 set;
+   -1 for anything else */
+KC_FN int kc_class_bit(kc_ctx *c, int32_t e) {
+    static const char *const classes[] = {"int", "float", "bool", "str", "list", "tuple", "dict", "set"};
+    const kc_node *n = &c->nodes[e];
+    if (n->kind != E_NAME || n->tok < 0 || c->toks[n->tok].start < 0) return -1;
+    int b = -1;
+    for (int i = 0; i < 8 && b < 0; i++)
+        if (kc_tok_is(c, &c->toks[n->tok], classes[i])) b = i;
+    return b < 0 || kc_find_func(c, n->tok) >= 0 || kc_is_local(c, n->tok) ? -1 : b;
 }
 
 KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
@@ -519,6 +687,7 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     if (kc_tok_is(c, name, "str") || kc_tok_is(c, name, "ord") || kc_tok_is(c, name, "chr") || kc_tok_is(c, name, "sum")) {
         if (count != 1) { kc_fail(c, "builtin call with these arguments", n->line); return T_UNKNOWN; }
         int t = kc_type_expr(c, a0, 0);
+        if (kc_tok_is(c, name, "sum")) t = kc_tuple_items(c, a0, t);
         if (c->err) return T_UNKNOWN;
         if (kc_tok_is(c, name, "str") && (kc_intlike(t) || t == T_STR)) return T_STR;
         if (kc_tok_is(c, name, "ord") && t == T_STR) return T_INT;
@@ -532,6 +701,24 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
         int t = kc_type_expr(c, a0, 0);
         if (!c->err && !kc_is_seq(t) && !kc_is_tuple(t) && !kc_is_set(t) && !kc_is_dict(t)) kc_fail(c, "len() of something other than a str, list, tuple, set or dict", n->line);
         return T_INT;
+    }
+    if (kc_tok_is(c, name, "isinstance")) {  /* types.py's isinstance_call: decided by x's static type */
+        if (count != 2) { kc_fail(c, "isinstance() with these arguments", n->line); return T_UNKNOWN; }
+        int32_t cls = c->nodes[a0].next;
+        int tuple = c->nodes[cls].kind == E_TUPLE;
+        unsigned accepted = 0;
+        for (int32_t e = tuple ? c->nodes[cls].a : cls; e >= 0; e = tuple ? c->nodes[e].next : -1) {
+            int b = kc_class_bit(c, e);
+            if (b < 0) { kc_fail(c, "isinstance() of a class other than a builtin type", n->line); return T_UNKNOWN; }
+            accepted |= 1u << b | (b == 0 ? 1u << 2 : 0u);  /* a bool is an int (_SUBCLASSES) */
+        }
+        int t = kc_resolve(c, kc_type_expr(c, a0, 0));
+        if (c->err) return T_UNKNOWN;
+        int b = t == T_INT ? 0 : t == T_FLOAT ? 1 : t == T_BOOL ? 2 : t == T_STR ? 3 : kc_is_list(t) ? 4 :
+                kc_is_tuple(t) ? 5 : kc_is_dict(t) ? 6 : kc_is_set(t) ? 7 : -1;
+        if (b < 0) { kc_fail(c, "isinstance() of a value whose type is not known yet", n->line); return T_UNKNOWN; }
+        n->op = (int16_t)(KC_ISINSTANCE_OP + (accepted >> b & 1u));
+        return T_BOOL;
     }
     int is_abs = kc_tok_is(c, name, "abs"), is_int = kc_tok_is(c, name, "int");
     int is_float = kc_tok_is(c, name, "float"), is_bool = kc_tok_is(c, name, "bool");
@@ -782,7 +969,13 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     int t = T_UNKNOWN;
     switch (n->kind) {
     case E_INT: t = T_INT; break;
-    case E_FLOAT: t = T_FLOAT; break;
+    case E_FLOAT:
+        if (n->spare == 2) {  /* math.pi (types.py's e_Attribute): the node's tok is math's */
+            if (kc_is_local(c, n->tok)) { kc_fail(c, "attribute of a variable named math", n->line); return T_UNKNOWN; }
+            if (!c->math_module && !c->fn->local_math) { kc_fail(c, "math without import math (NameError)", n->line); return T_UNKNOWN; }
+        }
+        t = T_FLOAT;
+        break;
     case E_BOOL: t = T_BOOL; break;
     case E_NONE: t = T_NONE; break;
     case E_STR: t = T_STR; break;
@@ -823,6 +1016,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
+        if (kc_type_compare(c, k) || kc_range_membership(c, k)) { t = T_BOOL; break; }
         int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
@@ -877,6 +1071,11 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_CALL: {
+        if (n->op == KC_NEXT_OP) {  /* next(<generator>, <literal>) */
+            if (kc_find_func(c, n->tok) >= 0 || kc_is_local(c, n->tok)) { kc_fail(c, "next named by the module", n->line); return T_UNKNOWN; }
+            t = kc_next_type(c, k);
+            break;
+        }
         int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4 ? -1 : kc_find_func(c, n->tok);
         int mf = f < 0 && !n->op ? kc_math_fn(c, &c->toks[n->tok]) : -1;
         if (f >= 0 && !n->op && kc_math_fn(c, &c->toks[n->tok]) >= 0 &&
@@ -965,7 +1164,15 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             int known = 0;
             int64_t i = kc_const_int(c, n->b, &known);
             int32_t len = kc_tuple_n(c, obj);
-            if (!known || i < -len || i >= len) { kc_fail(c, "tuple index other than a constant in range", n->line); return T_UNKNOWN; }
+            if (!known) {  /* items of one type: indexed as their list (types.py's tuple_items) */
+                int seq = kc_tuple_items(c, n->a, obj);
+                if (!c->err && !kc_is_list(seq)) { kc_fail(c, "tuple index other than a constant in range", n->line); return T_UNKNOWN; }
+                kc_index_type(c, n->b);
+                if (c->err) return T_UNKNOWN;
+                t = kc_elem(seq);
+                break;
+            }
+            if (i < -len || i >= len) { kc_fail(c, "tuple index other than a constant in range", n->line); return T_UNKNOWN; }
             n->ival = (i + len) % len;
             t = kc_tuple_arg(c, obj, (int32_t)n->ival);
             break;
@@ -1012,6 +1219,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_METHOD: {
+        if (n->c >= 0) { kc_fail(c, "keyword argument key= of a list.sort that is no statement", n->line); return T_UNKNOWN; }
         if (c->nodes[n->a].kind == E_NAME && kc_tok_is(c, &c->toks[c->nodes[n->a].tok], "math") && kc_lookup(c, c->nodes[n->a].tok) < 0) {
             /* math.sqrt(x): types.py's math_call, after a module-level `import math` */
             if (!c->math_module && !c->fn->local_math) { kc_fail(c, "math without import math (NameError)", n->line); return T_UNKNOWN; }
@@ -1055,12 +1263,21 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             while (KC_STR_METHODS[m] && !kc_tok_is(c, &c->toks[n->tok], KC_STR_METHODS[m])) m++;
             if (!KC_STR_METHODS[m]) { kc_fail(c, "str method", n->line); return T_UNKNOWN; }
             int arity = KC_STR_METHOD_ARITY[m];
-            if (arity == 3 ? n->ival > 1 : n->ival != arity) { kc_fail(c, "str method with the wrong number of arguments (a type error)", n->line); return T_UNKNOWN; }
-            for (int32_t a = n->b; a >= 0 && !c->err; a = c->nodes[a].next)
+            int from = m == KC_STR_M_FIND && n->ival == 2;  /* s.find(sub, start): lower.py's find_from */
+            if (!from && (arity == 3 ? n->ival > 1 : n->ival != arity)) { kc_fail(c, "str method with the wrong number of arguments (a type error)", n->line); return T_UNKNOWN; }
+            for (int32_t a = n->b; a >= 0 && !c->err; a = c->nodes[a].next) {
+                if (from && a != n->b) { kc_index_type(c, a); continue; }
                 if (!kc_unify(c, kc_type_expr(c, a, 0), KC_STR_METHOD_ARG[m]) && !c->err)
                     kc_fail(c, "str method argument of another type (a type error)", n->line);
+            }
             n->op = (int16_t)(m + 1);
             t = KC_STR_METHOD_RESULT[m];
+            break;
+        }
+        if (kc_is_list(obj) && kc_tok_is(c, &c->toks[n->tok], "copy")) {  /* xs.copy(): xs[:] (lower.py's list_copy) */
+            if (n->ival || n->spare) { kc_fail(c, "copy() with arguments (a type error)", n->line); return T_UNKNOWN; }
+            n->op = 202;
+            t = obj;
             break;
         }
         int m = 0;
@@ -1174,6 +1391,13 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
                 if (!c->err && !kc_unify(c, kc_elem(seq), t)) kc_fail(c, "item assignment of another type (a type error)", s->line);
                 continue;
             }
+            if (tn->kind == E_SLICE && target == s->a && tn->next < 0 && tn->b < 0 && tn->c < 0 && tn->d < 0) {
+                /* xs[:] = v (types.py's slice_target): a list of v's type */
+                int seq = kc_type_expr(c, tn->a, 0);
+                if (c->err) return;
+                if (!kc_is_list(seq) || !kc_unify(c, seq, t)) { kc_fail(c, "slice assignment of another type (a type error)", s->line); return; }
+                continue;
+            }
             if (tn->kind != E_NAME) { kc_fail(c, "assignment target other than a name or a list item", s->line); return; }
             kc_bind(c, target, t);
         }
@@ -1194,7 +1418,7 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
     case S_AUGASSIGN: {
         kc_node *target = &c->nodes[s->a];
         int32_t v = -1;
-        int current;
+        int current, pending = 0;
         if (target->kind == E_INDEX) {  /* xs[i] op= v */
             int seq = kc_resolve(c, kc_type_expr(c, target->a, 0));
             if (c->err) return;
@@ -1208,7 +1432,9 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
             if (!kc_is_list(seq)) { kc_fail(c, "item assignment to something other than a list", s->line); return; }
             if (!s->spare) kc_index_type(c, target->b);
             current = kc_resolve(c, kc_elem(seq));
-            if (kc_is_tvar(current) && current < KC_LIST) { kc_fail(c, "an item whose type is not known yet", s->line); return; }
+            /* an item of a type not known yet (`counts[k] += 1` of `counts = {}`): binop_type's
+               settle(unknown=True) gives it the value's type when that is int, float, bool or str */
+            pending = kc_is_tvar(current) && current < KC_LIST;
             target->ty = current;
         } else {
             v = kc_lookup(c, target->tok);
@@ -1217,6 +1443,14 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
         }
         int t = kc_type_expr(c, s->b, 0);
         if (c->err) return;
+        if (pending) {
+            t = kc_resolve(c, t);
+            if (!(t == T_INT || t == T_FLOAT || t == T_BOOL || t == T_STR) || !kc_unify(c, current, t)) {
+                kc_fail(c, "an item whose type is not known yet", s->line);
+                return;
+            }
+            current = target->ty = t;
+        }
         int result;
         if (kc_is_list(current) && (s->op == B_ADD || s->op == B_MUL)) {  /* in place */
             if (s->op == B_ADD ? !(kc_is_list(t) && kc_unify(c, current, t)) : !kc_intlike(t)) {
