@@ -878,25 +878,22 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
         if isinstance(node, ast.Call) and node.keywords:
             for kw in node.keywords:
                 ok = (
-                    (
-                        kw.arg == "reverse"
-                        and (
-                            (isinstance(node.func, ast.Name) and node.func.id == "sorted")
-                            or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
-                        )
+                    kw.arg == "reverse"
+                    and (
+                        (isinstance(node.func, ast.Name) and node.func.id == "sorted")
+                        or (isinstance(node.func, ast.Attribute) and node.func.attr == "sort")
                     )
-                    or (
-                        kw.arg in ("sep", "end")
-                        and isinstance(node.func, ast.Name)
-                        and node.func.id == "print"
-                    )
-                    or (kw.arg in MATH_KEYWORDS.get(_math_function_name(node.func), ()))
-                    or (
-                        kw.arg == "default"
-                        and isinstance(node.func, ast.Name)
-                        and node.func.id in ("min", "max")
-                        and len(node.args) == 1
-                    )
+                ) or (
+                    kw.arg in ("sep", "end")
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "print"
+                ) or (
+                    kw.arg in MATH_KEYWORDS.get(_math_function_name(node.func), ())
+                ) or (
+                    kw.arg == "default"
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("min", "max")
+                    and len(node.args) == 1
                 )
                 if not ok:
                     raise report.unsupported(

@@ -43,7 +43,7 @@ from compiler.surface import (
     STR_METHODS,
     TYPED_BUILTINS,
 )
-from compiler.walk import copy_tree, node_fields, nodes, walk
+from compiler.walk import copy_tree, node_fields, nodes, statements, walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -395,6 +395,12 @@ def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
     return out
 
 
+def _own_statements(fn: ast.FunctionDef) -> list[ast.AST]:
+    """What `_own_nodes(fn)` holds of statements (a return, an assignment: never inside an
+    expression), in another order, walked without reading expressions."""
+    return statements(fn, stop=(ast.FunctionDef,))[1:]
+
+
 def _until(
     stmts: list[ast.stmt], stops: Callable[[ast.stmt], bool]
 ) -> tuple[list[ast.stmt], list[ast.stmt]]:
@@ -449,12 +455,13 @@ def _returns_a_value(fn: ast.FunctionDef) -> bool:
     body cut short, returns None whatever its annotation says)."""
     return any(
         isinstance(n, ast.Return) and n.value is not None and not _is_none_literal(n.value)
-        for n in _own_nodes(fn)
+        for n in _own_statements(fn)
     )
 
 
 def _returns(fn: ast.FunctionDef) -> list[ast.Return]:
-    return [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    """`fn`'s own returns (in no particular order: its callers ask whether any is so)."""
+    return [n for n in _own_statements(fn) if isinstance(n, ast.Return)]  # type: ignore[misc]
 
 
 def _optional_result(
@@ -701,7 +708,7 @@ class FunctionChecker:
         # names assigned a None literal somewhere: their variable is Optional from the start
         self.none_names = {
             t.id
-            for n in _own_nodes(info.node)
+            for n in _own_statements(info.node)
             if isinstance(n, ast.Assign) and _is_none_literal(n.value)
             for t in n.targets
             if isinstance(t, ast.Name)
@@ -952,6 +959,8 @@ class FunctionChecker:
     def check_sort_keys(self) -> None:
         """A `xs.sort(key=...)` whose key reads other variables (frontend's visit_Expr): none
         of them can hold a list, so none reaches xs, which CPython's sort empties meanwhile."""
+        if not any(getattr(st, "ksort_reads", None) for st in _own_statements(self.info.node)):
+            return  # (an assignment the front end made, a statement)
         for stmt in _own_nodes(self.info.node):
             reads = getattr(stmt, "ksort_reads", None)
             if not reads:

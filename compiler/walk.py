@@ -108,18 +108,18 @@ class _StatementFields(dict[type, tuple[str, ...]]):
 _statement_fields = _StatementFields()
 
 
-def statements(node: ast.AST, into: tuple[type, ...] = (ast.AST,)) -> list[ast.AST]:
+def statements(node: ast.AST, stop: tuple[type, ...] = ()) -> list[ast.AST]:
     """`node` and the nodes below it that may hold or be a statement (statements, except
     handlers, match cases), in `nodes`'s order (breadth first, which skipping expressions does
     not change: a statement's parent is such a node too): what `nodes(node)` holds of those, for
-    a caller that wants statements only. Below a node that is not of a class of `into` (but
-    `node` itself), nothing is read: `into` excluding FunctionDef leaves out the statements of
-    functions defined in `node`."""
+    a caller that wants statements only. Below a node of a class in `stop` (but `node` itself)
+    nothing is read: `stop=(ast.FunctionDef,)` leaves out the statements of functions defined
+    in `node`."""
     out: list[ast.AST] = [node]
     push, extend = out.append, out.extend
     fields = _statement_fields
     for current in out:
-        if current is not node and not isinstance(current, into):
+        if stop and current is not node and isinstance(current, stop):
             continue
         for name in fields[type(current)]:
             value = getattr(current, name, None)
