@@ -204,9 +204,10 @@ class _Table(dict[type, "Callable[[Any, ast.AST], Any] | None"]):
             if name.startswith("visit_")
             and getattr(transformer, name) is not Transformer.visit_Constant
         )
+        self.through_visit = transformer.visit is not Transformer.visit
         self.pruning = (
             transformer.generic_visit is Transformer.generic_visit
-            and transformer.visit is Transformer.visit
+            and not self.through_visit
             and all(getattr(ast, n, None) is not None for n in self.visited)
         )
 
@@ -244,16 +245,15 @@ class Transformer(ast.NodeTransformer):
     below a node that cannot hold it, by the ASDL, would not be: no tree here holds one.)"""
 
     def visit(self, node: ast.AST) -> Any:
-        method = _table(type(self))[type(node)]
+        cls = type(self)
+        method = (cls.__dict__.get("_kiln_table") or _table(cls))[type(node)]
         return node if method is None else method(self, node)
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         cls = type(self)
-        if cls.visit is not Transformer.visit:  # each child through the subclass's visit
-            return self._generic_visit(node, None)
-        return self._generic_visit(node, _table(cls))
-
-    def _generic_visit(self, node: ast.AST, table: _Table | None) -> ast.AST:
+        table: _Table | None = cls.__dict__.get("_kiln_table") or _table(cls)
+        if table.through_visit:  # type: ignore[union-attr]
+            table = None  # each child through the subclass's own visit
         for field in node_fields[type(node)]:
             try:
                 old_value = getattr(node, field)
@@ -297,6 +297,39 @@ class Transformer(ast.NodeTransformer):
 # What copy.deepcopy returns as it is (its atomic types): kept, not looked up in the memo.
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes, complex})
 
+# ASDL types of fields that hold only atomic values (a str, an int or None)
+_ATOMIC_FIELDS = frozenset({"identifier", "string", "int"})
+
+
+class _CopyPlan(dict[type, tuple[frozenset[str], tuple[str, ...]]]):
+    """A node class -> (its fields and attributes: the keys of a node as ast makes it; those of
+    them that may hold what is not atomic: a node, a list, a constant's value). A node whose
+    dict has no other key (no compiler mark) is copied by copying its dict and then those."""
+
+    def __missing__(self, cls: type) -> tuple[frozenset[str], tuple[str, ...]]:
+        fields: tuple[str, ...] = getattr(cls, "_fields", ())
+        attributes: tuple[str, ...] = getattr(cls, "_attributes", ())
+        signature = re.fullmatch(r"\w+\((.*)\)", (cls.__doc__ or "").split("\n", 1)[0])
+        declared: dict[str, str] = {}
+        if cls.__module__ == "ast" and signature:
+            declared = {
+                n: t.rstrip("*?") for t, n in (p.split(" ") for p in signature.group(1).split(", "))
+            }
+        if set(declared) != set(fields) or any(
+            a not in ("lineno", "col_offset", "end_lineno", "end_col_offset") for a in attributes
+        ):
+            plan = (frozenset(), ())  # unknown: every key looked at
+        else:
+            plan = (
+                frozenset(fields) | frozenset(attributes),
+                tuple(f for f in fields if declared[f] not in _ATOMIC_FIELDS),
+            )
+        self[cls] = plan
+        return plan
+
+
+_copy_plan = _CopyPlan()
+
 
 def copy_tree(tree: object, memo: dict[int, object] | None = None) -> object:
     """`copy.deepcopy(tree)` for a tree of AST nodes and lists: the same classes, attributes
@@ -316,15 +349,25 @@ def _copy(value: object, memo: dict[int, object]) -> object:
     if isinstance(value, _AST):
         new = cls.__new__(cls)
         memo[key] = new
+        old = value.__dict__
         fields = new.__dict__
-        for name, item in value.__dict__.items():
-            fields[name] = item if type(item) in _ATOMIC else _copy(item, memo)
+        fields.update(old)  # in order; then each value that is not atomic replaced by its copy
+        standard, deep = _copy_plan[cls]
+        if old.keys() <= standard:  # positions, names, ...: atomic (ints, strs, None)
+            for name in deep:
+                item = fields.get(name)
+                if type(item) not in _ATOMIC:
+                    fields[name] = _copy(item, memo)
+        else:  # marks (kty, kmodule_imports, ...): each key looked at
+            for name, item in old.items():
+                if type(item) not in _ATOMIC:
+                    fields[name] = _copy(item, memo)
         return new
     if cls is list:
         out: list[object] = []
         memo[key] = out
         items: list[object] = value  # type: ignore[assignment]
-        out.extend(item if type(item) in _ATOMIC else _copy(item, memo) for item in items)
+        out.extend([item if type(item) in _ATOMIC else _copy(item, memo) for item in items])
         return out
     if cls is frozenset and all(type(i) in _ATOMIC for i in value):  # type: ignore[attr-defined]
         return value  # immutable through and through (deepcopy builds an equal one)
