@@ -703,6 +703,7 @@ class FunctionChecker:
         self.loop_depth = 0
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
         self.synthetic: list[ast.expr] = []  # the typed copies of operations on unions (split)
+        self.assigned_cache: dict[int, tuple[ast.stmt, set[str]]] = {}  # assigned_in's
         every = nodes(info.node)  # read twice below (nothing changes the tree in between)
         self.assigned = _assigned_names(info.node, every)
         # names assigned a None literal somewhere: their variable is Optional from the start
@@ -728,6 +729,15 @@ class FunctionChecker:
         }
 
     # -- helpers ---------------------------------------------------------------------------------
+    def assigned_in(self, stmt: ast.stmt) -> set[str]:
+        """`_assigned_in(stmt)`, found once per statement (the narrowings ask again for each
+        statement after the one that narrows; nothing here changes which names a statement
+        assigns). The set is shared: not to be changed."""
+        found = self.assigned_cache.get(id(stmt))
+        if found is None:
+            found = self.assigned_cache[id(stmt)] = (stmt, _assigned_in(stmt))  # stmt kept: its id
+        return found[1]
+
     def err(self, node: ast.AST, message: str) -> CompileError:
         return self.report.type_error(node, message)
 
@@ -1074,7 +1084,7 @@ class FunctionChecker:
         if (assigned := self.kind_after(stmt)) is not None:
             # `x = <an int>` of a union x: x is that int up to a statement assigning it
             union_var, kind = assigned
-            narrowed, after = _until(rest, lambda st: union_var.name in _assigned_in(st))
+            narrowed, after = _until(rest, lambda st: union_var.name in self.assigned_in(st))
             self.kinds.setdefault(union_var, []).append(kind)
             try:
                 self.block(narrowed)
@@ -1093,7 +1103,7 @@ class FunctionChecker:
         elif tests := self.kind_tests(stmt.test, False):
             # `if isinstance(x, int): return ...`: x is not an int in the rest of the block
             names = {v.name for v, _ in tests}
-            narrowed, after = _until(rest, lambda st: bool(names & _assigned_in(st)))
+            narrowed, after = _until(rest, lambda st: bool(names & self.assigned_in(st)))
             with self.kinds_in(stmt.test, False, narrowed):
                 self.block(narrowed)
         elif variables := self.narrowings(stmt.test, False):
@@ -1115,7 +1125,7 @@ class FunctionChecker:
             if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
                 if var.name in {n.id for n in walk(node.target) if isinstance(n, ast.Name)}:
                     return True
-            elif isinstance(node, ast.Assign) and var.name in _assigned_in(node):
+            elif isinstance(node, ast.Assign) and var.name in self.assigned_in(node):
                 if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
                     return True
                 if self.maybe_none(node.value):
@@ -1157,7 +1167,7 @@ class FunctionChecker:
                 or _ends_not_none(stmt.orelse, var)
             ):
                 return var
-        for name in sorted({n for st in stmt.body for n in _assigned_in(st)}):
+        for name in sorted({n for st in stmt.body for n in self.assigned_in(st)}):
             var = self.lookup(name)
             if (
                 var is not None
@@ -1520,8 +1530,9 @@ class FunctionChecker:
     @contextlib.contextmanager
     def kinds_in(self, test: ast.expr, when: bool, stmts: list[ast.stmt]) -> Iterator[None]:
         """The narrowings of `test` (kind_tests) over `stmts`, for variables they never assign."""
-        assigned = {n for st in stmts for n in _assigned_in(st)}
-        found = [(v, t) for v, t in self.kind_tests(test, when) if v.name not in assigned]
+        tests = self.kind_tests(test, when)
+        assigned = {n for st in stmts for n in self.assigned_in(st)} if tests else set()
+        found = [(v, t) for v, t in tests if v.name not in assigned]
         for var, t in found:
             self.kinds.setdefault(var, []).append(t)
         try:
