@@ -1379,7 +1379,7 @@ def _rewrite_keywords(fn: ast.FunctionDef, shadowed: set[str] | None = None) -> 
     if shadowed is None:
         module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
         shadowed = _bound_names(fn) | module
-    for node in walk(fn):
+    for node in nodes(fn):  # (walk's nodes: each node's fields read before it is changed)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1411,7 +1411,7 @@ def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> Non
     when the caller knows it."""
     if _shadows_a_rewritten_builtin(fn) if shadows is None else shadows:
         return
-    for node in walk(fn):
+    for node in nodes(fn):  # (walk's nodes: each node's fields read before it is changed)
         if (
             isinstance(node, ast.Call)  # inline, not call_of: every node of fn comes here
             and isinstance(node.func, ast.Name)
