@@ -704,7 +704,10 @@ class FunctionChecker:
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
         self.synthetic: list[ast.expr] = []  # the typed copies of operations on unions (split)
         self.assigned_cache: dict[int, tuple[ast.stmt, set[str]]] = {}  # assigned_in's
-        every = nodes(info.node)  # read twice below (nothing changes the tree in between)
+        # the function's nodes: the checker marks nodes (kty, kvar, kwrap, ...) and makes typed
+        # copies of its own (self.synthetic), but moves, adds or drops none in the tree, so
+        # finish() reads this list again
+        every = self.every = nodes(info.node)
         self.assigned = _assigned_names(info.node, every)
         # names assigned a None literal somewhere: their variable is Optional from the start
         self.none_names = {
@@ -1023,7 +1026,7 @@ class FunctionChecker:
                     "kiln's sets and dicts live inside one function",
                 )
         synthetic = [n for syn in self.synthetic for n in nodes(syn)]
-        for node in [*nodes(self.info.node), *synthetic]:  # plans recorded before types were solved
+        for node in [*self.every, *synthetic]:  # plans recorded before types were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
             if hasattr(node, "kiter"):
@@ -1050,7 +1053,7 @@ class FunctionChecker:
                         f"{var.name} may be None after this assignment"
                         " (it was tested not None before)",
                     )
-        for node in nodes(self.info.node):
+        for node in self.every:
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
