@@ -25,7 +25,7 @@ from compiler.surface import (
     builtins_with,
     pure_import_binds,
 )
-from compiler.walk import Transformer, node_fields, nodes, walk
+from compiler.walk import Transformer, node_fields, nodes, statements, walk
 from vm.result import MODULE_FUNCTION  # the module's top-level statements, as one function
 
 # Constructs rejected wherever they appear, with the reason a user can act on.
@@ -141,6 +141,7 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
     every = {**defs, **{fn.name: fn for fn in versions}}
     _check_no_function_reads(plan.variables, plan.opaque, every, effects, report)
     functions: list[ast.FunctionDef] = []
+    pow_mods = _SpelledForms.pow_mods  # the only maker of kpow_mod marks
     for stmt in every.values():
         _drop_pure_imports(stmt, report)
         for fn in [*_hoist_nested(stmt), stmt]:
@@ -155,7 +156,9 @@ def parse(source: str, filename: str = "<input>") -> list[ast.FunctionDef]:
         _rewrite_forms(init)
         _check_function(init, report)
         functions.append(init)
-    if any(getattr(n, "kpow_mod", False) for fn in functions for n in nodes(fn)):
+    if _SpelledForms.pow_mods != pow_mods and any(
+        getattr(n, "kpow_mod", False) for fn in functions for n in nodes(fn)
+    ):
         functions.append(_pow_mod_function())
     for fn in functions:
         fn.kmodule_imports = math_imports  # type: ignore[attr-defined]
@@ -291,7 +294,29 @@ def without_dropped(source: str) -> str | None:
 
 def _check_nesting(module: ast.Module, report: Reporter) -> None:
     """Unsupported where the tree first nests deeper than MAX_NESTING, in source order (walked
-    without recursion; the position is that of the nearest node that has one)."""
+    without recursion; the position is that of the nearest node that has one). The levels are
+    counted breadth first (a list per level, no tuple per node); only a tree that has a level
+    past MAX_NESTING is walked again, depth first, for the place to report."""
+    level: list[ast.AST] = [module]
+    fields = node_fields
+    for _ in range(MAX_NESTING):
+        below: list[ast.AST] = []
+        push, extend = below.append, below.extend
+        for node in level:
+            for name in fields[type(node)]:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    extend([v for v in value if isinstance(v, ast.AST)])
+                elif isinstance(value, ast.AST):
+                    push(value)
+        if not below:
+            return  # MAX_NESTING levels or fewer
+        level = below
+    _report_nesting(module, report)
+
+
+def _report_nesting(module: ast.Module, report: Reporter) -> None:
+    """_check_nesting's error, where the tree first nests deeper than MAX_NESTING."""
     stack: list[tuple[ast.AST, int, ast.AST | None]] = [(module, 1, None)]
     while stack:
         node, depth, located = stack.pop()
@@ -694,6 +719,8 @@ def _import_rejected(node: ast.Import | ast.ImportFrom, report: Reporter) -> Com
 def _drop_pure_imports(fn: ast.FunctionDef, report: Reporter) -> None:
     """A function's imports of PURE_MODULES whose names the function never mentions become
     `pass`: they bind a local nothing reads (any mention keeps the import, which is rejected)."""
+    if not any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in statements(fn)):
+        return  # Drop would give every node back as it is
     mentioned = {n.id for n in nodes(fn) if isinstance(n, ast.Name)}
 
     class Drop(Transformer):
@@ -732,6 +759,8 @@ def _constant_assignment(stmt: ast.stmt) -> bool:
 def _inline_constants(fn: ast.FunctionDef, constants: dict[str, ast.expr]) -> None:
     """Reads of a module constant in a function that does not bind the name become the literal
     (a function that assigns the name has a local of that name, as in Python)."""
+    if not constants:
+        return
     names = set(constants) - _bound_names(fn)
     if not names:
         return
@@ -775,11 +804,13 @@ def _check_local_imports(fn: ast.FunctionDef, report: Reporter) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for a in stmt.names:
                 first.setdefault(a.asname or a.name, index)
-    for node in nodes(fn):
+    for node in statements(fn):  # an import is a statement: the first in nodes(fn)'s order
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(s is node for s in fn.body):
             raise report.unsupported(
                 node, "import inside a block", "import at the start of the function or module"
             )
+    if not first:
+        return  # no name a read below could find imported
     for index, stmt in enumerate(fn.body):
         for node in nodes(stmt):
             if isinstance(node, ast.Name) and first.get(node.id, -1) >= index:
@@ -813,7 +844,8 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
             "every argument must be passed",
         )
     callees: set[int] | None = None  # ids of the callees of fn's calls, when first needed
-    for node in nodes(fn):
+    every = nodes(fn)
+    for node in every:
         if node is fn:
             continue
         if isinstance(node, ast.FunctionDef):
@@ -833,7 +865,7 @@ def _check_function(fn: ast.FunctionDef, report: Reporter) -> None:
                 continue
             if isinstance(node, ast.Attribute):
                 if callees is None:  # once per function, not once per attribute (a walk each)
-                    callees = {id(n.func) for n in nodes(fn) if isinstance(n, ast.Call)}
+                    callees = {id(n.func) for n in every if isinstance(n, ast.Call)}
                 if _is_supported_method_call(node, callees):
                     continue
             if (
@@ -1158,8 +1190,12 @@ class _SpelledForms(Transformer):
     pow(b, e, m)        $pow_mod(b, e, m)  (_pow_mod_function, added to the module)
     """
 
+    # kpow_mod marks made, ever (parse walks the functions for them only when this grew)
+    pow_mods = 0
+
     def __init__(self) -> None:
         self.count = 0
+        self.mapped = False  # a map_items rewrite made (the only one that may bind a name)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -1203,6 +1239,7 @@ class _SpelledForms(Transformer):
                 return ast.copy_location(power, node)
             call = ast.Call(func=_load(POW_MOD), args=node.args, keywords=[])
             call.kpow_mod = True  # type: ignore[attr-defined]
+            _SpelledForms.pow_mods += 1
             return ast.fix_missing_locations(ast.copy_location(call, node))
         consumer = name in _MAP_CONSUMERS or (
             isinstance(func, ast.Attribute) and func.attr == "join"
@@ -1214,6 +1251,7 @@ class _SpelledForms(Transformer):
         ):
             mapped = self.map_items(node.args[0], generator=name in _SHORT_CIRCUIT)
             if mapped is not None:
+                self.mapped = True
                 node.args[0] = mapped
         return node
 
@@ -1234,6 +1272,7 @@ class _SpelledForms(Transformer):
         ):
             mapped = self.map_items(value, generator=False)
             if mapped is not None:
+                self.mapped = True
                 node.value = mapped
         return node
 
@@ -1326,8 +1365,11 @@ def _rewrite_forms(fn: ast.FunctionDef) -> None:
     _rewrite_keywords(fn, shadowed)
     if shadowed & _REWRITTEN:
         return  # _shadows_a_rewritten_builtin: each of the other three leaves fn as it is
-    _SpelledForms().visit(fn)
-    if _shadows_a_rewritten_builtin(fn):
+    spelled = _SpelledForms()
+    spelled.visit(fn)
+    # only a map_items rewrite can bind a name (a lambda's parameter, a comprehension variable
+    # now; the other rewrites bind none and drop no target): without one, fn binds what it did
+    if spelled.mapped and _shadows_a_rewritten_builtin(fn):
         return
     _rewrite_generators(fn, shadows=False)
     _Functionals().visit(fn)
@@ -1341,7 +1383,7 @@ def _rewrite_keywords(fn: ast.FunctionDef, shadowed: set[str] | None = None) -> 
     if shadowed is None:
         module: frozenset[str] = getattr(fn, "kmodule_names", frozenset())
         shadowed = _bound_names(fn) | module
-    for node in walk(fn):
+    for node in nodes(fn):  # (walk's nodes: each node's fields read before it is changed)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1373,7 +1415,7 @@ def _rewrite_generators(fn: ast.FunctionDef, shadows: bool | None = None) -> Non
     when the caller knows it."""
     if _shadows_a_rewritten_builtin(fn) if shadows is None else shadows:
         return
-    for node in walk(fn):
+    for node in nodes(fn):  # (walk's nodes: each node's fields read before it is changed)
         if (
             isinstance(node, ast.Call)  # inline, not call_of: every node of fn comes here
             and isinstance(node.func, ast.Name)
@@ -1441,8 +1483,10 @@ def _hoist_nested(outer: ast.FunctionDef) -> list[ast.FunctionDef]:
     """Functions defined directly in `outer`'s body that read nothing of `outer` (no closure)
     become module functions named `outer.inner`; `outer`'s calls are renamed. A nested function
     that reads a variable of `outer`, or is used before its `def`, is left (and rejected)."""
-    outer_names = _bound_names(outer)
     nested = [s for s in outer.body if isinstance(s, ast.FunctionDef)]
+    if not nested:
+        return []
+    outer_names = _bound_names(outer)
     hoisted: list[ast.FunctionDef] = []
     renames: dict[str, str] = {}
     for inner in nested:

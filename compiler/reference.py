@@ -59,9 +59,16 @@ def _compile(
 ) -> Program:
     report = Reporter(filename)
     hints: dict[tuple[object, ...], Type] = {}
-    parsed = parse(source, filename)  # parsed once: the checker changes the trees it checks
+    # the checker changes the trees it checks: the first check takes the parsed trees as they
+    # are (most modules are checked once); a module checked again is parsed again, once, and
+    # each later check takes a fresh copy of that
+    functions: list[ast.FunctionDef] = parse(source, filename)
+    parsed: list[ast.FunctionDef] | None = None
     while True:  # each Widen names one more union: the module is checked again, on a fresh copy
-        functions: list[ast.FunctionDef] = copy_tree(parsed)  # type: ignore[assignment]
+        if hints:
+            if parsed is None:
+                parsed = parse(source, filename)  # what the first parse gave (it is deterministic)
+            functions = copy_tree(parsed)  # type: ignore[assignment]
         _own_parameter_variables(functions, hints)
         try:
             infos = check_module(functions, report, arg_types, hints)

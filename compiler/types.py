@@ -43,7 +43,7 @@ from compiler.surface import (
     STR_METHODS,
     TYPED_BUILTINS,
 )
-from compiler.walk import copy_tree, node_fields, nodes, walk
+from compiler.walk import copy_tree, node_fields, nodes, statements, walk
 from vm.isa import RAISABLE
 from vm.values import (
     BOOL,
@@ -395,6 +395,12 @@ def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
     return out
 
 
+def _own_statements(fn: ast.FunctionDef) -> list[ast.AST]:
+    """What `_own_nodes(fn)` holds of statements (a return, an assignment: never inside an
+    expression), in another order, walked without reading expressions."""
+    return statements(fn, stop=(ast.FunctionDef,))[1:]
+
+
 def _until(
     stmts: list[ast.stmt], stops: Callable[[ast.stmt], bool]
 ) -> tuple[list[ast.stmt], list[ast.stmt]]:
@@ -449,12 +455,13 @@ def _returns_a_value(fn: ast.FunctionDef) -> bool:
     body cut short, returns None whatever its annotation says)."""
     return any(
         isinstance(n, ast.Return) and n.value is not None and not _is_none_literal(n.value)
-        for n in _own_nodes(fn)
+        for n in _own_statements(fn)
     )
 
 
 def _returns(fn: ast.FunctionDef) -> list[ast.Return]:
-    return [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    """`fn`'s own returns (in no particular order: its callers ask whether any is so)."""
+    return [n for n in _own_statements(fn) if isinstance(n, ast.Return)]  # type: ignore[misc]
 
 
 def _optional_result(
@@ -696,12 +703,16 @@ class FunctionChecker:
         self.loop_depth = 0
         self.nodes: list[ast.expr] = []  # every typed node, resolved at the end
         self.synthetic: list[ast.expr] = []  # the typed copies of operations on unions (split)
-        every = nodes(info.node)  # read twice below (nothing changes the tree in between)
+        self.assigned_cache: dict[int, tuple[ast.stmt, set[str]]] = {}  # assigned_in's
+        # the function's nodes: the checker marks nodes (kty, kvar, kwrap, ...) and makes typed
+        # copies of its own (self.synthetic), but moves, adds or drops none in the tree, so
+        # finish() reads this list again
+        every = self.every = nodes(info.node)
         self.assigned = _assigned_names(info.node, every)
         # names assigned a None literal somewhere: their variable is Optional from the start
         self.none_names = {
             t.id
-            for n in _own_nodes(info.node)
+            for n in _own_statements(info.node)
             if isinstance(n, ast.Assign) and _is_none_literal(n.value)
             for t in n.targets
             if isinstance(t, ast.Name)
@@ -721,6 +732,15 @@ class FunctionChecker:
         }
 
     # -- helpers ---------------------------------------------------------------------------------
+    def assigned_in(self, stmt: ast.stmt) -> set[str]:
+        """`_assigned_in(stmt)`, found once per statement (the narrowings ask again for each
+        statement after the one that narrows; nothing here changes which names a statement
+        assigns). The set is shared: not to be changed."""
+        found = self.assigned_cache.get(id(stmt))
+        if found is None:
+            found = self.assigned_cache[id(stmt)] = (stmt, _assigned_in(stmt))  # stmt kept: its id
+        return found[1]
+
     def err(self, node: ast.AST, message: str) -> CompileError:
         return self.report.type_error(node, message)
 
@@ -952,6 +972,8 @@ class FunctionChecker:
     def check_sort_keys(self) -> None:
         """A `xs.sort(key=...)` whose key reads other variables (frontend's visit_Expr): none
         of them can hold a list, so none reaches xs, which CPython's sort empties meanwhile."""
+        if not any(getattr(st, "ksort_reads", None) for st in _own_statements(self.info.node)):
+            return  # (an assignment the front end made, a statement)
         for stmt in _own_nodes(self.info.node):
             reads = getattr(stmt, "ksort_reads", None)
             if not reads:
@@ -1004,7 +1026,7 @@ class FunctionChecker:
                     "kiln's sets and dicts live inside one function",
                 )
         synthetic = [n for syn in self.synthetic for n in nodes(syn)]
-        for node in [*nodes(self.info.node), *synthetic]:  # plans recorded before types were solved
+        for node in [*self.every, *synthetic]:  # plans recorded before types were solved
             if hasattr(node, "kplans"):
                 node.kplans = [(how, resolve(t)) for how, t in node.kplans]
             if hasattr(node, "kiter"):
@@ -1031,7 +1053,7 @@ class FunctionChecker:
                         f"{var.name} may be None after this assignment"
                         " (it was tested not None before)",
                     )
-        for node in nodes(self.info.node):
+        for node in self.every:
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -1065,7 +1087,7 @@ class FunctionChecker:
         if (assigned := self.kind_after(stmt)) is not None:
             # `x = <an int>` of a union x: x is that int up to a statement assigning it
             union_var, kind = assigned
-            narrowed, after = _until(rest, lambda st: union_var.name in _assigned_in(st))
+            narrowed, after = _until(rest, lambda st: union_var.name in self.assigned_in(st))
             self.kinds.setdefault(union_var, []).append(kind)
             try:
                 self.block(narrowed)
@@ -1084,7 +1106,7 @@ class FunctionChecker:
         elif tests := self.kind_tests(stmt.test, False):
             # `if isinstance(x, int): return ...`: x is not an int in the rest of the block
             names = {v.name for v, _ in tests}
-            narrowed, after = _until(rest, lambda st: bool(names & _assigned_in(st)))
+            narrowed, after = _until(rest, lambda st: bool(names & self.assigned_in(st)))
             with self.kinds_in(stmt.test, False, narrowed):
                 self.block(narrowed)
         elif variables := self.narrowings(stmt.test, False):
@@ -1106,7 +1128,7 @@ class FunctionChecker:
             if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
                 if var.name in {n.id for n in walk(node.target) if isinstance(n, ast.Name)}:
                     return True
-            elif isinstance(node, ast.Assign) and var.name in _assigned_in(node):
+            elif isinstance(node, ast.Assign) and var.name in self.assigned_in(node):
                 if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
                     return True
                 if self.maybe_none(node.value):
@@ -1148,7 +1170,7 @@ class FunctionChecker:
                 or _ends_not_none(stmt.orelse, var)
             ):
                 return var
-        for name in sorted({n for st in stmt.body for n in _assigned_in(st)}):
+        for name in sorted({n for st in stmt.body for n in self.assigned_in(st)}):
             var = self.lookup(name)
             if (
                 var is not None
@@ -1511,8 +1533,9 @@ class FunctionChecker:
     @contextlib.contextmanager
     def kinds_in(self, test: ast.expr, when: bool, stmts: list[ast.stmt]) -> Iterator[None]:
         """The narrowings of `test` (kind_tests) over `stmts`, for variables they never assign."""
-        assigned = {n for st in stmts for n in _assigned_in(st)}
-        found = [(v, t) for v, t in self.kind_tests(test, when) if v.name not in assigned]
+        tests = self.kind_tests(test, when)
+        assigned = {n for st in stmts for n in self.assigned_in(st)} if tests else set()
+        found = [(v, t) for v, t in tests if v.name not in assigned]
         for var, t in found:
             self.kinds.setdefault(var, []).append(t)
         try:

@@ -6,7 +6,7 @@ import ast
 import json
 from pathlib import Path
 
-from compiler.walk import Transformer, nodes, walk
+from compiler.walk import Transformer, nodes, statements, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT.parent / "shared" / "datasets" / "humaneval-real" / "samples.jsonl"
@@ -66,6 +66,61 @@ def test_transformer_visits_as_ast_node_transformer() -> None:
         return seen, "\n".join(out)
 
     assert run(Transformer) == run(ast.NodeTransformer)
+
+
+def test_transformer_skips_only_what_it_gives_back() -> None:
+    """A subclass that overrides neither visit nor generic_visit skips the nodes that can hold
+    nothing its visit_ methods take: the tree it leaves is NodeTransformer's, for rewrites of
+    a statement (below which expressions are skipped), of names, and of calls."""
+
+    def rewrites(base: type) -> list[type]:
+        class Statement(base):  # type: ignore[misc, valid-type]
+            def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:  # noqa: N802
+                value = ast.BinOp(
+                    left=ast.Name(id="t", ctx=ast.Load()), op=node.op, right=node.value
+                )
+                return ast.copy_location(ast.Assign([node.target], value), node)
+
+            def visit_Pass(self, node: ast.Pass) -> None:  # noqa: N802
+                return None
+
+        class Names(base):  # type: ignore[misc, valid-type]
+            def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
+                return ast.copy_location(ast.Name(id=node.id + "_", ctx=node.ctx), node)
+
+        class Calls(base):  # type: ignore[misc, valid-type]
+            def visit_Call(self, node: ast.Call) -> ast.AST:  # noqa: N802
+                self.generic_visit(node)
+                if isinstance(node.func, ast.Name) and node.func.id == "len":
+                    return ast.copy_location(ast.Constant(value=len(node.args)), node)
+                return node
+
+        return [Statement, Names, Calls]
+
+    def run(base: type) -> str:
+        out = []
+        for source in _sources()[:300]:
+            for rewrite in rewrites(base):
+                try:
+                    tree = ast.parse(source)
+                except SyntaxError:
+                    break
+                out.append(ast.dump(rewrite().visit(tree), include_attributes=True))
+        return "\n".join(out)
+
+    assert run(Transformer) == run(ast.NodeTransformer)
+
+
+def test_statements_are_those_of_nodes() -> None:
+    kinds = (ast.stmt, ast.excepthandler, ast.match_case)
+    for source in _sources():
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        assert [n for n in statements(tree) if isinstance(n, kinds)] == [
+            n for n in nodes(tree) if isinstance(n, kinds)
+        ]
 
 
 def _shape(tree: object) -> list[object]:
