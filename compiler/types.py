@@ -2812,6 +2812,8 @@ class FunctionChecker:
         math.factorial(n), math.isqrt(n) of an int -> int (calls of `$factorial`, `$isqrt`);
         math.pow(x, y) -> float, math.isclose(a, b[, rel_tol=, abs_tol=]) -> bool (calls of
         `$pow`, `$isclose`, their int arguments made floats as CPython's math does)."""
+        if name not in MATH_FUNCTIONS:  # math.pi(r): a constant called, CPython's TypeError
+            raise self.err(node, f"math.{name} is not a function ('float' object is not callable)")
         if name in ("pow", "isclose", "fabs"):
             return self.float_math_call(node, name)
         if len(node.args) != 1 or node.keywords:

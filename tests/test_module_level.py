@@ -196,3 +196,13 @@ def test_a_dict_result_is_the_programs_own() -> None:
         program.function_index("counts")
     with pytest.raises(CompileError, match="dict as the result of counts"):
         compile_source(source, require=["counts"])
+
+
+@pytest.mark.parametrize("constant", ["pi", "e", "tau", "inf"])
+def test_a_math_constant_called_is_a_compile_error_not_a_crash(constant: str) -> None:
+    """`math.pi(r)` passes the front end (math.pi is a name kiln knows) and reached the type
+    checker's table of math functions, which has no row for a constant: a KeyError. It is the
+    type error CPython's TypeError at run time becomes (the fallback then runs the sample)."""
+    source = f"import math\ndef f(r: float) -> float:\n    return math.{constant}(r)\n"
+    with pytest.raises(CompileError, match=f"math.{constant} is not a function"):
+        compile_source(source)
