@@ -198,6 +198,32 @@ KC_FN int32_t kc_view_lists(kc_ctx *c, int32_t args) {
 
 KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k);
 
+/* [(body, $i, v) for $i, v in enumerate(xs)] (-$i where `negate`): the list sorted, min and max
+   by a key order (frontend.py's _Functionals, extreme_by_key); -1 on failure */
+KC_FN int32_t kc_decorated(kc_ctx *c, int32_t body, int32_t var, int32_t xs, int32_t idx_tok, int32_t enum_tok,
+                           int negate, int line) {
+    int32_t index = kc_name_node(c, idx_tok, line);
+    if (negate) {
+        int32_t neg = kc_node_new(c, E_UNARY, line);
+        if (neg < 0) return -1;
+        c->nodes[neg].op = U_NEG; c->nodes[neg].a = index;
+        kc_child_depth(c, neg, index);
+        index = neg;
+    }
+    int32_t item = kc_name_node(c, var, line), elt = kc_node_new(c, E_TUPLE, line);
+    int32_t t_i = kc_name_node(c, idx_tok, line), t_v = kc_name_node(c, var, line), target = kc_node_new(c, E_TUPLE, line);
+    int32_t en = kc_node_new(c, E_CALL, line);
+    if (c->err) return -1;
+    c->nodes[body].next = index; c->nodes[index].next = item;
+    c->nodes[elt].a = body;
+    kc_child_depth(c, elt, body); kc_child_depth(c, elt, index); kc_child_depth(c, elt, item);
+    c->nodes[t_i].next = t_v;
+    c->nodes[target].a = t_i;
+    c->nodes[en].tok = enum_tok; c->nodes[en].a = xs; c->nodes[en].ival = 1;
+    kc_child_depth(c, en, xs);
+    return kc_comp_node(c, elt, target, en, -1, line);
+}
+
 /* max(xs, key=f) -> max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2], min with $i: frontend.py's
    extreme_by_key (the first item of the extreme key, as CPython's). xs a name, a list display, a
    call or a subscript: kc leaves dict views, generators, map and filter to the reference */
@@ -218,26 +244,7 @@ KC_FN int32_t kc_extreme_by_key(kc_ctx *c, int32_t call) {
     int32_t idx_tok = kc_synth_name(c, "$key_i", 1, line), enum_tok = kc_synth_name(c, "enumerate", 0, line);
     if (c->err || body < 0) return -1;
     c->nodes[xs].next = -1;
-    int32_t index = kc_name_node(c, idx_tok, line);
-    if (is_max) {
-        int32_t neg = kc_node_new(c, E_UNARY, line);
-        if (neg < 0) return -1;
-        c->nodes[neg].op = U_NEG; c->nodes[neg].a = index;
-        kc_child_depth(c, neg, index);
-        index = neg;
-    }
-    int32_t item = kc_name_node(c, var, line), elt = kc_node_new(c, E_TUPLE, line);
-    int32_t t_i = kc_name_node(c, idx_tok, line), t_v = kc_name_node(c, var, line), target = kc_node_new(c, E_TUPLE, line);
-    int32_t en = kc_node_new(c, E_CALL, line);
-    if (c->err) return -1;
-    c->nodes[body].next = index; c->nodes[index].next = item;
-    c->nodes[elt].a = body;
-    kc_child_depth(c, elt, body); kc_child_depth(c, elt, index); kc_child_depth(c, elt, item);
-    c->nodes[t_i].next = t_v;
-    c->nodes[target].a = t_i;
-    c->nodes[en].tok = enum_tok; c->nodes[en].a = xs; c->nodes[en].ival = 1;
-    kc_child_depth(c, en, xs);
-    int32_t decorated = kc_comp_node(c, elt, target, en, -1, line);
+    int32_t decorated = kc_decorated(c, body, var, xs, idx_tok, enum_tok, is_max, line);
     int32_t best = kc_node_new(c, E_CALL, line), two = kc_node_new(c, E_INT, line), sub = kc_node_new(c, E_INDEX, line);
     if (c->err || decorated < 0) return -1;
     c->nodes[best].tok = name_tok; c->nodes[best].a = decorated; c->nodes[best].ival = 1;
@@ -266,27 +273,7 @@ KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
     int32_t enum_tok = kc_synth_name(c, "enumerate", 0, line);
     if (c->err || body < 0) return -1;
     c->nodes[xs].next = -1;
-    /* [(body, $i or -$i, v) for $i, v in enumerate(xs)] */
-    int32_t index = kc_name_node(c, idx_tok, line);
-    if (reverse == 1) {
-        int32_t neg = kc_node_new(c, E_UNARY, line);
-        if (neg < 0) return -1;
-        c->nodes[neg].op = U_NEG; c->nodes[neg].a = index;
-        kc_child_depth(c, neg, index);
-        index = neg;
-    }
-    int32_t item = kc_name_node(c, var, line), elt = kc_node_new(c, E_TUPLE, line);
-    int32_t t_i = kc_name_node(c, idx_tok, line), t_v = kc_name_node(c, var, line), target = kc_node_new(c, E_TUPLE, line);
-    int32_t en = kc_node_new(c, E_CALL, line);
-    if (c->err) return -1;
-    c->nodes[body].next = index; c->nodes[index].next = item;
-    c->nodes[elt].a = body;
-    kc_child_depth(c, elt, body); kc_child_depth(c, elt, index); kc_child_depth(c, elt, item);
-    c->nodes[t_i].next = t_v;
-    c->nodes[target].a = t_i;
-    c->nodes[en].tok = enum_tok; c->nodes[en].a = xs; c->nodes[en].ival = 1;
-    kc_child_depth(c, en, xs);
-    int32_t decorated = kc_comp_node(c, elt, target, en, -1, line);
+    int32_t decorated = kc_decorated(c, body, var, xs, idx_tok, enum_tok, reverse == 1, line);
     /* sorted(decorated[, reverse=r]) */
     int32_t ordered = kc_node_new(c, E_CALL, line);
     if (c->err || decorated < 0) return -1;
