@@ -25,7 +25,7 @@ import ast
 import copy
 import re
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 _AST = ast.AST
@@ -72,12 +72,21 @@ def nodes(node: ast.AST) -> list[ast.AST]:
     """`list(walk(node))`, built without a generator: for a caller that changes no field of a
     node it has not reached yet (`walk` reads each node's fields as it reaches it, this list
     reads them all first; for a caller that only reads, the two are the same)."""
+    return _breadth_first(node, node_fields, ())
+
+
+def _breadth_first(
+    node: ast.AST, fields: Mapping[type, tuple[str, ...]], stop: tuple[type, ...]
+) -> list[ast.AST]:
+    """`node` and the nodes below it reached through `fields` (a class -> the fields to read),
+    breadth first, as `walk`; nothing read below a node of a class in `stop` (`node` aside)."""
     out: list[ast.AST] = [node]
     push, extend = out.append, out.extend
-    fields = node_fields
-    for node in out:  # the list grows as it is read: breadth first, as walk
-        for name in fields[type(node)]:
-            value = getattr(node, name, None)
+    for current in out:  # the list grows as it is read
+        if stop and current is not node and isinstance(current, stop):
+            continue
+        for name in fields[type(current)]:
+            value = getattr(current, name, None)
             if isinstance(value, list):
                 extend([v for v in value if isinstance(v, _AST)])
             elif isinstance(value, _AST):
@@ -115,19 +124,7 @@ def statements(node: ast.AST, stop: tuple[type, ...] = ()) -> list[ast.AST]:
     a caller that wants statements only. Below a node of a class in `stop` (but `node` itself)
     nothing is read: `stop=(ast.FunctionDef,)` leaves out the statements of functions defined
     in `node`."""
-    out: list[ast.AST] = [node]
-    push, extend = out.append, out.extend
-    fields = _statement_fields
-    for current in out:
-        if stop and current is not node and isinstance(current, stop):
-            continue
-        for name in fields[type(current)]:
-            value = getattr(current, name, None)
-            if isinstance(value, list):
-                extend([v for v in value if isinstance(v, _AST)])
-            elif isinstance(value, _AST):
-                push(value)
-    return out
+    return _breadth_first(node, _statement_fields, stop)
 
 
 def _declared(cls: type) -> dict[str, str] | None:
