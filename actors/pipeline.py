@@ -673,13 +673,16 @@ class _Memo:
 _BARE_CONTAINERS = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "set", "Set"})
 
 
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}  # depth each one adds
+
+
 def _header_only(source: str, entry: str) -> ast.FunctionDef | None:
     """`entry`'s def, parsed from its header line alone, where that is as good as parsing the
     source: the source names `def entry` once, at the start of a line, and the parameter list
     closes on that line without a quote in it. None otherwise (and where the header alone does
     not parse). A source whose one such line lies inside a string has no def of `entry`: its
     compile fails either way (with another message, under other argument types)."""
-    found = [m for m in re.finditer(rf"def\s+{re.escape(entry)}\b", source)]
+    found = list(re.finditer(rf"def\s+{re.escape(entry)}\b", source))
     if len(found) != 1:
         return None
     start = found[0].start()
@@ -692,7 +695,7 @@ def _header_only(source: str, entry: str) -> ast.FunctionDef | None:
         return None
     depth = 0
     for k in range(opened, len(line)):
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(line[k], 0)
+        depth += _BRACKETS.get(line[k], 0)
         if depth == 0:
             break
     else:
