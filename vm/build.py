@@ -30,7 +30,7 @@ import numpy as np
 
 from vm.container import Program
 from vm.isa import TYPE_CODES
-from vm.values import type_depth
+from vm.values import Type, type_depth
 
 if TYPE_CHECKING:
     from vm.batch import VerifyBatch
@@ -178,6 +178,26 @@ class FlatProgram:
     n_funcs: int
     n_params: int
     max_type_depth: int
+    # the 16 words of its kiln_program (the arrays' addresses and the counts), worked out where
+    # `flatten` made the arrays; None: vm.cpu reads them off the arrays
+    words: tuple[int, ...] | None = None
+
+
+TYPE_ROWS_KEPT = 4096
+_type_rows: dict[Type, tuple[list[int], list[int], int]] = {}
+
+
+def _type_row(ty: Type) -> tuple[list[int], list[int], int]:
+    """A type's descriptor words, their skips (`_skips` from 0) and its depth (type_depth),
+    worked out once per distinct type (programs share a handful); don't change the lists."""
+    row = _type_rows.get(ty)
+    if row is None:
+        words = ty.descriptor()
+        row = (words, _skips(words, 0), type_depth(ty))
+        if len(_type_rows) >= TYPE_ROWS_KEPT:
+            _type_rows.clear()
+        _type_rows[ty] = row
+    return row
 
 
 def flatten(program: Program) -> FlatProgram:
@@ -201,11 +221,66 @@ def flatten(program: Program) -> FlatProgram:
     types: list[int] = []
     skip: list[int] = []
     offsets: list[int] = []
+    depth = 0
     for ty in program.types:
-        words = ty.descriptor()
-        offsets.append(len(types))
-        skip += _skips(words, len(types))
+        words, skips, ty_depth = _type_row(ty)
+        base = len(types)
+        offsets.append(base)
+        skip += [base + k if k else 0 for k in skips] if base else skips  # 0: not a node
         types += words
+        depth = max(depth, ty_depth)
+    # two buffers, one per element size, each array a view of its own part (an empty array
+    # holds one unused zero): two conversions and two addresses where eight cost four times that
+    wide_parts = (program.consts, program.image, funcs)
+    narrow_parts = (types, skip, offsets, params)
+    try:
+        wide = np.array([w for part in wide_parts for w in (part or _ONE_ZERO)], dtype=np.int64)
+        narrow = np.array([w for part in narrow_parts for w in (part or _ONE_ZERO)], dtype=np.int32)
+        code_a = np.array(code, dtype=np.uint32) if code else np.zeros(1, dtype=np.uint32)
+    except OverflowError:
+        return _flatten_apart(program, code, funcs, params, types, skip, offsets, depth)
+    wide_at = wide.ctypes.data
+    narrow_at = narrow.ctypes.data
+    views: list[np.ndarray] = []
+    addresses: list[int] = []
+    for array, at, parts in ((wide, wide_at, wide_parts), (narrow, narrow_at, narrow_parts)):
+        k = 0
+        for part in parts:
+            n = len(part) or 1
+            views.append(array[k : k + n])
+            addresses.append(at + array.itemsize * k)
+            k += n
+    consts, image, funcs_a, types_a, skip_a, off_a, params_a = views
+    consts_p, image_p, funcs_p, types_p, skip_p, off_p, params_p = addresses
+    words = (
+        code_a.ctypes.data, len(code), consts_p, len(program.consts), image_p,
+        len(program.image), types_p, skip_p, len(types), off_p, len(program.types),
+        funcs_p, len(program.functions), params_p, len(params), depth,
+    )  # fmt: skip
+    return FlatProgram(
+        code=code_a, consts=consts, image=image, types=types_a, type_skip=skip_a,
+        type_off=off_a, funcs=funcs_a, params=params_a, n_code=len(code),
+        n_consts=len(program.consts), n_image=len(program.image), n_types_words=len(types),
+        n_types=len(program.types), n_funcs=len(program.functions), n_params=len(params),
+        max_type_depth=depth, words=words,
+    )  # fmt: skip
+
+
+_ONE_ZERO = (0,)
+
+
+def _flatten_apart(
+    program: Program,
+    code: list[int],
+    funcs: list[int],
+    params: list[int],
+    types: list[int],
+    skip: list[int],
+    offsets: list[int],
+    depth: int,
+) -> FlatProgram:
+    """flatten's arrays made one by one: the ValueError names the array whose word does not fit
+    its C type (`_array`)."""
     name = program.source_name
     return FlatProgram(
         code=_array(code, np.uint32, f"{name}: code word"),
@@ -223,7 +298,7 @@ def flatten(program: Program) -> FlatProgram:
         n_types=len(program.types),
         n_funcs=len(program.functions),
         n_params=len(params),
-        max_type_depth=max((type_depth(ty) for ty in program.types), default=0),
+        max_type_depth=depth,
     )
 
 

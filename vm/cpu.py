@@ -157,6 +157,8 @@ def _c_program(flat: FlatProgram) -> _CProgram:
 
 
 def _make_c_program(flat: FlatProgram) -> _CProgram:
+    if flat.words is not None:  # worked out where it was flattened (vm.build.flatten_loaded)
+        return _CProgram(*flat.words)
     return _CProgram(
         _ptr(flat.code), flat.n_code, _ptr(flat.consts), flat.n_consts,
         _ptr(flat.image), flat.n_image,
