@@ -51,7 +51,9 @@ work (`evaluation/`). Every result says which path produced it (`path`: "vm" her
 from __future__ import annotations
 
 import ast
+import functools
 import re
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -676,20 +678,37 @@ _BARE_CONTAINERS = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", 
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}  # depth each one adds
 
 
-def _header_only(source: str, entry: str) -> ast.FunctionDef | None:
-    """`entry`'s def, parsed from its header line alone, where that is as good as parsing the
-    source: the source names `def entry` once, at the start of a line, and the parameter list
-    closes on that line without a quote in it. None otherwise (and where the header alone does
-    not parse). A source whose one such line lies inside a string has no def of `entry`: its
-    compile fails either way (with another message, under other argument types)."""
-    found = list(re.finditer(rf"def\s+{re.escape(entry)}\b", source))
+@functools.lru_cache(maxsize=1024)
+def _def_of(entry: str) -> re.Pattern[str]:
+    return re.compile(rf"def\s+{re.escape(entry)}\b")
+
+
+HEADERS_KEPT = 4096
+"""Header lines whose answer `_header_answer` keeps (the candidates of one problem share theirs)."""
+_header_answers: dict[tuple[str, str], bool | None] = {}
+_header_lock = threading.Lock()
+_UNKNOWN = object()
+
+
+def _header_line(source: str, entry: str) -> str | None:
+    """The whole line that holds `entry`'s header, where parsing that header alone is as good
+    as parsing the source: the source names `def entry` once, at the start of a line. None
+    otherwise. (`_header_text` then looks at the line itself.)"""
+    found = list(_def_of(entry).finditer(source))
     if len(found) != 1:
         return None
     start = found[0].start()
     if start and source[start - 1] != "\n":
         return None
     end = source.find("\n", start)
-    line = source[start : end if end >= 0 else len(source)]
+    return source[start : end if end >= 0 else len(source)]
+
+
+def _header_text(line: str) -> str | None:
+    """The header in `line` (`_header_line`'s), from `def` to the bracket that closes its
+    parameter list, where that closes on the line without a quote in it; None otherwise. A
+    source whose one such line lies inside a string has no def of `entry`: its compile fails
+    either way (with another message, under other argument types)."""
     opened = line.find("(")
     if opened < 0 or "'" in line or '"' in line:
         return None
@@ -697,15 +716,46 @@ def _header_only(source: str, entry: str) -> ast.FunctionDef | None:
     for k in range(opened, len(line)):
         depth += _BRACKETS.get(line[k], 0)
         if depth == 0:
-            break
-    else:
-        return None
+            return line[: k + 1]
+    return None
+
+
+def _header_only(source: str, entry: str) -> ast.FunctionDef | None:
+    """`entry`'s def, parsed from its header alone (`_header_line`, `_header_text`), where that
+    is as good as parsing the source; None otherwise (and where the header alone does not
+    parse)."""
+    line = _header_line(source, entry)
+    header = _header_text(line) if line is not None else None
+    return None if header is None else _parse_header(header, entry)
+
+
+def _parse_header(header: str, entry: str) -> ast.FunctionDef | None:
     try:
-        tree = ast.parse(line[: k + 1] + ": pass")
+        tree = ast.parse(header + ": pass")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     fn = tree.body[0] if len(tree.body) == 1 else None
     return fn if isinstance(fn, ast.FunctionDef) and fn.name == entry else None
+
+
+def _header_answer(source: str, entry: str) -> bool | None:
+    """`_annotated` of `_header_only(source, entry)`, None where that is None; each header
+    line looked at once (the most recent HEADERS_KEPT of them): the samples of one problem
+    mostly restate its prompt's header."""
+    line = _header_line(source, entry)
+    if line is None:
+        return None
+    key = (line, entry)
+    answer = _header_answers.get(key, _UNKNOWN)
+    if answer is _UNKNOWN:
+        header = _header_text(line)
+        fn = _parse_header(header, entry) if header is not None else None
+        answer = None if fn is None else _annotated(fn)
+        with _header_lock:  # Pipelines in several threads share the table
+            if len(_header_answers) >= HEADERS_KEPT:
+                _header_answers.pop(next(iter(_header_answers)))
+            _header_answers[key] = answer
+    return answer  # type: ignore[return-value]
 
 
 def entry_annotated(source: str, entry: str, quick: bool = False) -> bool:
@@ -714,9 +764,9 @@ def entry_annotated(source: str, entry: str, quick: bool = False) -> bool:
     parsed where it can tell (`_header_only`: 1,862 of the 2,214 dev-set programs, 29 us
     against 242 us); the answer then differs only for a source that does not parse, which no
     argument types compile."""
-    fn = _header_only(source, entry) if quick else None
-    if fn is not None:
-        return _annotated(fn)
+    answer = _header_answer(source, entry) if quick else None
+    if answer is not None:
+        return answer
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # nesting CPython gives up on
