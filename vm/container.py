@@ -194,6 +194,30 @@ class _Reader:
         return n
 
 
+_COUNT_NAMES = (
+    "constant count", "image size", "type count", "function count", "code size", "name length",
+)  # fmt: skip
+_SIX = struct.Struct("<6I")
+KNOWN_TYPES_KEPT = 4096
+_known_types: dict[tuple[int, ...], Type] = {}
+"""Type descriptors `load` decoded, the most recent KNOWN_TYPES_KEPT: programs share a handful."""
+
+
+def _counts(r: _Reader) -> tuple[int, ...]:
+    """The header's six counts (each `r.count`, checked in order), read in one go where they
+    are all there."""
+    pos = r.pos
+    if pos + _SIX.size > len(r.data):
+        return tuple(r.count(w) for w in _COUNT_NAMES)  # raises where truncated
+    counts = _SIX.unpack_from(r.data, pos)
+    for k, (n, what) in enumerate(zip(counts, _COUNT_NAMES, strict=True)):
+        if n > MAX_COUNT:
+            r.pos = pos + 4 * k
+            r.count(what)  # raises, saying which and where
+    r.pos = pos + _SIX.size
+    return counts
+
+
 def load(data: bytes) -> Program:
     """Parse a `.kbc` file. ContainerError on anything malformed."""
     if len(data) < len(MAGIC) + 4 or data[: len(MAGIC)] != MAGIC:
@@ -212,17 +236,7 @@ def load(data: bytes) -> Program:
         )
     if zlib.crc32(body) != crc:
         raise ContainerError("checksum mismatch: the container is truncated or corrupted")
-    n_consts, n_image, n_types, n_funcs, n_code, n_name = (
-        r.count(w)
-        for w in (
-            "constant count",
-            "image size",
-            "type count",
-            "function count",
-            "code size",
-            "name length",
-        )
-    )
+    n_consts, n_image, n_types, n_funcs, n_code, n_name = _counts(r)
     try:
         source_name = r.take(n_name, "source name").decode()
     except UnicodeDecodeError as e:
@@ -231,13 +245,18 @@ def load(data: bytes) -> Program:
     image = list(r.ints("q", n_image, "image"))
     types = []
     for i in range(n_types):
-        words = list(r.ints("i", r.count(f"type {i} size"), f"type {i}"))
-        try:
-            ty, end = type_from_descriptor(words)
-        except ValueError as e:
-            raise ContainerError(f"type {i}: {e}") from None
-        if end != len(words):
-            raise ContainerError(f"type {i}: descriptor has {len(words) - end} trailing words")
+        words = r.ints("i", r.count(f"type {i} size"), f"type {i}")
+        ty = _known_types.get(words)
+        if ty is None:
+            try:
+                ty, end = type_from_descriptor(list(words))
+            except ValueError as e:
+                raise ContainerError(f"type {i}: {e}") from None
+            if end != len(words):
+                raise ContainerError(f"type {i}: descriptor has {len(words) - end} trailing words")
+            if len(_known_types) >= KNOWN_TYPES_KEPT:
+                _known_types.clear()
+            _known_types[words] = ty
         types.append(ty)
     headers = []
     for i in range(n_funcs):
