@@ -435,17 +435,19 @@ def _compile_batch(
     )  # fmt: skip
     if rc != 0:
         raise RuntimeError("the batched compiler could not start a thread")
-    gathered = ctypes.create_string_buffer(max(1, sum(out_len)))
+    lengths = out_len[:]  # Python lists: indexing a ctypes array costs more per item
+    gathered = ctypes.create_string_buffer(max(1, sum(lengths)))
     lib.kc_gather(out_ptr, out_len, n, gathered)
     raw = gathered.raw
+    diag_raw = diags.raw  # a copy of the whole buffer, made once (not per refusal)
     results: list[bytes | Unsupported | CompileError] = []
     at = 0
-    for i in range(n):
-        if status[i] == 0:
-            results.append(raw[at : at + out_len[i]])
-            at += out_len[i]
+    for i, (state, length) in enumerate(zip(status[:], lengths, strict=True)):
+        if state == 0:
+            results.append(raw[at : at + length])
+            at += length
         else:
-            got = decode_diagnostic(diags.raw[i * DIAG_BYTES : (i + 1) * DIAG_BYTES], names[i])
+            got = decode_diagnostic(diag_raw[i * DIAG_BYTES : (i + 1) * DIAG_BYTES], names[i])
             if isinstance(got, CompileError) and not diagnostics:
                 got = Unsupported(f"unsupported by the batched compiler: diagnosed {got}")
             results.append(got)
