@@ -42,6 +42,20 @@ class Type:
     kind: str  # one of TYPE_CODES
     args: tuple[Type, ...] = ()
 
+    def __hash__(self) -> int:
+        """The dataclass's hash, `hash((kind, args))`, worked out once per object: types are
+        dict keys everywhere (the Pipeline's (source, entry, argument types) keys a dozen times
+        a candidate), and hashing a tuple of types hashes every type in it again."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.kind, self.args))
+            object.__setattr__(self, "_hash", h)  # a cache, not a field (frozen dataclass)
+        return h
+
+    def __reduce__(self) -> tuple[type[Type], tuple[str, tuple[Type, ...]]]:
+        # pickled and copied by its fields alone: a str's hash differs from process to process
+        return (Type, (self.kind, self.args))
+
     def __str__(self) -> str:
         return type_text(self.kind, [str(a) for a in self.args])
 
