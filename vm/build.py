@@ -178,9 +178,10 @@ class FlatProgram:
     n_funcs: int
     n_params: int
     max_type_depth: int
-    # the 16 words of its kiln_program (the arrays' addresses and the counts), worked out where
-    # `flatten` made the arrays; None: vm.cpu reads them off the arrays
-    words: tuple[int, ...] | None = None
+
+    def __getstate__(self) -> dict[str, object]:
+        # pickled and copied without the caches of addresses (`c_words`, vm.cpu's struct)
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
 
 TYPE_ROWS_KEPT = 4096
@@ -257,13 +258,23 @@ def flatten(program: Program) -> FlatProgram:
         len(program.image), types_p, skip_p, len(types), off_p, len(program.types),
         funcs_p, len(program.functions), params_p, len(params), depth,
     )  # fmt: skip
-    return FlatProgram(
+    flat = FlatProgram(
         code=code_a, consts=consts, image=image, types=types_a, type_skip=skip_a,
         type_off=off_a, funcs=funcs_a, params=params_a, n_code=len(code),
         n_consts=len(program.consts), n_image=len(program.image), n_types_words=len(types),
         n_types=len(program.types), n_funcs=len(program.functions), n_params=len(params),
-        max_type_depth=depth, words=words,
+        max_type_depth=depth,
     )  # fmt: skip
+    # the 16 words of its kiln_program (the arrays' addresses, the counts), worked out here
+    # where they cost little (`c_words`): a cache, not a field, so that a copy made with other
+    # arrays (dataclasses.replace) has none and reads its own
+    object.__setattr__(flat, "_c_words", words)
+    return flat
+
+
+def c_words(flat: FlatProgram) -> tuple[int, ...] | None:
+    """The 16 words of `flat`'s kiln_program where `flatten` worked them out, else None."""
+    return flat.__dict__.get("_c_words")
 
 
 _ONE_ZERO = (0,)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from vm.batch import Cancel, VerifyBatch, VerifyResult, reduce_items
-from vm.build import FlatProgram, flatten, shared_library, verify_inputs
+from vm.build import FlatProgram, c_words, flatten, shared_library, verify_inputs
 from vm.container import Program
 from vm.isa import TRAPS
 from vm.limits import Limits
@@ -157,8 +157,9 @@ def _c_program(flat: FlatProgram) -> _CProgram:
 
 
 def _make_c_program(flat: FlatProgram) -> _CProgram:
-    if flat.words is not None:  # worked out where it was flattened (vm.build.flatten_loaded)
-        return _CProgram(*flat.words)
+    words = c_words(flat)  # worked out where it was flattened
+    if words is not None:
+        return _CProgram(*words)
     return _CProgram(
         _ptr(flat.code), flat.n_code, _ptr(flat.consts), flat.n_consts,
         _ptr(flat.image), flat.n_image,
