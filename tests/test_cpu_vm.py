@@ -1695,6 +1695,59 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
         assert got == wants
 
 
+LOOP_SOURCE = """
+def f(n: int, s: str, k: int) -> int:
+    xs = [True] * n
+    count = 0
+    for i in range(2, n + k):
+        if xs[i]:
+            count += i
+            for j in range(i * i, n + k, i):
+                xs[j] = False
+    for i in range(n - 1, -1, -1 - k):
+        if xs[i]:
+            count += 1
+    ys = xs
+    for j in range(0, n, 3):
+        ys[j] = True
+    for c in s:
+        if c in "aeiou":
+            count += 1
+    for c in s:
+        if c in "\u00e9a":
+            count += 2
+    for c in s:
+        if c in "xyz":
+            count += 4
+            if c in "y":
+                count += 8
+    return count + len(xs)
+"""
+
+
+def test_fused_loops_spend_fuel_and_trap_as_the_code():
+    """The threaded build's loops run inside one fused handler (for c in s: if c in "...";
+    for j in range(..): xs[j] = k; for i in range(..): if xs[i]:): every fuel from 1 to past
+    the end, an IndexError inside each range loop, a non-ASCII set and a non-ASCII character,
+    against the reference VM and the switch build."""
+    from compiler import compile_source
+
+    program = compile_source(LOOP_SOURCE, "<loops>")
+    calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0], [12, "ay", 1], [7, "", 0], [40, "yyy", 3]]
+    full = [ref.run(program, "f", args, Limits()) for args in calls]
+    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError"]
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
+            for args, fuel in runs
+        ]
+        assert got == wants
+
+
 RECURSION_SOURCE = """
 def down(n: int, acc: int) -> int:
     if n <= 0:

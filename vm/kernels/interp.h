@@ -1260,6 +1260,8 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
     X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
     X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1)  /* for c in s: if c in "...": see below */ \
+    X(X_FOR_RANGE_STORE, OP_FOR_RANGE, OP_JUMP, -1, -1)  /* for j in range(..): xs[j] = k */ \
+    X(X_FOR_RANGE_INDEX_JF, OP_FOR_RANGE, OP_JUMP, -1, -1)  /* for i in range(..): if xs[i]: */ \
     X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
     X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
 enum {
@@ -1287,6 +1289,25 @@ KILN_COLD int kiln_fuse_for_str_in(const kiln_program *p, const uint32_t *out, i
     return 0;
 }
 
+/* X_FOR_RANGE_STORE, X_FOR_RANGE_INDEX_JF: a FOR_RANGE at pc (its JUMP after it) whose JUMP goes
+   back to a run, marked already, that is the whole loop: an X_LOAD2_LOADI_STORE that falls
+   through to the FOR_RANGE (x == KILN_X_FOR_RANGE_STORE), or an X_LOAD2_INDEX_JF whose
+   JUMP_IF_FALSE goes to it (else); in the same function. */
+KILN_COLD int kiln_fuse_for_range(const kiln_program *p, const uint32_t *out, int64_t pc, int x) {
+    int64_t f;
+    for (f = 0; f < p->n_funcs; f++) {
+        const int64_t *r = p->funcs + f * KILN_FUNC_WORDS;
+        int64_t start = r[KILN_F_START], len = r[KILN_F_LEN], t = (int64_t)(out[pc + 1] >> 8);
+        if (pc < start || pc + 1 >= start + len) continue;
+        if (t + 3 > pc - start) return 0; /* the run before the FOR_RANGE */
+        if (x == KILN_X_FOR_RANGE_STORE)
+            return (int)(out[start + t] & 0xff) == KILN_X_LOAD2_LOADI_STORE && t + 3 == pc - start;
+        return (int)(out[start + t] & 0xff) == KILN_X_LOAD2_INDEX_JF &&
+               (int64_t)(out[start + t + 2] >> 8) == pc - start;
+    }
+    return 0;
+}
+
 /* out[0 .. code_len): the code of verified program p with its fused runs marked. */
 KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
 #define KILN_X_ROW(x, a, b, c, d) {KILN_##x, a, b, c, d},
@@ -1309,6 +1330,8 @@ KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
                 if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
             }
             if (x == KILN_X_FOR_STR_IN && !kiln_fuse_for_str_in(p, out, pc)) continue;
+            if ((x == KILN_X_FOR_RANGE_STORE || x == KILN_X_FOR_RANGE_INDEX_JF) && !kiln_fuse_for_range(p, out, pc, x))
+                continue;
             out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
             pc += k - 1;
             break;
@@ -2570,22 +2593,31 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip += 2;
             FNEXT;
         }
+/* the character set of the image's string at `at` for X_CHAR_IN_JF's test, once per string */
+#define KILN_IN_SET(at) do { \
+            if ((at) != in_at) { \
+                const int64_t *ci_ = prog->image + (at) + 1; \
+                int64_t n_ = prog->image[at]; \
+                in_at = (at); \
+                in_set[0] = in_set[1] = 0; \
+                for (i = 0; i < n_ && ci_[i] >= 0 && ci_[i] < 128; i++) in_set[ci_[i] >> 6] |= (uint64_t)1 << (ci_[i] & 63); \
+                in_ascii = i == n_; \
+            } } while (0)
+/* found: whether character c is in the image's string at `at` (KILN_IN_SET made for it) */
+#define KILN_IN(at, c, found) do { \
+            if (in_ascii) { \
+                found = (c) >= 0 && (c) < 128 && (in_set[(c) >> 6] >> ((c) & 63) & 1); \
+            } else { \
+                const int64_t *ci_ = prog->image + (at) + 1; \
+                int64_t n_ = prog->image[at]; \
+                for (i = 0; i < n_ && ci_[i] != (c); i++) {} \
+                found = i < n_; \
+            } } while (0)
         X_CHAR_IN_JF: { /* the character in_c in the image's string at arg, CONTAINS's step taken
                            and the operand popped; ip at the CONTAINS, then the JUMP_IF_FALSE */
-            int64_t n = prog->image[arg], found, c = in_c;
-            const int64_t *ci = prog->image + arg + 1;
-            if (arg != in_at) { /* the set of the image string's characters, once */
-                in_at = arg;
-                in_set[0] = in_set[1] = 0;
-                for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
-                in_ascii = i == n;
-            }
-            if (in_ascii) {
-                found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
-            } else {
-                for (i = 0; i < n && ci[i] != c; i++) {}
-                found = i < n;
-            }
+            int64_t found, c = in_c;
+            KILN_IN_SET(arg);
+            KILN_IN(arg, c, found);
             left--;
             if (!found) ip = code + WORD_ARG(1);
             else ip += 2;
@@ -2594,33 +2626,133 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         X_FOR_STR_IN: { /* FOR_STR, its JUMP back to an X_LOAD_STR_IN_JF of the loop's own local
                            (kiln_fuse_for_str_in): the step as F_OP_FOR_STR's, then, with fuel for
                            the run's 4 steps, the run with the character read from the string
-                           just made (as CONTAINS reads it; another length goes the long way) */
-            int64_t *st, n, addr, t;
+                           just made (as CONTAINS reads it; another length goes the long way).
+                           Where the JUMP_IF_FALSE goes back to this FOR_STR and the loop's local
+                           is not its state, the next step (fuel for it left) loops here: nothing
+                           else runs in between, so the string checked once stays as it was */
+            int64_t *st, n, addr, t, j, c, pc, sarg, jf, found;
             const int64_t *cp, *s;
+            int again;
             st = loc + (arg >> 12);
             if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
-            if (st[1] < 0 || st[1] >= n) {
-                ip++;
-                FNEXT;
+            pc = (ip - 1) - code;         /* the FOR_STR */
+            t = (int64_t)(*ip >> 8);      /* its JUMP's target: the run's LOAD */
+            sarg = (int64_t)(code[t + 1] >> 8);
+            jf = (int64_t)(code[t + 3] >> 8);
+            KILN_IN_SET(sarg);
+            again = jf == pc && in_ascii && (uint64_t)((arg & 0xfff) - (arg >> 12)) >= 2;
+            for (;;) {
+                j = st[1];
+                if (j < 0 || j >= n) {
+                    ip = code + pc + 2;
+                    FNEXT;
+                }
+                CHECK(kiln_char(&vm, cp[j], &addr));
+                st[1] = j + 1;
+                loc[arg & 0xfff] = addr;
+                ip = code + t;
+                if (left < 4) FNEXT; /* the run one step at a time, as the code */
+                left -= 2; /* LOAD, STR */
+                ip += 2;   /* at the CONTAINS */
+                s = vm.heap + (addr - vm.image_len); /* a string kiln_char made: on the heap */
+                if (s[0] != 1) { /* never, unless the program wrote over it: CONTAINS as it is */
+                    *sp++ = addr;
+                    arg = sarg;
+                    goto X_STR_IN_JF_RUN;
+                }
+                left -= 2; /* CONTAINS, JUMP_IF_FALSE */
+                c = s[1];
+                if (again) /* (in_ascii) */
+                    found = (uint64_t)c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
+                else
+                    KILN_IN(sarg, c, found);
+                if (found) {
+                    ip += 2;
+                    FNEXT;
+                }
+                ip = code + jf;
+                if (!again || left < 1) FNEXT;
+                left--; /* this FOR_STR's step, as FNEXT takes it */
             }
-            CHECK(kiln_char(&vm, cp[st[1]], &addr));
-            st[1]++;
-            loc[arg & 0xfff] = addr;
-            t = (int64_t)(*ip >> 8);
-            ip = code + t;
-            if (left < 4) FNEXT; /* the run one step at a time, as the code */
-            left -= 2; /* LOAD, STR */
-            arg = (int64_t)(ip[1] >> 8);
-            ip += 2; /* at the CONTAINS */
-            s = vm.heap + (addr - vm.image_len); /* a string kiln_char made: on the heap */
-            if (s[0] != 1) { /* never, unless the program wrote over it: CONTAINS as it is */
-                *sp++ = addr;
-                goto X_STR_IN_JF_RUN;
-            }
-            left--; /* CONTAINS */
-            in_c = s[1];
-            goto X_CHAR_IN_JF;
         }
+        X_FOR_RANGE_STORE: { /* FOR_RANGE whose JUMP goes back to an X_LOAD2_LOADI_STORE (LOAD2
+                                xs,j; LOADI k; LIST_STORE) that falls through to it
+                                (kiln_fuse_for_range): the loop runs here, the step as
+                                F_OP_FOR_RANGE's, then, with fuel for its 3 steps, the store.
+                                The list is checked again where its local changes, and after
+                                every store where its items could overlap its header: else
+                                nothing in the loop writes what the check read */
+            int64_t *st, cur, next, t, lb, v, pc, la = 0, n = 0, k, *h, *items = 0;
+            int have = 0;
+            st = loc + (arg >> 12);
+            pc = (ip - 1) - code;
+            t = (int64_t)(*ip >> 8);
+            lb = (int64_t)(code[t] >> 8);
+            v = IMM((int64_t)(code[t + 1] >> 8));
+            for (;;) {
+                cur = st[0];
+                if (!(st[2] > 0 ? cur < st[1] : cur > st[1])) {
+                    ip = code + pc + 2;
+                    FNEXT;
+                }
+                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                loc[arg & 0xfff] = cur;
+                ip = code + t;
+                if (left < 3) FNEXT; /* the run one step at a time, as the code */
+                left -= 3; /* LOAD2, LOADI, LIST_STORE */
+                if (!have || loc[lb & 0xfff] != la) {
+                    la = loc[lb & 0xfff];
+                    if (kiln_list(&vm, la, 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+                    have = !(items < h + 3 && h < items + h[1]);
+                }
+                k = kiln_index(loc[lb >> 12], n);
+                if (k < 0) TRAP(TRAP_IndexError);
+                items[k] = v;
+                ip = code + pc;
+                if (left < 1) FNEXT;
+                left--; /* this FOR_RANGE's step, as FNEXT takes it */
+            }
+        }
+        X_FOR_RANGE_INDEX_JF: { /* FOR_RANGE whose JUMP goes back to an X_LOAD2_INDEX_JF (LOAD2
+                                   xs,i; LIST_INDEX; JUMP_IF_FALSE) that goes back to it when
+                                   false (kiln_fuse_for_range): as X_FOR_RANGE_STORE, the loop
+                                   here while the item is false; nothing in it writes the heap */
+            int64_t *st, cur, next, t, lb, pc, la = 0, n = 0, k, *h, *items = 0;
+            int have = 0;
+            st = loc + (arg >> 12);
+            pc = (ip - 1) - code;
+            t = (int64_t)(*ip >> 8);
+            lb = (int64_t)(code[t] >> 8);
+            for (;;) {
+                cur = st[0];
+                if (!(st[2] > 0 ? cur < st[1] : cur > st[1])) {
+                    ip = code + pc + 2;
+                    FNEXT;
+                }
+                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                loc[arg & 0xfff] = cur;
+                ip = code + t;
+                if (left < 3) FNEXT; /* the run one step at a time, as the code */
+                left -= 2; /* LOAD2, LIST_INDEX */
+                if (!have || loc[lb & 0xfff] != la) {
+                    la = loc[lb & 0xfff];
+                    if (kiln_list(&vm, la, 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+                    have = 1;
+                }
+                k = kiln_index(loc[lb >> 12], n);
+                if (k < 0) TRAP(TRAP_IndexError);
+                left--; /* JUMP_IF_FALSE */
+                if (items[k]) {
+                    ip = code + t + 3;
+                    FNEXT;
+                }
+                ip = code + pc;
+                if (left < 1) FNEXT;
+                left--; /* this FOR_RANGE's step, as FNEXT takes it */
+            }
+        }
+#undef KILN_IN_SET
+#undef KILN_IN
         X_ADD_STORE: {
             int64_t r;
             FUSED(2, F_OP_ADD_I);
