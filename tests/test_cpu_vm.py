@@ -1696,7 +1696,7 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
 
 
 LOOP_SOURCE = """
-def f(n: int, s: str, k: int) -> int:
+def f(n: int, s: str, k: int, big: int) -> int:
     xs = [True] * n
     count = 0
     for i in range(2, n + k):
@@ -1717,25 +1717,29 @@ def f(n: int, s: str, k: int) -> int:
         if c in "\u00e9a":
             count += 2
     for c in s:
+        if c in "ou":
+            big += 1
+    for c in s:
         if c in "xyz":
             count += 4
             if c in "y":
                 count += 8
-    return count + len(xs)
+    return count + len(xs) + big
 """
 
 
 def test_fused_loops_spend_fuel_and_trap_as_the_code():
-    """The threaded build's loops run inside one fused handler (for c in s: if c in "...";
-    for j in range(..): xs[j] = k; for i in range(..): if xs[i]:): every fuel from 1 to past
-    the end, an IndexError inside each range loop, a non-ASCII set and a non-ASCII character,
-    against the reference VM and the switch build."""
+    """The threaded build's loops run inside one fused handler (for c in s: if c in "...":
+    x += k; for j in range(..): xs[j] = k; for i in range(..): if xs[i]:): every fuel from 1
+    to past the end, an IndexError inside each range loop, Overflow in x += k, a non-ASCII set
+    and a non-ASCII character, against the reference VM and the switch build."""
     from compiler import compile_source
 
     program = compile_source(LOOP_SOURCE, "<loops>")
-    calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0], [12, "ay", 1], [7, "", 0], [40, "yyy", 3]]
+    calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0, 5], [12, "ay", 1, 0], [7, "", 0, 0]]
+    calls += [[40, "yyy", 3, 0], [9, "fox jumps over", 0, 2**63 - 2]]
     full = [ref.run(program, "f", args, Limits()) for args in calls]
-    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError"]
+    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError", "Overflow"]
     runs = [
         (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
     ]

@@ -1263,7 +1263,8 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_FOR_RANGE_STORE, OP_FOR_RANGE, OP_JUMP, -1, -1)  /* for j in range(..): xs[j] = k */ \
     X(X_FOR_RANGE_INDEX_JF, OP_FOR_RANGE, OP_JUMP, -1, -1)  /* for i in range(..): if xs[i]: */ \
     X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
-    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
+    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1) \
+    X(X_CALL_SELF, OP_CALL, -1, -1, -1)  /* a function's call of itself: marked apart, below */
 enum {
     KILN_X_BEFORE = KILN_X_FIRST - 1,
 #define KILN_X_ENUM(x, a, b, c, d) KILN_##x,
@@ -1329,6 +1330,7 @@ KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
                 int64_t t = (int64_t)(out[pc + 1 + (x == KILN_X_LOAD_STR_IN_JF)] >> 8);
                 if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
             }
+            if (x == KILN_X_CALL_SELF) continue;
             if (x == KILN_X_FOR_STR_IN && !kiln_fuse_for_str_in(p, out, pc)) continue;
             if ((x == KILN_X_FOR_RANGE_STORE || x == KILN_X_FOR_RANGE_INDEX_JF) && !kiln_fuse_for_range(p, out, pc, x))
                 continue;
@@ -1336,6 +1338,15 @@ KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
             pc += k - 1;
             break;
         }
+    }
+    /* X_CALL_SELF: a CALL of the function it is in (a word of its own, or the last of a run), its
+       argument the callee's parameter count instead of its index (the running frame's) */
+    for (r = 0; r < p->n_funcs; r++) {
+        const int64_t *f = p->funcs + r * KILN_FUNC_WORDS;
+        for (pc = f[KILN_F_START]; pc < f[KILN_F_START] + f[KILN_F_LEN] && pc < n; pc++)
+            if ((int)(out[pc] & 0xff) == OP_CALL && (int64_t)(out[pc] >> 8) == r && f[KILN_F_NPARAMS] >= 0 &&
+                f[KILN_F_NPARAMS] < (1 << 24))
+                out[pc] = (uint32_t)f[KILN_F_NPARAMS] << 8 | (uint32_t)KILN_X_CALL_SELF;
     }
 }
 #endif
@@ -2372,6 +2383,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             left--;
             arg = WORD_ARG(1);
             ip += 2;
+            if ((ip[-1] & 0xff) == KILN_X_CALL_SELF) goto X_CALL_SELF;
             goto F_OP_CALL;
         }
         X_LOAD_MODK: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
@@ -2632,7 +2644,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                            else runs in between, so the string checked once stays as it was */
             int64_t *st, n, addr, t, j, c, pc, sarg, jf, found;
             const int64_t *cp, *s;
-            int again;
+            int again, body;
             st = loc + (arg >> 12);
             if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
             pc = (ip - 1) - code;         /* the FOR_STR */
@@ -2641,6 +2653,10 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             jf = (int64_t)(code[t + 3] >> 8);
             KILN_IN_SET(sarg);
             again = jf == pc && in_ascii && (uint64_t)((arg & 0xfff) - (arg >> 12)) >= 2;
+            /* and where the JUMP_IF_FALSE falls through to an X_LOAD_ADDI_STORE (x += k) that
+               falls through to this FOR_STR, that local not the loop's state: that too */
+            body = again && (code[t + 4] & 0xff) == KILN_X_LOAD_ADDI_STORE && t + 7 == pc &&
+                   (uint64_t)((int64_t)(code[t + 6] >> 8) - (arg >> 12)) >= 2;
             for (;;) {
                 j = st[1];
                 if (j < 0 || j >= n) {
@@ -2667,8 +2683,15 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                 else
                     KILN_IN(sarg, c, found);
                 if (found) {
-                    ip += 2;
-                    FNEXT;
+                    int64_t r;
+                    ip += 2; /* at the run x += k */
+                    if (!body || left < 4) FNEXT;
+                    left -= 2; /* LOAD, ADDI (the run's fuel as X_LOAD_ADDI_STORE spends it) */
+                    if (kiln_add_ovf(loc[ip[0] >> 8], IMM((int64_t)(ip[1] >> 8)), &r)) TRAP(TRAP_Overflow);
+                    left -= 2; /* STORE; this FOR_STR's step, as FNEXT takes it */
+                    loc[ip[2] >> 8] = r;
+                    ip = code + pc + 1;
+                    continue;
                 }
                 ip = code + jf;
                 if (!again || left < 1) FNEXT;
@@ -2753,6 +2776,25 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         }
 #undef KILN_IN_SET
 #undef KILN_IN
+        X_CALL_SELF: { /* CALL of the running function (kiln_program_fuse), arg its parameter count:
+                          F_OP_CALL's shortcut without reading the callee's record; the same
+                          checks in the same order */
+            int64_t span = hi - loc, base = (sp - arg) - stack;
+            kiln_frame *fp = frames + depth; /* the callee's */
+            if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
+            if (base + span > stack_words) TRAP(TRAP_StackExhausted);
+            fp[-1].ret_pc = (int32_t)(ip - code);
+            fp->func = fp[-1].func;
+            fp->base = base;
+            depth++;
+            loc = stack + base;
+            if (arg < nloc)
+                for (i = arg; i < nloc; i++) loc[i] = 0;
+            lo = sp = loc + nloc;
+            hi = loc + span;
+            ip = code;
+            FNEXT;
+        }
         X_ADD_STORE: {
             int64_t r;
             FUSED(2, F_OP_ADD_I);
