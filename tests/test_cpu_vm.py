@@ -1724,22 +1724,32 @@ def f(n: int, s: str, k: int, big: int) -> int:
             count += 4
             if c in "y":
                 count += 8
-    return count + len(xs) + big
+    zs: list[int] = []
+    for i in range(n):
+        zs.append(i * big % 7)
+        if i % 4 == 1:
+            count += 1
+        if i % 3 != 2:
+            count += 2
+    return count + len(xs) + big + zs[n - 1]
 """
 
 
 def test_fused_loops_spend_fuel_and_trap_as_the_code():
     """The threaded build's loops run inside one fused handler (for c in s: if c in "...":
-    x += k; for j in range(..): xs[j] = k; for i in range(..): if xs[i]:): every fuel from 1
-    to past the end, an IndexError inside each range loop, Overflow in x += k, a non-ASCII set
-    and a non-ASCII character, against the reference VM and the switch build."""
+    x += k; for j in range(..): xs[j] = k; for i in range(..): if xs[i]:), and the runs
+    LOAD2 LOAD MUL_I, LOADI MOD_I LIST_APPEND, LOAD LOADI MOD_I LOADI JUMP_EQ/NE_I: every fuel
+    from 1 to past the end, an IndexError inside each range loop, Overflow in x += k and in the
+    product, a non-ASCII set and a non-ASCII character, against the reference VM and the switch
+    build."""
     from compiler import compile_source
 
     program = compile_source(LOOP_SOURCE, "<loops>")
-    calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0, 5], [12, "ay", 1, 0], [7, "", 0, 0]]
-    calls += [[40, "yyy", 3, 0], [9, "fox jumps over", 0, 2**63 - 2]]
+    calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0, 5], [12, "ay", 1, 0], [7, "", 0, -5]]
+    calls += [[40, "yyy", 3, 0], [9, "fox jumps over", 0, 2**63 - 2], [9, "xyz", 0, 2**62]]
     full = [ref.run(program, "f", args, Limits()) for args in calls]
-    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError", "Overflow"]
+    traps = [None, "IndexError", None, "IndexError", "Overflow", "Overflow"]
+    assert [r.trap for r in full] == traps
     runs = [
         (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
     ]

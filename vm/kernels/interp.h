@@ -1218,56 +1218,60 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
 /* the fused runs (the first word's new opcode, then the run's opcodes; -1 ends a short one),
    longest first where two start alike; kiln_program_fuse takes the first that matches */
 #define KILN_FUSED_RUNS(X) \
-    X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP)  /* i += k at a loop's end */ \
-    X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1) \
-    X(X_LOAD_ADDI_CALL, OP_LOAD, OP_ADDI, OP_CALL, -1)  /* f(n - 1) */ \
-    X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1) \
-    X(X_LOAD_STR_IN_JF, OP_LOAD, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE)  /* if c in "..." */ \
-    X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1)  /* 0 < k < 2**23 */ \
-    X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1) \
-    X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1) \
-    X(X_LOAD_LOADI_JGT, OP_LOAD, OP_LOADI, OP_JUMP_GT_I, -1) \
-    X(X_LOAD_LOADI_JGE, OP_LOAD, OP_LOADI, OP_JUMP_GE_I, -1) \
-    X(X_LOAD_LOADI_JEQ, OP_LOAD, OP_LOADI, OP_JUMP_EQ_I, -1) \
-    X(X_LOAD_LOADI_JNE, OP_LOAD, OP_LOADI, OP_JUMP_NE_I, -1) \
-    X(X_LOAD_INDEX, OP_LOAD, OP_LIST_INDEX, -1, -1) \
-    X(X_LOAD_MUL, OP_LOAD, OP_MUL_I, -1, -1) \
-    X(X_LOAD_ADD, OP_LOAD, OP_ADD_I, -1, -1) \
-    X(X_LOAD_SUB, OP_LOAD, OP_SUB_I, -1, -1) \
-    X(X_LOAD_RET, OP_LOAD, OP_RET, -1, -1) \
-    X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND)  /* ys.append(xs[i]) */ \
-    X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1)  /* while i < len(xs) */ \
-    X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1)  /* xs[i] = k */ \
-    X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1)  /* if x < xs[i] */ \
-    X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1) \
-    X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
-    X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
-    X(X_LOAD2_INDEX_JF, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_IF_FALSE, -1)  /* if xs[i]: */ \
-    X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
-    X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1)  /* ys.append(x) */ \
-    X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
-    X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1) \
-    X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1) \
-    X(X_LOAD2_AND, OP_LOAD2, OP_AND_I, -1, -1) \
-    X(X_LOAD2_OR, OP_LOAD2, OP_OR_I, -1, -1) \
-    X(X_LOAD2_XOR, OP_LOAD2, OP_XOR_I, -1, -1) \
-    X(X_LOADI_MOD, OP_LOADI, OP_MOD_I, -1, -1)  /* 0 < k < 2**23 */ \
-    X(X_LOADI_JLT, OP_LOADI, OP_JUMP_LT_I, -1, -1) \
-    X(X_LOADI_JLE, OP_LOADI, OP_JUMP_LE_I, -1, -1) \
-    X(X_LOADI_JGT, OP_LOADI, OP_JUMP_GT_I, -1, -1) \
-    X(X_LOADI_JGE, OP_LOADI, OP_JUMP_GE_I, -1, -1) \
-    X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
-    X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
-    X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
-    X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1)  /* for c in s: if c in "...": see below */ \
-    X(X_FOR_RANGE_STORE, OP_FOR_RANGE, OP_JUMP, -1, -1)  /* for j in range(..): xs[j] = k */ \
-    X(X_FOR_RANGE_INDEX_JF, OP_FOR_RANGE, OP_JUMP, -1, -1)  /* for i in range(..): if xs[i]: */ \
-    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
-    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1) \
-    X(X_CALL_SELF, OP_CALL, -1, -1, -1)  /* a function's call of itself: marked apart, below */
+    X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP, -1)  /* i += k at a loop's end */ \
+    X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1, -1) \
+    X(X_LOAD_ADDI_CALL, OP_LOAD, OP_ADDI, OP_CALL, -1, -1)  /* f(n - 1) */ \
+    X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1, -1) \
+    X(X_LOAD_STR_IN_JF, OP_LOAD, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* if c in "..." */ \
+    X(X_LOAD_MODK_JNE, OP_LOAD, OP_LOADI, OP_MOD_I, OP_LOADI, OP_JUMP_NE_I)  /* if x % k != c */ \
+    X(X_LOAD_MODK_JEQ, OP_LOAD, OP_LOADI, OP_MOD_I, OP_LOADI, OP_JUMP_EQ_I) \
+    X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1, -1) \
+    X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1, -1) \
+    X(X_LOAD_LOADI_JGT, OP_LOAD, OP_LOADI, OP_JUMP_GT_I, -1, -1) \
+    X(X_LOAD_LOADI_JGE, OP_LOAD, OP_LOADI, OP_JUMP_GE_I, -1, -1) \
+    X(X_LOAD_LOADI_JEQ, OP_LOAD, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
+    X(X_LOAD_LOADI_JNE, OP_LOAD, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
+    X(X_LOAD_INDEX, OP_LOAD, OP_LIST_INDEX, -1, -1, -1) \
+    X(X_LOAD_MUL, OP_LOAD, OP_MUL_I, -1, -1, -1) \
+    X(X_LOAD_ADD, OP_LOAD, OP_ADD_I, -1, -1, -1) \
+    X(X_LOAD_SUB, OP_LOAD, OP_SUB_I, -1, -1, -1) \
+    X(X_LOAD_RET, OP_LOAD, OP_RET, -1, -1, -1) \
+    X(X_LOAD2_LOAD_MUL, OP_LOAD2, OP_LOAD, OP_MUL_I, -1, -1)  /* xs, then i * j */ \
+    X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND, -1)  /* ys.append(xs[i]) */ \
+    X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1, -1)  /* while i < len(xs) */ \
+    X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1, -1)  /* xs[i] = k */ \
+    X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1, -1)  /* if x < xs[i] */ \
+    X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1, -1) \
+    X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1, -1) \
+    X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1, -1) \
+    X(X_LOAD2_INDEX_JF, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_IF_FALSE, -1, -1)  /* if xs[i]: */ \
+    X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1, -1) \
+    X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1, -1)  /* ys.append(x) */ \
+    X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1, -1) \
+    X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1, -1) \
+    X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1, -1) \
+    X(X_LOAD2_AND, OP_LOAD2, OP_AND_I, -1, -1, -1) \
+    X(X_LOAD2_OR, OP_LOAD2, OP_OR_I, -1, -1, -1) \
+    X(X_LOAD2_XOR, OP_LOAD2, OP_XOR_I, -1, -1, -1) \
+    X(X_LOADI_MOD_APPEND, OP_LOADI, OP_MOD_I, OP_LIST_APPEND, -1, -1)  /* xs.append(x % k) */ \
+    X(X_LOADI_MOD, OP_LOADI, OP_MOD_I, -1, -1, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOADI_JLT, OP_LOADI, OP_JUMP_LT_I, -1, -1, -1) \
+    X(X_LOADI_JLE, OP_LOADI, OP_JUMP_LE_I, -1, -1, -1) \
+    X(X_LOADI_JGT, OP_LOADI, OP_JUMP_GT_I, -1, -1, -1) \
+    X(X_LOADI_JGE, OP_LOADI, OP_JUMP_GE_I, -1, -1, -1) \
+    X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1, -1) \
+    X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1, -1) \
+    X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1, -1)  /* CONTAINS of a str only */ \
+    X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1, -1)  /* for c in s: if c in "...": see below */ \
+    X(X_FOR_RANGE_STORE, OP_FOR_RANGE, OP_JUMP, -1, -1, -1)  /* for j in range(..): xs[j] = k */ \
+    X(X_FOR_RANGE_INDEX_JF, OP_FOR_RANGE, OP_JUMP, -1, -1, -1)  /* for i in range(..): if xs[i]: */ \
+    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1, -1) \
+    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1, -1) \
+    X(X_CALL_SELF, OP_CALL, -1, -1, -1, -1)  /* a function's call of itself: marked apart, below */
 enum {
     KILN_X_BEFORE = KILN_X_FIRST - 1,
-#define KILN_X_ENUM(x, a, b, c, d) KILN_##x,
+#define KILN_X_ENUM(x, a, b, c, d, e) KILN_##x,
     KILN_FUSED_RUNS(KILN_X_ENUM)
 #undef KILN_X_ENUM
     KILN_X_END
@@ -1311,19 +1315,20 @@ KILN_COLD int kiln_fuse_for_range(const kiln_program *p, const uint32_t *out, in
 
 /* out[0 .. code_len): the code of verified program p with its fused runs marked. */
 KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
-#define KILN_X_ROW(x, a, b, c, d) {KILN_##x, a, b, c, d},
-    static const int16_t runs[][5] = {KILN_FUSED_RUNS(KILN_X_ROW)};
+#define KILN_X_ROW(x, a, b, c, d, e) {KILN_##x, a, b, c, d, e},
+    static const int16_t runs[][6] = {KILN_FUSED_RUNS(KILN_X_ROW)};
 #undef KILN_X_ROW
     int64_t pc, n = p->code_len, r, j;
     for (pc = 0; pc < n; pc++) out[pc] = p->code[pc];
     for (pc = 0; pc < n; pc++) {
         for (r = 0; r < (int64_t)(sizeof runs / sizeof runs[0]); r++) {
             int x = runs[r][0], k = 0;
-            for (j = 1; j < 5 && runs[r][j] >= 0; j++, k++)
+            for (j = 1; j < 6 && runs[r][j] >= 0; j++, k++)
                 if (pc + k >= n || (int)(out[pc + k] & 0xff) != runs[r][j]) break;
-            if (j < 5 && runs[r][j] >= 0) continue; /* no match */
-            if (x == KILN_X_LOADI_MOD || x == KILN_X_LOAD_MODK) { /* a positive divisor */
-                int64_t d = (int64_t)(out[pc + (x == KILN_X_LOAD_MODK)] >> 8);
+            if (j < 6 && runs[r][j] >= 0) continue; /* no match */
+            if (x == KILN_X_LOADI_MOD || x == KILN_X_LOADI_MOD_APPEND || x == KILN_X_LOAD_MODK ||
+                x == KILN_X_LOAD_MODK_JNE || x == KILN_X_LOAD_MODK_JEQ) { /* a positive divisor */
+                int64_t d = (int64_t)(out[pc + (x != KILN_X_LOADI_MOD && x != KILN_X_LOADI_MOD_APPEND)] >> 8);
                 if (d <= 0 || d >= (1 << 23)) continue;
             }
             if (x == KILN_X_STR_IN_JF || x == KILN_X_LOAD_STR_IN_JF) { /* `in` of a str */
@@ -1487,7 +1492,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         KILN_FAST(OP_LT_I), KILN_FAST(OP_LE_I), KILN_FAST(OP_GT_I), KILN_FAST(OP_GE_I),
         KILN_FAST(OP_EQ_I), KILN_FAST(OP_NE_I), KILN_FAST(OP_NOT), KILN_FAST(OP_LIST_LEN),
         KILN_FAST(OP_LIST_INDEX), KILN_FAST(OP_LIST_STORE), KILN_FAST(OP_LIST_APPEND),
-#define KILN_FUSED(x, a, b, c, d) [KILN_##x] = &&x,
+#define KILN_FUSED(x, a, b, c, d, e) [KILN_##x] = &&x,
         KILN_FUSED_RUNS(KILN_FUSED)
 #undef KILN_FUSED
     };
@@ -2395,6 +2400,20 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip += 2;
             FNEXT;
         }
+#define X_LOAD_MODK_JUMP(name, cond) \
+        name: { /* LOAD x; LOADI k; MOD_I; LOADI c; JUMP_cc_I (0 < k < 2**23): none of them traps */ \
+            int64_t m, k = WORD_ARG(0), a, b = IMM(WORD_ARG(2)); \
+            FUSED(5, F_OP_LOAD); \
+            left -= 4; \
+            m = loc[arg] % k; \
+            a = m < 0 ? m + k : m; \
+            if (cond) ip = code + WORD_ARG(3); \
+            else ip += 4; \
+            FNEXT; \
+        }
+        X_LOAD_MODK_JUMP(X_LOAD_MODK_JNE, a != b)
+        X_LOAD_MODK_JUMP(X_LOAD_MODK_JEQ, a == b)
+#undef X_LOAD_MODK_JUMP
 /* a fused compare-and-jump handler M(name, cond) for each of the six int comparisons, named
    P_JLT .. P_JNE as in KILN_FUSED_RUNS (cond compares a with b) */
 #define KILN_INT_JUMPS(M, P) \
@@ -2456,6 +2475,17 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             items[n] = v;
             h[0] = n + 1;
             ip += 3;
+            FNEXT;
+        }
+        X_LOAD2_LOAD_MUL: { /* LOAD2 a,b; LOAD c; MUL_I: a pushed, then b * c */
+            int64_t r;
+            FUSED(3, F_OP_LOAD2);
+            left -= 2;
+            if (kiln_mul_ovf(loc[arg >> 12], loc[WORD_ARG(0)], &r)) TRAP(TRAP_Overflow);
+            sp[0] = loc[arg & 0xfff];
+            sp[1] = r;
+            sp += 2;
+            ip += 2;
             FNEXT;
         }
         X_LOAD2_LEN_JGE: {
@@ -2551,6 +2581,20 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         X_LOAD2_INT2(X_LOAD2_OR, r = a | b)
         X_LOAD2_INT2(X_LOAD2_XOR, r = a ^ b)
 #undef X_LOAD2_INT2
+        X_LOADI_MOD_APPEND: { /* LOADI k; MOD_I; LIST_APPEND (0 < k < 2**23): xs.append(x % k) */
+            int64_t m, n, *h, *items;
+            FUSED(3, F_OP_LOADI);
+            left -= 2;
+            m = sp[-1] % arg;
+            if (m < 0) m += arg;
+            if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            items[n] = m;
+            h[0] = n + 1;
+            sp -= 2;
+            ip += 2;
+            FNEXT;
+        }
         X_LOADI_MOD: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
             int64_t m;
             FUSED(2, F_OP_LOADI);
