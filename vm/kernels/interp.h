@@ -1211,7 +1211,13 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
  * checks, so a trap inside a run comes at the same step with the same trap; with less fuel left
  * than the run needs it runs only its first instruction (that instruction's own fast handler)
  * and the next fetch takes the rest one by one. Same results, traps and steps as the code it
- * came from. Host only; CUDA runs the code as it is. */
+ * came from. A few loops run inside one handler (X_FOR_STR_IN, X_FOR_RANGE_STORE,
+ * X_FOR_RANGE_INDEX_JF: a loop step whose body is one fused run that comes back to it): the
+ * handler takes each step's fuel as the dispatch would and leaves by the next fetch wherever the
+ * code would go elsewhere or the fuel runs short; a string or list checked before the loop is
+ * checked again wherever something in the loop could change what the check read. X_CALL_SELF
+ * marks a function's CALL of itself (its argument the parameter count). Host only; CUDA runs the
+ * code as it is. */
 #if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
 #define KILN_FUSE 1
 #define KILN_X_FIRST 192            /* the first internal opcode */
