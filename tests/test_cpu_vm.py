@@ -1735,6 +1735,51 @@ def f(n: int, s: str, k: int, big: int) -> int:
 """
 
 
+INDEX2_SOURCE = """
+def f(xs: list[int], ys: list[int], k: int) -> int:
+    count = 0
+    j = k
+    for i in range(len(xs)):
+        if xs[i] < ys[j]:
+            count += 1
+        if xs[i] >= ys[j]:
+            count += 2
+        if xs[i] == ys[j]:
+            count += 4
+        if xs[i] != ys[j]:
+            count += 8
+        if xs[i] <= ys[j]:
+            count += 16
+        if xs[i] > ys[j]:
+            count += 32
+        j += 1
+    return count
+"""
+
+
+def test_fused_item_comparisons_spend_fuel_and_trap_as_the_code():
+    """LOAD2 LIST_INDEX LOAD2 LIST_INDEX JUMP_cc_I (if xs[i] < ys[j]:), all six comparisons, at
+    one dispatch in the threaded build: every fuel, IndexError in either read, against the
+    reference VM and the switch build."""
+    from compiler import compile_source
+
+    program = compile_source(INDEX2_SOURCE, "<index2>")
+    calls = [[[1, 5, 3, 2], [2, 5, 1, 9], 0], [[1, 2, 3], [3, 2], 0], [[4, 4], [1, 4, 3], 1]]
+    calls += [[[1], [2], -3], [[7, 8], [8, 7, 6], -1]]
+    full = [ref.run(program, "f", args, Limits()) for args in calls]
+    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError", None]
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
+            for args, fuel in runs
+        ]
+        assert got == wants
+
+
 def test_fused_loops_spend_fuel_and_trap_as_the_code():
     """The threaded build's loops run inside one fused handler (for c in s: if c in "...":
     x += k; for j in range(..): xs[j] = k; for i in range(..): if xs[i]:), and the runs

@@ -1247,6 +1247,12 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
     X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND, -1)  /* ys.append(xs[i]) */ \
     X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1, -1)  /* while i < len(xs) */ \
     X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1, -1)  /* xs[i] = k */ \
+    X(X_INDEX2_JLT, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I)  /* if xs[i] < ys[j] */ \
+    X(X_INDEX2_JLE, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I) \
+    X(X_INDEX2_JGT, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I) \
+    X(X_INDEX2_JGE, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I) \
+    X(X_INDEX2_JEQ, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_EQ_I) \
+    X(X_INDEX2_JNE, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_NE_I) \
     X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1, -1)  /* if x < xs[i] */ \
     X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1, -1) \
     X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1, -1) \
@@ -2531,6 +2537,28 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip += 2; \
             FNEXT; \
         }
+/* LOAD2 xs,i; LIST_INDEX; LOAD2 ys,j; LIST_INDEX; JUMP_cc_I: the two items compared */
+#define X_INDEX2_JUMP(name, cond) \
+        name: { \
+            int64_t n, k, *h, *items, a, b, w = WORD_ARG(1); \
+            FUSED(5, F_OP_LOAD2); \
+            left--; \
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault); \
+            k = kiln_index(loc[arg >> 12], n); \
+            if (k < 0) TRAP(TRAP_IndexError); \
+            a = items[k]; \
+            left -= 2; \
+            if (kiln_list(&vm, loc[w & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault); \
+            k = kiln_index(loc[w >> 12], n); \
+            if (k < 0) TRAP(TRAP_IndexError); \
+            b = items[k]; \
+            left--; \
+            if (cond) ip = code + WORD_ARG(3); \
+            else ip += 4; \
+            FNEXT; \
+        }
+        KILN_INT_JUMPS(X_INDEX2_JUMP, X_INDEX2)
+#undef X_INDEX2_JUMP
         X_LOAD2_INDEX_JF: { /* LOAD2 xs,i; LIST_INDEX; JUMP_IF_FALSE */
             int64_t n, k, *h, *items;
             FUSED(3, F_OP_LOAD2);
