@@ -2494,9 +2494,11 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             FUSED(3, F_OP_LOAD2);
             left -= 2;
             if (kiln_mul_ovf(loc[arg >> 12], loc[WORD_ARG(0)], &r)) TRAP(TRAP_Overflow);
-            sp[0] = loc[arg & 0xfff];
-            sp[1] = r;
-            sp += 2;
+            *sp++ = loc[arg & 0xfff];
+            __asm__("" : "+r"(sp)); /* two stores, not one 16-byte store of a vector made from r
+                                       (GCC's SLP): the next handler's 8-byte load of r then
+                                       waits on no store forwarding (nested_loops 30% slower) */
+            *sp++ = r;
             ip += 2;
             FNEXT;
         }
