@@ -1695,6 +1695,118 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
         assert got == wants
 
 
+LOOP_SOURCE = """
+def f(n: int, s: str, k: int, big: int) -> int:
+    xs = [True] * n
+    count = 0
+    for i in range(2, n + k):
+        if xs[i]:
+            count += i
+            for j in range(i * i, n + k, i):
+                xs[j] = False
+    for i in range(n - 1, -1, -1 - k):
+        if xs[i]:
+            count += 1
+    ys = xs
+    for j in range(0, n, 3):
+        ys[j] = True
+    for c in s:
+        if c in "aeiou":
+            count += 1
+    for c in s:
+        if c in "\u00e9a":
+            count += 2
+    for c in s:
+        if c in "ou":
+            big += 1
+    for c in s:
+        if c in "xyz":
+            count += 4
+            if c in "y":
+                count += 8
+    zs: list[int] = []
+    for i in range(n):
+        zs.append(i * big % 7)
+        if i % 4 == 1:
+            count += 1
+        if i % 3 != 2:
+            count += 2
+    return count + len(xs) + big + zs[n - 1]
+"""
+
+
+INDEX2_SOURCE = """
+def f(xs: list[int], ys: list[int], k: int) -> int:
+    count = 0
+    j = k
+    for i in range(len(xs)):
+        if xs[i] < ys[j]:
+            count += 1
+        if xs[i] >= ys[j]:
+            count += 2
+        if xs[i] == ys[j]:
+            count += 4
+        if xs[i] != ys[j]:
+            count += 8
+        if xs[i] <= ys[j]:
+            count += 16
+        if xs[i] > ys[j]:
+            count += 32
+        j += 1
+    return count
+"""
+
+
+def test_fused_item_comparisons_spend_fuel_and_trap_as_the_code():
+    """LOAD2 LIST_INDEX LOAD2 LIST_INDEX JUMP_cc_I (if xs[i] < ys[j]:), all six comparisons, at
+    one dispatch in the threaded build: every fuel, IndexError in either read, against the
+    reference VM and the switch build."""
+    from compiler import compile_source
+
+    program = compile_source(INDEX2_SOURCE, "<index2>")
+    calls = [[[1, 5, 3, 2], [2, 5, 1, 9], 0], [[1, 2, 3], [3, 2], 0], [[4, 4], [1, 4, 3], 1]]
+    calls += [[[1], [2], -3], [[7, 8], [8, 7, 6], -1]]
+    full = [ref.run(program, "f", args, Limits()) for args in calls]
+    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError", None]
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
+            for args, fuel in runs
+        ]
+        assert got == wants
+
+
+def test_fused_loops_spend_fuel_and_trap_as_the_code():
+    """The threaded build's loops run inside one fused handler (for c in s: if c in "...":
+    x += k; for j in range(..): xs[j] = k; for i in range(..): if xs[i]:), and the runs
+    LOAD2 LOAD MUL_I, LOADI MOD_I LIST_APPEND, LOAD LOADI MOD_I LOADI JUMP_EQ/NE_I: every fuel
+    from 1 to past the end, an IndexError inside each range loop, Overflow in x += k and in the
+    product, a non-ASCII set and a non-ASCII character, against the reference VM and the switch
+    build."""
+    from compiler import compile_source
+
+    program = compile_source(LOOP_SOURCE, "<loops>")
+    calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0, 5], [12, "ay", 1, 0], [7, "", 0, -5]]
+    calls += [[40, "yyy", 3, 0], [9, "fox jumps over", 0, 2**63 - 2], [9, "xyz", 0, 2**62]]
+    full = [ref.run(program, "f", args, Limits()) for args in calls]
+    traps = [None, "IndexError", None, "IndexError", "Overflow", "Overflow"]
+    assert [r.trap for r in full] == traps
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
+            for args, fuel in runs
+        ]
+        assert got == wants
+
+
 RECURSION_SOURCE = """
 def down(n: int, acc: int) -> int:
     if n <= 0:

@@ -1211,60 +1211,79 @@ KILN_COLD int kiln_program_verify(const kiln_program *p, int64_t *depth, int64_t
  * checks, so a trap inside a run comes at the same step with the same trap; with less fuel left
  * than the run needs it runs only its first instruction (that instruction's own fast handler)
  * and the next fetch takes the rest one by one. Same results, traps and steps as the code it
- * came from. Host only; CUDA runs the code as it is. */
+ * came from. A few loops run inside one handler (X_FOR_STR_IN, X_FOR_RANGE_STORE,
+ * X_FOR_RANGE_INDEX_JF: a loop step whose body is one fused run that comes back to it): the
+ * handler takes each step's fuel as the dispatch would and leaves by the next fetch wherever the
+ * code would go elsewhere or the fuel runs short; a string or list checked before the loop is
+ * checked again wherever something in the loop could change what the check read. X_CALL_SELF
+ * marks a function's CALL of itself (its argument the parameter count). Host only; CUDA runs the
+ * code as it is. */
 #if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
 #define KILN_FUSE 1
 #define KILN_X_FIRST 192            /* the first internal opcode */
 /* the fused runs (the first word's new opcode, then the run's opcodes; -1 ends a short one),
    longest first where two start alike; kiln_program_fuse takes the first that matches */
 #define KILN_FUSED_RUNS(X) \
-    X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP)  /* i += k at a loop's end */ \
-    X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1) \
-    X(X_LOAD_ADDI_CALL, OP_LOAD, OP_ADDI, OP_CALL, -1)  /* f(n - 1) */ \
-    X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1) \
-    X(X_LOAD_STR_IN_JF, OP_LOAD, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE)  /* if c in "..." */ \
-    X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1)  /* 0 < k < 2**23 */ \
-    X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1) \
-    X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1) \
-    X(X_LOAD_LOADI_JGT, OP_LOAD, OP_LOADI, OP_JUMP_GT_I, -1) \
-    X(X_LOAD_LOADI_JGE, OP_LOAD, OP_LOADI, OP_JUMP_GE_I, -1) \
-    X(X_LOAD_LOADI_JEQ, OP_LOAD, OP_LOADI, OP_JUMP_EQ_I, -1) \
-    X(X_LOAD_LOADI_JNE, OP_LOAD, OP_LOADI, OP_JUMP_NE_I, -1) \
-    X(X_LOAD_INDEX, OP_LOAD, OP_LIST_INDEX, -1, -1) \
-    X(X_LOAD_MUL, OP_LOAD, OP_MUL_I, -1, -1) \
-    X(X_LOAD_ADD, OP_LOAD, OP_ADD_I, -1, -1) \
-    X(X_LOAD_SUB, OP_LOAD, OP_SUB_I, -1, -1) \
-    X(X_LOAD_RET, OP_LOAD, OP_RET, -1, -1) \
-    X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND)  /* ys.append(xs[i]) */ \
-    X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1)  /* while i < len(xs) */ \
-    X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1)  /* xs[i] = k */ \
-    X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1)  /* if x < xs[i] */ \
-    X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1) \
-    X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1) \
-    X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1) \
-    X(X_LOAD2_INDEX_JF, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_IF_FALSE, -1)  /* if xs[i]: */ \
-    X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1) \
-    X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1)  /* ys.append(x) */ \
-    X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1) \
-    X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1) \
-    X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1) \
-    X(X_LOAD2_AND, OP_LOAD2, OP_AND_I, -1, -1) \
-    X(X_LOAD2_OR, OP_LOAD2, OP_OR_I, -1, -1) \
-    X(X_LOAD2_XOR, OP_LOAD2, OP_XOR_I, -1, -1) \
-    X(X_LOADI_MOD, OP_LOADI, OP_MOD_I, -1, -1)  /* 0 < k < 2**23 */ \
-    X(X_LOADI_JLT, OP_LOADI, OP_JUMP_LT_I, -1, -1) \
-    X(X_LOADI_JLE, OP_LOADI, OP_JUMP_LE_I, -1, -1) \
-    X(X_LOADI_JGT, OP_LOADI, OP_JUMP_GT_I, -1, -1) \
-    X(X_LOADI_JGE, OP_LOADI, OP_JUMP_GE_I, -1, -1) \
-    X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
-    X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
-    X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* CONTAINS of a str only */ \
-    X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1)  /* for c in s: if c in "...": see below */ \
-    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1) \
-    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1)
+    X(X_LOAD_ADDI_STORE_JUMP, OP_LOAD, OP_ADDI, OP_STORE, OP_JUMP, -1)  /* i += k at a loop's end */ \
+    X(X_LOAD_ADDI_STORE, OP_LOAD, OP_ADDI, OP_STORE, -1, -1) \
+    X(X_LOAD_ADDI_CALL, OP_LOAD, OP_ADDI, OP_CALL, -1, -1)  /* f(n - 1) */ \
+    X(X_LOAD_ADDI, OP_LOAD, OP_ADDI, -1, -1, -1) \
+    X(X_LOAD_STR_IN_JF, OP_LOAD, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1)  /* if c in "..." */ \
+    X(X_LOAD_MODK_JNE, OP_LOAD, OP_LOADI, OP_MOD_I, OP_LOADI, OP_JUMP_NE_I)  /* if x % k != c */ \
+    X(X_LOAD_MODK_JEQ, OP_LOAD, OP_LOADI, OP_MOD_I, OP_LOADI, OP_JUMP_EQ_I) \
+    X(X_LOAD_MODK, OP_LOAD, OP_LOADI, OP_MOD_I, -1, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOAD_LOADI_JLT, OP_LOAD, OP_LOADI, OP_JUMP_LT_I, -1, -1) \
+    X(X_LOAD_LOADI_JLE, OP_LOAD, OP_LOADI, OP_JUMP_LE_I, -1, -1) \
+    X(X_LOAD_LOADI_JGT, OP_LOAD, OP_LOADI, OP_JUMP_GT_I, -1, -1) \
+    X(X_LOAD_LOADI_JGE, OP_LOAD, OP_LOADI, OP_JUMP_GE_I, -1, -1) \
+    X(X_LOAD_LOADI_JEQ, OP_LOAD, OP_LOADI, OP_JUMP_EQ_I, -1, -1) \
+    X(X_LOAD_LOADI_JNE, OP_LOAD, OP_LOADI, OP_JUMP_NE_I, -1, -1) \
+    X(X_LOAD_INDEX, OP_LOAD, OP_LIST_INDEX, -1, -1, -1) \
+    X(X_LOAD_MUL, OP_LOAD, OP_MUL_I, -1, -1, -1) \
+    X(X_LOAD_ADD, OP_LOAD, OP_ADD_I, -1, -1, -1) \
+    X(X_LOAD_SUB, OP_LOAD, OP_SUB_I, -1, -1, -1) \
+    X(X_LOAD_RET, OP_LOAD, OP_RET, -1, -1, -1) \
+    X(X_LOAD2_LOAD_MUL, OP_LOAD2, OP_LOAD, OP_MUL_I, -1, -1)  /* xs, then i * j */ \
+    X(X_APPEND_ITEM, OP_LOAD2, OP_LOAD, OP_LIST_INDEX, OP_LIST_APPEND, -1)  /* ys.append(xs[i]) */ \
+    X(X_LOAD2_LEN_JGE, OP_LOAD2, OP_LIST_LEN, OP_JUMP_GE_I, -1, -1)  /* while i < len(xs) */ \
+    X(X_LOAD2_LOADI_STORE, OP_LOAD2, OP_LOADI, OP_LIST_STORE, -1, -1)  /* xs[i] = k */ \
+    X(X_INDEX2_JLT, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I)  /* if xs[i] < ys[j] */ \
+    X(X_INDEX2_JLE, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I) \
+    X(X_INDEX2_JGT, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I) \
+    X(X_INDEX2_JGE, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I) \
+    X(X_INDEX2_JEQ, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_EQ_I) \
+    X(X_INDEX2_JNE, OP_LOAD2, OP_LIST_INDEX, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_NE_I) \
+    X(X_LOAD2_INDEX_JLT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LT_I, -1, -1)  /* if x < xs[i] */ \
+    X(X_LOAD2_INDEX_JLE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_LE_I, -1, -1) \
+    X(X_LOAD2_INDEX_JGT, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GT_I, -1, -1) \
+    X(X_LOAD2_INDEX_JGE, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_GE_I, -1, -1) \
+    X(X_LOAD2_INDEX_JF, OP_LOAD2, OP_LIST_INDEX, OP_JUMP_IF_FALSE, -1, -1)  /* if xs[i]: */ \
+    X(X_LOAD2_INDEX, OP_LOAD2, OP_LIST_INDEX, -1, -1, -1) \
+    X(X_LOAD2_APPEND, OP_LOAD2, OP_LIST_APPEND, -1, -1, -1)  /* ys.append(x) */ \
+    X(X_LOAD2_ADD, OP_LOAD2, OP_ADD_I, -1, -1, -1) \
+    X(X_LOAD2_SUB, OP_LOAD2, OP_SUB_I, -1, -1, -1) \
+    X(X_LOAD2_MUL, OP_LOAD2, OP_MUL_I, -1, -1, -1) \
+    X(X_LOAD2_AND, OP_LOAD2, OP_AND_I, -1, -1, -1) \
+    X(X_LOAD2_OR, OP_LOAD2, OP_OR_I, -1, -1, -1) \
+    X(X_LOAD2_XOR, OP_LOAD2, OP_XOR_I, -1, -1, -1) \
+    X(X_LOADI_MOD_APPEND, OP_LOADI, OP_MOD_I, OP_LIST_APPEND, -1, -1)  /* xs.append(x % k) */ \
+    X(X_LOADI_MOD, OP_LOADI, OP_MOD_I, -1, -1, -1)  /* 0 < k < 2**23 */ \
+    X(X_LOADI_JLT, OP_LOADI, OP_JUMP_LT_I, -1, -1, -1) \
+    X(X_LOADI_JLE, OP_LOADI, OP_JUMP_LE_I, -1, -1, -1) \
+    X(X_LOADI_JGT, OP_LOADI, OP_JUMP_GT_I, -1, -1, -1) \
+    X(X_LOADI_JGE, OP_LOADI, OP_JUMP_GE_I, -1, -1, -1) \
+    X(X_LOADI_JEQ, OP_LOADI, OP_JUMP_EQ_I, -1, -1, -1) \
+    X(X_LOADI_JNE, OP_LOADI, OP_JUMP_NE_I, -1, -1, -1) \
+    X(X_STR_IN_JF, OP_STR, OP_CONTAINS, OP_JUMP_IF_FALSE, -1, -1)  /* CONTAINS of a str only */ \
+    X(X_FOR_STR_IN, OP_FOR_STR, OP_JUMP, -1, -1, -1)  /* for c in s: if c in "...": see below */ \
+    X(X_FOR_RANGE_STORE, OP_FOR_RANGE, OP_JUMP, -1, -1, -1)  /* for j in range(..): xs[j] = k */ \
+    X(X_FOR_RANGE_INDEX_JF, OP_FOR_RANGE, OP_JUMP, -1, -1, -1)  /* for i in range(..): if xs[i]: */ \
+    X(X_ADD_STORE, OP_ADD_I, OP_STORE, -1, -1, -1) \
+    X(X_ADD_RET, OP_ADD_I, OP_RET, -1, -1, -1) \
+    X(X_CALL_SELF, OP_CALL, -1, -1, -1, -1)  /* a function's call of itself: marked apart, below */
 enum {
     KILN_X_BEFORE = KILN_X_FIRST - 1,
-#define KILN_X_ENUM(x, a, b, c, d) KILN_##x,
+#define KILN_X_ENUM(x, a, b, c, d, e) KILN_##x,
     KILN_FUSED_RUNS(KILN_X_ENUM)
 #undef KILN_X_ENUM
     KILN_X_END
@@ -1287,32 +1306,64 @@ KILN_COLD int kiln_fuse_for_str_in(const kiln_program *p, const uint32_t *out, i
     return 0;
 }
 
+/* X_FOR_RANGE_STORE, X_FOR_RANGE_INDEX_JF: a FOR_RANGE at pc (its JUMP after it) whose JUMP goes
+   back to a run, marked already, that is the whole loop: an X_LOAD2_LOADI_STORE that falls
+   through to the FOR_RANGE (x == KILN_X_FOR_RANGE_STORE), or an X_LOAD2_INDEX_JF whose
+   JUMP_IF_FALSE goes to it (else); in the same function. */
+KILN_COLD int kiln_fuse_for_range(const kiln_program *p, const uint32_t *out, int64_t pc, int x) {
+    int64_t f;
+    for (f = 0; f < p->n_funcs; f++) {
+        const int64_t *r = p->funcs + f * KILN_FUNC_WORDS;
+        int64_t start = r[KILN_F_START], len = r[KILN_F_LEN], t = (int64_t)(out[pc + 1] >> 8);
+        if (pc < start || pc + 1 >= start + len) continue;
+        if (t + 3 > pc - start) return 0; /* the run before the FOR_RANGE */
+        if (x == KILN_X_FOR_RANGE_STORE)
+            return (int)(out[start + t] & 0xff) == KILN_X_LOAD2_LOADI_STORE && t + 3 == pc - start;
+        return (int)(out[start + t] & 0xff) == KILN_X_LOAD2_INDEX_JF &&
+               (int64_t)(out[start + t + 2] >> 8) == pc - start;
+    }
+    return 0;
+}
+
 /* out[0 .. code_len): the code of verified program p with its fused runs marked. */
 KILN_COLD void kiln_program_fuse(const kiln_program *p, uint32_t *out) {
-#define KILN_X_ROW(x, a, b, c, d) {KILN_##x, a, b, c, d},
-    static const int16_t runs[][5] = {KILN_FUSED_RUNS(KILN_X_ROW)};
+#define KILN_X_ROW(x, a, b, c, d, e) {KILN_##x, a, b, c, d, e},
+    static const int16_t runs[][6] = {KILN_FUSED_RUNS(KILN_X_ROW)};
 #undef KILN_X_ROW
     int64_t pc, n = p->code_len, r, j;
     for (pc = 0; pc < n; pc++) out[pc] = p->code[pc];
     for (pc = 0; pc < n; pc++) {
         for (r = 0; r < (int64_t)(sizeof runs / sizeof runs[0]); r++) {
             int x = runs[r][0], k = 0;
-            for (j = 1; j < 5 && runs[r][j] >= 0; j++, k++)
+            for (j = 1; j < 6 && runs[r][j] >= 0; j++, k++)
                 if (pc + k >= n || (int)(out[pc + k] & 0xff) != runs[r][j]) break;
-            if (j < 5 && runs[r][j] >= 0) continue; /* no match */
-            if (x == KILN_X_LOADI_MOD || x == KILN_X_LOAD_MODK) { /* a positive divisor */
-                int64_t d = (int64_t)(out[pc + (x == KILN_X_LOAD_MODK)] >> 8);
+            if (j < 6 && runs[r][j] >= 0) continue; /* no match */
+            if (x == KILN_X_LOADI_MOD || x == KILN_X_LOADI_MOD_APPEND || x == KILN_X_LOAD_MODK ||
+                x == KILN_X_LOAD_MODK_JNE || x == KILN_X_LOAD_MODK_JEQ) { /* a positive divisor */
+                int64_t d = (int64_t)(out[pc + (x != KILN_X_LOADI_MOD && x != KILN_X_LOADI_MOD_APPEND)] >> 8);
                 if (d <= 0 || d >= (1 << 23)) continue;
             }
             if (x == KILN_X_STR_IN_JF || x == KILN_X_LOAD_STR_IN_JF) { /* `in` of a str */
                 int64_t t = (int64_t)(out[pc + 1 + (x == KILN_X_LOAD_STR_IN_JF)] >> 8);
                 if (t >= p->n_types || p->types[p->type_off[t]] != TY_STR) continue;
             }
+            if (x == KILN_X_CALL_SELF) continue;
             if (x == KILN_X_FOR_STR_IN && !kiln_fuse_for_str_in(p, out, pc)) continue;
+            if ((x == KILN_X_FOR_RANGE_STORE || x == KILN_X_FOR_RANGE_INDEX_JF) && !kiln_fuse_for_range(p, out, pc, x))
+                continue;
             out[pc] = (out[pc] & ~(uint32_t)0xff) | (uint32_t)x;
             pc += k - 1;
             break;
         }
+    }
+    /* X_CALL_SELF: a CALL of the function it is in (a word of its own, or the last of a run), its
+       argument the callee's parameter count instead of its index (the running frame's) */
+    for (r = 0; r < p->n_funcs; r++) {
+        const int64_t *f = p->funcs + r * KILN_FUNC_WORDS;
+        for (pc = f[KILN_F_START]; pc < f[KILN_F_START] + f[KILN_F_LEN] && pc < n; pc++)
+            if ((int)(out[pc] & 0xff) == OP_CALL && (int64_t)(out[pc] >> 8) == r && f[KILN_F_NPARAMS] >= 0 &&
+                f[KILN_F_NPARAMS] < (1 << 24))
+                out[pc] = (uint32_t)f[KILN_F_NPARAMS] << 8 | (uint32_t)KILN_X_CALL_SELF;
     }
 }
 #endif
@@ -1453,7 +1504,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         KILN_FAST(OP_LT_I), KILN_FAST(OP_LE_I), KILN_FAST(OP_GT_I), KILN_FAST(OP_GE_I),
         KILN_FAST(OP_EQ_I), KILN_FAST(OP_NE_I), KILN_FAST(OP_NOT), KILN_FAST(OP_LIST_LEN),
         KILN_FAST(OP_LIST_INDEX), KILN_FAST(OP_LIST_STORE), KILN_FAST(OP_LIST_APPEND),
-#define KILN_FUSED(x, a, b, c, d) [KILN_##x] = &&x,
+#define KILN_FUSED(x, a, b, c, d, e) [KILN_##x] = &&x,
         KILN_FUSED_RUNS(KILN_FUSED)
 #undef KILN_FUSED
     };
@@ -2349,6 +2400,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             left--;
             arg = WORD_ARG(1);
             ip += 2;
+            if ((ip[-1] & 0xff) == KILN_X_CALL_SELF) goto X_CALL_SELF;
             goto F_OP_CALL;
         }
         X_LOAD_MODK: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
@@ -2360,6 +2412,20 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip += 2;
             FNEXT;
         }
+#define X_LOAD_MODK_JUMP(name, cond) \
+        name: { /* LOAD x; LOADI k; MOD_I; LOADI c; JUMP_cc_I (0 < k < 2**23): none of them traps */ \
+            int64_t m, k = WORD_ARG(0), a, b = IMM(WORD_ARG(2)); \
+            FUSED(5, F_OP_LOAD); \
+            left -= 4; \
+            m = loc[arg] % k; \
+            a = m < 0 ? m + k : m; \
+            if (cond) ip = code + WORD_ARG(3); \
+            else ip += 4; \
+            FNEXT; \
+        }
+        X_LOAD_MODK_JUMP(X_LOAD_MODK_JNE, a != b)
+        X_LOAD_MODK_JUMP(X_LOAD_MODK_JEQ, a == b)
+#undef X_LOAD_MODK_JUMP
 /* a fused compare-and-jump handler M(name, cond) for each of the six int comparisons, named
    P_JLT .. P_JNE as in KILN_FUSED_RUNS (cond compares a with b) */
 #define KILN_INT_JUMPS(M, P) \
@@ -2423,6 +2489,19 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             ip += 3;
             FNEXT;
         }
+        X_LOAD2_LOAD_MUL: { /* LOAD2 a,b; LOAD c; MUL_I: a pushed, then b * c */
+            int64_t r;
+            FUSED(3, F_OP_LOAD2);
+            left -= 2;
+            if (kiln_mul_ovf(loc[arg >> 12], loc[WORD_ARG(0)], &r)) TRAP(TRAP_Overflow);
+            *sp++ = loc[arg & 0xfff];
+            __asm__("" : "+r"(sp)); /* two stores, not one 16-byte store of a vector made from r
+                                       (GCC's SLP): the next handler's 8-byte load of r then
+                                       waits on no store forwarding (nested_loops 30% slower) */
+            *sp++ = r;
+            ip += 2;
+            FNEXT;
+        }
         X_LOAD2_LEN_JGE: {
             int64_t n, *h, *items;
             FUSED(3, F_OP_LOAD2);
@@ -2460,6 +2539,28 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip += 2; \
             FNEXT; \
         }
+/* LOAD2 xs,i; LIST_INDEX; LOAD2 ys,j; LIST_INDEX; JUMP_cc_I: the two items compared */
+#define X_INDEX2_JUMP(name, cond) \
+        name: { \
+            int64_t n, k, *h, *items, a, b, w = WORD_ARG(1); \
+            FUSED(5, F_OP_LOAD2); \
+            left--; \
+            if (kiln_list(&vm, loc[arg & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault); \
+            k = kiln_index(loc[arg >> 12], n); \
+            if (k < 0) TRAP(TRAP_IndexError); \
+            a = items[k]; \
+            left -= 2; \
+            if (kiln_list(&vm, loc[w & 0xfff], 0, &h, &n, &items)) TRAP(TRAP_MemoryFault); \
+            k = kiln_index(loc[w >> 12], n); \
+            if (k < 0) TRAP(TRAP_IndexError); \
+            b = items[k]; \
+            left--; \
+            if (cond) ip = code + WORD_ARG(3); \
+            else ip += 4; \
+            FNEXT; \
+        }
+        KILN_INT_JUMPS(X_INDEX2_JUMP, X_INDEX2)
+#undef X_INDEX2_JUMP
         X_LOAD2_INDEX_JF: { /* LOAD2 xs,i; LIST_INDEX; JUMP_IF_FALSE */
             int64_t n, k, *h, *items;
             FUSED(3, F_OP_LOAD2);
@@ -2516,6 +2617,20 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         X_LOAD2_INT2(X_LOAD2_OR, r = a | b)
         X_LOAD2_INT2(X_LOAD2_XOR, r = a ^ b)
 #undef X_LOAD2_INT2
+        X_LOADI_MOD_APPEND: { /* LOADI k; MOD_I; LIST_APPEND (0 < k < 2**23): xs.append(x % k) */
+            int64_t m, n, *h, *items;
+            FUSED(3, F_OP_LOADI);
+            left -= 2;
+            m = sp[-1] % arg;
+            if (m < 0) m += arg;
+            if (kiln_list(&vm, sp[-2], 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+            if (n + 1 > h[1]) CHECK(kiln_list_grow(&vm, h, n + 1, &items));
+            items[n] = m;
+            h[0] = n + 1;
+            sp -= 2;
+            ip += 2;
+            FNEXT;
+        }
         X_LOADI_MOD: { /* 0 < k < 2**23: F_OP_MOD_I's positive divisor */
             int64_t m;
             FUSED(2, F_OP_LOADI);
@@ -2570,22 +2685,31 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             else ip += 2;
             FNEXT;
         }
+/* the character set of the image's string at `at` for X_CHAR_IN_JF's test, once per string */
+#define KILN_IN_SET(at) do { \
+            if ((at) != in_at) { \
+                const int64_t *ci_ = prog->image + (at) + 1; \
+                int64_t n_ = prog->image[at]; \
+                in_at = (at); \
+                in_set[0] = in_set[1] = 0; \
+                for (i = 0; i < n_ && ci_[i] >= 0 && ci_[i] < 128; i++) in_set[ci_[i] >> 6] |= (uint64_t)1 << (ci_[i] & 63); \
+                in_ascii = i == n_; \
+            } } while (0)
+/* found: whether character c is in the image's string at `at` (KILN_IN_SET made for it) */
+#define KILN_IN(at, c, found) do { \
+            if (in_ascii) { \
+                found = (c) >= 0 && (c) < 128 && (in_set[(c) >> 6] >> ((c) & 63) & 1); \
+            } else { \
+                const int64_t *ci_ = prog->image + (at) + 1; \
+                int64_t n_ = prog->image[at]; \
+                for (i = 0; i < n_ && ci_[i] != (c); i++) {} \
+                found = i < n_; \
+            } } while (0)
         X_CHAR_IN_JF: { /* the character in_c in the image's string at arg, CONTAINS's step taken
                            and the operand popped; ip at the CONTAINS, then the JUMP_IF_FALSE */
-            int64_t n = prog->image[arg], found, c = in_c;
-            const int64_t *ci = prog->image + arg + 1;
-            if (arg != in_at) { /* the set of the image string's characters, once */
-                in_at = arg;
-                in_set[0] = in_set[1] = 0;
-                for (i = 0; i < n && ci[i] >= 0 && ci[i] < 128; i++) in_set[ci[i] >> 6] |= (uint64_t)1 << (ci[i] & 63);
-                in_ascii = i == n;
-            }
-            if (in_ascii) {
-                found = c >= 0 && c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
-            } else {
-                for (i = 0; i < n && ci[i] != c; i++) {}
-                found = i < n;
-            }
+            int64_t found, c = in_c;
+            KILN_IN_SET(arg);
+            KILN_IN(arg, c, found);
             left--;
             if (!found) ip = code + WORD_ARG(1);
             else ip += 2;
@@ -2594,32 +2718,162 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
         X_FOR_STR_IN: { /* FOR_STR, its JUMP back to an X_LOAD_STR_IN_JF of the loop's own local
                            (kiln_fuse_for_str_in): the step as F_OP_FOR_STR's, then, with fuel for
                            the run's 4 steps, the run with the character read from the string
-                           just made (as CONTAINS reads it; another length goes the long way) */
-            int64_t *st, n, addr, t;
+                           just made (as CONTAINS reads it; another length goes the long way).
+                           Where the JUMP_IF_FALSE goes back to this FOR_STR and the loop's local
+                           is not its state, the next step (fuel for it left) loops here: nothing
+                           else runs in between, so the string checked once stays as it was */
+            int64_t *st, n, addr, t, j, c, pc, sarg, jf, found;
             const int64_t *cp, *s;
+            int again, body;
             st = loc + (arg >> 12);
             if (kiln_str(&vm, st[0], &n, &cp)) TRAP(TRAP_MemoryFault);
-            if (st[1] < 0 || st[1] >= n) {
-                ip++;
-                FNEXT;
+            pc = (ip - 1) - code;         /* the FOR_STR */
+            t = (int64_t)(*ip >> 8);      /* its JUMP's target: the run's LOAD */
+            sarg = (int64_t)(code[t + 1] >> 8);
+            jf = (int64_t)(code[t + 3] >> 8);
+            KILN_IN_SET(sarg);
+            again = jf == pc && in_ascii && (uint64_t)((arg & 0xfff) - (arg >> 12)) >= 2;
+            /* and where the JUMP_IF_FALSE falls through to an X_LOAD_ADDI_STORE (x += k) that
+               falls through to this FOR_STR, that local not the loop's state: that too */
+            body = again && (code[t + 4] & 0xff) == KILN_X_LOAD_ADDI_STORE && t + 7 == pc &&
+                   (uint64_t)((int64_t)(code[t + 6] >> 8) - (arg >> 12)) >= 2;
+            for (;;) {
+                j = st[1];
+                if (j < 0 || j >= n) {
+                    ip = code + pc + 2;
+                    FNEXT;
+                }
+                CHECK(kiln_char(&vm, cp[j], &addr));
+                st[1] = j + 1;
+                loc[arg & 0xfff] = addr;
+                ip = code + t;
+                if (left < 4) FNEXT; /* the run one step at a time, as the code */
+                left -= 2; /* LOAD, STR */
+                ip += 2;   /* at the CONTAINS */
+                s = vm.heap + (addr - vm.image_len); /* a string kiln_char made: on the heap */
+                if (s[0] != 1) { /* never, unless the program wrote over it: CONTAINS as it is */
+                    *sp++ = addr;
+                    arg = sarg;
+                    goto X_STR_IN_JF_RUN;
+                }
+                left -= 2; /* CONTAINS, JUMP_IF_FALSE */
+                c = s[1];
+                if (again) /* (in_ascii) */
+                    found = (uint64_t)c < 128 && (in_set[c >> 6] >> (c & 63) & 1);
+                else
+                    KILN_IN(sarg, c, found);
+                if (found) {
+                    int64_t r;
+                    ip += 2; /* at the run x += k */
+                    if (!body || left < 4) FNEXT;
+                    left -= 2; /* LOAD, ADDI (the run's fuel as X_LOAD_ADDI_STORE spends it) */
+                    if (kiln_add_ovf(loc[ip[0] >> 8], IMM((int64_t)(ip[1] >> 8)), &r)) TRAP(TRAP_Overflow);
+                    left -= 2; /* STORE; this FOR_STR's step, as FNEXT takes it */
+                    loc[ip[2] >> 8] = r;
+                    ip = code + pc + 1;
+                    continue;
+                }
+                ip = code + jf;
+                if (!again || left < 1) FNEXT;
+                left--; /* this FOR_STR's step, as FNEXT takes it */
             }
-            CHECK(kiln_char(&vm, cp[st[1]], &addr));
-            st[1]++;
-            loc[arg & 0xfff] = addr;
+        }
+        X_FOR_RANGE_STORE: { /* FOR_RANGE whose JUMP goes back to an X_LOAD2_LOADI_STORE (LOAD2
+                                xs,j; LOADI k; LIST_STORE) that falls through to it
+                                (kiln_fuse_for_range): the loop runs here, the step as
+                                F_OP_FOR_RANGE's, then, with fuel for its 3 steps, the store.
+                                The list is checked again where its local changes, and after
+                                every store where its items could overlap its header: else
+                                nothing in the loop writes what the check read */
+            int64_t *st, cur, next, t, lb, v, pc, la = 0, n = 0, k, *h, *items = 0;
+            int have = 0;
+            st = loc + (arg >> 12);
+            pc = (ip - 1) - code;
             t = (int64_t)(*ip >> 8);
-            ip = code + t;
-            if (left < 4) FNEXT; /* the run one step at a time, as the code */
-            left -= 2; /* LOAD, STR */
-            arg = (int64_t)(ip[1] >> 8);
-            ip += 2; /* at the CONTAINS */
-            s = vm.heap + (addr - vm.image_len); /* a string kiln_char made: on the heap */
-            if (s[0] != 1) { /* never, unless the program wrote over it: CONTAINS as it is */
-                *sp++ = addr;
-                goto X_STR_IN_JF_RUN;
+            lb = (int64_t)(code[t] >> 8);
+            v = IMM((int64_t)(code[t + 1] >> 8));
+            for (;;) {
+                cur = st[0];
+                if (!(st[2] > 0 ? cur < st[1] : cur > st[1])) {
+                    ip = code + pc + 2;
+                    FNEXT;
+                }
+                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                loc[arg & 0xfff] = cur;
+                ip = code + t;
+                if (left < 3) FNEXT; /* the run one step at a time, as the code */
+                left -= 3; /* LOAD2, LOADI, LIST_STORE */
+                if (!have || loc[lb & 0xfff] != la) {
+                    la = loc[lb & 0xfff];
+                    if (kiln_list(&vm, la, 1, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+                    have = !(items < h + 3 && h < items + h[1]);
+                }
+                k = kiln_index(loc[lb >> 12], n);
+                if (k < 0) TRAP(TRAP_IndexError);
+                items[k] = v;
+                ip = code + pc;
+                if (left < 1) FNEXT;
+                left--; /* this FOR_RANGE's step, as FNEXT takes it */
             }
-            left--; /* CONTAINS */
-            in_c = s[1];
-            goto X_CHAR_IN_JF;
+        }
+        X_FOR_RANGE_INDEX_JF: { /* FOR_RANGE whose JUMP goes back to an X_LOAD2_INDEX_JF (LOAD2
+                                   xs,i; LIST_INDEX; JUMP_IF_FALSE) that goes back to it when
+                                   false (kiln_fuse_for_range): as X_FOR_RANGE_STORE, the loop
+                                   here while the item is false; nothing in it writes the heap */
+            int64_t *st, cur, next, t, lb, pc, la = 0, n = 0, k, *h, *items = 0;
+            int have = 0;
+            st = loc + (arg >> 12);
+            pc = (ip - 1) - code;
+            t = (int64_t)(*ip >> 8);
+            lb = (int64_t)(code[t] >> 8);
+            for (;;) {
+                cur = st[0];
+                if (!(st[2] > 0 ? cur < st[1] : cur > st[1])) {
+                    ip = code + pc + 2;
+                    FNEXT;
+                }
+                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                loc[arg & 0xfff] = cur;
+                ip = code + t;
+                if (left < 3) FNEXT; /* the run one step at a time, as the code */
+                left -= 2; /* LOAD2, LIST_INDEX */
+                if (!have || loc[lb & 0xfff] != la) {
+                    la = loc[lb & 0xfff];
+                    if (kiln_list(&vm, la, 0, &h, &n, &items)) TRAP(TRAP_MemoryFault);
+                    have = 1;
+                }
+                k = kiln_index(loc[lb >> 12], n);
+                if (k < 0) TRAP(TRAP_IndexError);
+                left--; /* JUMP_IF_FALSE */
+                if (items[k]) {
+                    ip = code + t + 3;
+                    FNEXT;
+                }
+                ip = code + pc;
+                if (left < 1) FNEXT;
+                left--; /* this FOR_RANGE's step, as FNEXT takes it */
+            }
+        }
+#undef KILN_IN_SET
+#undef KILN_IN
+        X_CALL_SELF: { /* CALL of the running function (kiln_program_fuse), arg its parameter count:
+                          F_OP_CALL's shortcut without reading the callee's record; the same
+                          checks in the same order */
+            int64_t span = hi - loc, base = (sp - arg) - stack;
+            kiln_frame *fp = frames + depth; /* the callee's */
+            if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
+            if (base + span > stack_words) TRAP(TRAP_StackExhausted);
+            fp[-1].ret_pc = (int32_t)(ip - code);
+            fp->func = fp[-1].func;
+            fp->base = base;
+            depth++;
+            loc = stack + base;
+            if (arg < nloc)
+                for (i = arg; i < nloc; i++) loc[i] = 0;
+            lo = sp = loc + nloc;
+            hi = loc + span;
+            ip = code;
+            FNEXT;
         }
         X_ADD_STORE: {
             int64_t r;
