@@ -69,6 +69,17 @@ def _device_rows(
         return []
     if not cuda.available():
         return []
+    from vm import prebuilt
+
+    capability = str(cuda.load_cupy().cuda.Device().compute_capability)
+    if not any(prebuilt.find("compiler", t) for t in prebuilt.targets_for(capability)):
+        # CuPy's NVRTC would build it inside the first timed call: 10-16 minutes and ~20 GB
+        print(
+            f"no device rows: no built compiler cubin for sm_{capability} "
+            "(kiln gpu prebuild --module compiler)",
+            flush=True,
+        )
+        return []
     copies = max(1, DEVICE_PROGRAMS[quick] // len(sources))
     many, many_names = sources * copies, names * copies
     rows = []
