@@ -1821,6 +1821,102 @@ BUILTIN_VAR_REFUSED = [
     "def f(map: list[int]) -> int:\n    return max(map(lambda x: x, map))\n",
 ]
 
+# round(x, n) (types.py's round_ndigits, lower.py's b_round: ROUND_F_N of a float; an int with a
+# literal n >= 0 is itself) and list(set(xs)) of ints or bools (types.py's kset_order: SET_ORDER,
+# CPython's iteration order), since kccov3
+ROUND_N_ACCEPTED = [
+    "def f(x: float) -> float:\n    return round(x, 2)\n",
+    "def f(x: int) -> int:\n    return round(x, 2) + round(x, 0)\n",
+    "def f(x: float, n: int) -> float:\n    return round(x * 2.5, n + 1)\n",
+    "def f(x: bool) -> int:\n    return round(x, 0)\n",
+    "def f(x: float) -> float:\n    return round(x, True) + round(x, -1)\n",
+    "def f(x: float) -> int:\n    return int(round(x, 0)) ** 2\n",
+    "def f() -> float:\n    return round(2.675, 2)\n",
+    "N = 3\n\ndef f(x: float) -> float:\n    return round(x, N)\n",
+    "def f(xs: list[float]) -> list[float]:\n    return [round(x, 1) for x in xs]\n",
+    "def f(a: float, b: float) -> float:\n    s = (a + b) / 2\n    return round(s, 2) + round(a)\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set(l))\n",
+    "def f(l: list[bool]) -> list[bool]:\n    return list(set(l))\n",
+    "def f(l: list[int]) -> int:\n    u = list(set(l))\n    u.sort()\n    return len(u) + u[0]\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set([x * 2 for x in l]))\n",
+    "def f(t: tuple[int, int, int]) -> list[int]:\n    return list(set(t))\n",
+    "def f(l: list[int]) -> list[int]:\n    return sorted(list(set(l)))\n",
+    "def g(x: int) -> list[int]:\n    return [x, x]\n\ndef f(l: list[int]) -> list[int]:\n"
+    "    return list(set(g(l[0])))\n",
+]
+ROUND_N_REFUSED = [
+    "def f(x: int, n: int) -> int:\n    return round(x, n)\n",
+    "def f(x: int) -> int:\n    return round(x, -1)\n",
+    "def f(x: float) -> float:\n    return round(x, 2.0)\n",
+    "def f(x: str) -> float:\n    return round(x, 2)\n",
+    "def f(x: float) -> float:\n    return round(x, ndigits=2)\n",
+    "def f(x: float) -> int:\n    return round(x, 2)\n",
+    "def f(l: list[str]) -> list[str]:\n    return list(set(l))\n",
+    "def f(l: list[float]) -> list[float]:\n    return list(set(l))\n",
+    "def f(s: str) -> list[str]:\n    return list(set(s))\n",
+    "def f(n: int) -> list[int]:\n    return list(set(range(n)))\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set(set(l)))\n",
+    "def f() -> list[int]:\n    return list(set([]))\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set())\n",
+]
+
+# a top-level assignment of another type starts a new variable (types.py's maybe_rebind; the
+# slots in FunctionInfo.variables' order: the new one at the old one's place), since kccov3
+REBIND_ACCEPTED = [
+    "def f(s: str) -> int:\n    s = s.split(', ')\n    return len(s)\n",
+    "def f(x: int) -> str:\n    x = str(x)\n    return x[-1] + x[:-1]\n",
+    "def f(a: int, n: str) -> int:\n    k = 3\n    n = int(n)\n    y = n + a + k\n    return y\n",
+    "def f(n: int) -> int:\n    total = 0\n    for d in str(n):\n        total += int(d)\n"
+    "    n = [int(c) for c in str(n)]\n    return total + len(n)\n",
+    "def f(n: str) -> int:\n    if len(n) > 2:\n        q = 1\n    n = int(n)\n    n = str(n)\n"
+    "    n = len(n)\n    return n + q\n",
+    "def f(s: str) -> int:\n    x = 1\n    x = 'a'\n    x = 2.5\n    return len(s)\n",
+    "def f(s: str) -> int:\n    a = b = 1\n    a = 'x'\n    return b\n",
+    "def f(x: float) -> int:\n    x = int(x)\n    return x\n",
+    "def f(x: int) -> bool:\n    x = x > 2\n    return x\n",
+    "def f(s: str) -> int:\n    s = list(s)\n    s.sort()\n    s = ''.join(s)\n    return len(s)\n",
+    "def f(n: int) -> int:\n    while n > 10:\n        n -= 1\n    n = str(n)\n    return len(n)\n",
+    "def g(s: str) -> int:\n    s = s.split()\n    return len(s)\n\n"
+    "def f(x: str) -> int:\n    y = x\n    y = len(y)\n    return g(x) + y\n",
+    "def f(n: int) -> int:\n    m = n\n    n = str(n)\n    for i in range(2):\n"
+    "        m += len(n)\n    return m\n",
+    "def f(s: str, t: str) -> int:\n    t = t.split()\n    s = s.split()\n"
+    "    return len(s) + len(t)\n",
+    "def f(x: int) -> int:\n    if x > 1:\n        y = 2\n    print(y)\n    y = 'a'\n"
+    "    return len(y)\n",
+]
+REBIND_REFUSED = [
+    "def f(s: str) -> int:\n    if len(s) > 1:\n        s = s.split()\n    return 1\n",
+    "def f(s: str) -> int:\n    t = [x for x in s]\n    x = 5\n    x = 'a'\n    return len(x)\n",
+    "def f(s: str) -> int:\n    n = []\n    n = 5\n    return n\n",
+    "def f(s: str) -> int:\n    for i in range(2):\n        s = len(s)\n    return s\n",
+    "def f(s: str) -> int:\n    a = b = 1\n    a = b = 'x'\n    return 1\n",
+]
+
+# == and != of two dicts whose values hold no float or dict (types.py's "dict" plan, lower.py's
+# dict_equal), since kccov3
+_COUNTS = "    d1 = {}\n    for ch in a:\n        d1[ch] = %s\n"
+DICT_EQ_ACCEPTED = [
+    "def f(a: str, b: str) -> bool:\n    d1 = {}\n    d2 = {}\n    for ch in a:\n"
+    "        d1[ch] = 1\n    for ch in b:\n        d2[ch] = 1\n    return d1 == d2\n",
+    "def f(a: str, b: str) -> bool:\n    d1 = {}\n    d2 = {}\n    for ch in a:\n"
+    "        d1[ch] = 1\n    for ch in b:\n        d2[ch] = 1\n    return d1 != d2\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "[1]" + "    return d1 == {'a': [1]}\n",
+    "def f(a: str) -> bool:\n"
+    + _COUNTS % "(1, 'x')"
+    + "    return d1 == {'a': (1, 'x')} and {} != d1\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    return d1 == d1 == {'a': 1}\n",
+    "def f(a: int) -> bool:\n    d1 = {1: True}\n    return d1 == {1: a > 2}\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    if d1 == {'a': 1}:\n        return True\n"
+    "    return False\n",
+]
+DICT_EQ_REFUSED = [
+    "def f(a: str) -> bool:\n" + _COUNTS % "1.5" + "    return d1 == {'a': 1.5}\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "(1, 2.5)" + "    return d1 == {'a': (1, 2.5)}\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    return d1 < d1\n",
+    "def f(a: str) -> bool:\n    d1 = {}\n    d2 = {}\n    return d1 == d2\n",
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -1867,6 +1963,9 @@ FRONT_END_GROUPS = {
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),
     'float("inf"), float(s)': (FLOAT_ACCEPTED, FLOAT_REFUSED),
     "a variable or parameter named like a builtin": (BUILTIN_VAR_ACCEPTED, BUILTIN_VAR_REFUSED),
+    "round(x, n), list(set(xs))": (ROUND_N_ACCEPTED, ROUND_N_REFUSED),
+    "a top-level assignment of another type (a new variable)": (REBIND_ACCEPTED, REBIND_REFUSED),
+    "== and != of dicts": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
 }
 
 

@@ -130,7 +130,7 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_MAX_MCONST 64   /* module constants */
 #define KC_SYNTH_BYTES 512 /* the text of the names kc's rewrites make ($key_i1, enumerate, ...) */
 #define KC_BARE_LIST (-2)
-#define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin */
+#define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin, 45 round(x, n) */
 #define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
 #define KC_NEXT_OP 63  /* an E_CALL's op: next(<generator>, <literal>), as the parser saw it */
 #define KC_ISINSTANCE_OP 61  /* an E_CALL's op: isinstance(x, C) decided by x's type, 61 False, 62 True */
@@ -171,8 +171,9 @@ enum kc_bin { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_MOD, B_POW, B_LSHIFT, B_
 enum kc_unary { U_NOT, U_NEG, U_POS, U_INVERT };
 enum kc_cmp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_OTHER, C_IS, C_ISNOT };
 /* types.py's compare plans kc covers: PL_NONE `x == None`, `f() is None` (a None on one side:
-   decided by the other side's type); PL_ISBOOL `x is True` (`==` for a bool) */
-enum kc_plan { PL_NUM, PL_VALUE, PL_IN, PL_NONE, PL_ISBOOL };
+   decided by the other side's type); PL_ISBOOL `x is True` (`==` for a bool); PL_DICT `==` and
+   `!=` of two dicts whose values hold no float or dict (lower.py's dict_equal) */
+enum kc_plan { PL_NUM, PL_VALUE, PL_IN, PL_NONE, PL_ISBOOL, PL_DICT };
 
 typedef struct {
     int16_t kind, op;    /* op: kc_bin / kc_unary / 0 and / 1 or / kc_cmp of a comparator */
@@ -193,6 +194,10 @@ typedef struct {
 typedef struct {
     int32_t name_tok, type, slot, flag, needs_check;
     int32_t hidden, active;  /* a comprehension's variable (types.py's hidden), in its scope now */
+    /* types.py's maybe_rebind: `renamed` a variable a top-level assignment of another type
+       replaced (no lookup finds it); its FunctionInfo.variables position (the slots' order) is
+       `pos`, and `occ` the variable at this index's position (both the index but for rebinds) */
+    int32_t renamed, pos, occ;
 } kc_var;
 
 typedef struct {
@@ -214,6 +219,7 @@ typedef struct {
     int64_t arena_cap, arena_used;
     int err;  /* 1: unsupported (the reason in diag); KC_SUSPENDED: see the check phase */
     int32_t need_callee;
+    int32_t top_stmt;  /* the function's top-level statement being checked (types.py's top_level) */
     char *diag;
     /* tables, all in the arena */
     kc_tok *toks; int32_t n_toks, cap_toks, pos;

@@ -223,6 +223,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->n_nodes = c->n_funcs = c->n_vars = c->n_code = c->n_labels = 0;
     c->n_consts = c->n_image = c->n_types = c->n_loops = c->depth = c->n_marks = 0;
     c->bare_list_ok = c->in_signature = 0;
+    c->top_stmt = -1;
     c->in_def = c->n_nested = 0;
     c->math_names = 0;
     c->typing_names = 0;
@@ -364,10 +365,14 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
         c->fn = f;
-        int32_t slot = 0;
-        for (int32_t v = f->var_begin; v < f->var_end; v++) c->vars[v].slot = slot++;
-        for (int32_t v = f->var_begin + f->n_params; v < f->var_end; v++)
-            if (c->vars[v].needs_check) c->vars[v].flag = slot++;
+        /* lower.py's slots: the parameters, then FunctionInfo.variables in its order (a
+           rebound variable's position: kc_maybe_rebind), then the flags in that order */
+        int32_t slot = 0, params_end = f->var_begin + f->n_params;
+        for (int32_t v = f->var_begin; v < params_end; v++) c->vars[v].slot = slot++;
+        for (int32_t p = f->var_begin; p < f->var_end; p++)
+            if (c->vars[p].occ >= params_end) c->vars[c->vars[p].occ].slot = slot++;
+        for (int32_t p = f->var_begin; p < f->var_end; p++)
+            if (c->vars[p].occ >= params_end && c->vars[c->vars[p].occ].needs_check) c->vars[c->vars[p].occ].flag = slot++;
         f->n_locals = slot;
         f->code_begin = c->n_code;
         c->line = f->line;

@@ -42,7 +42,7 @@ KC_FN int32_t kc_lookup(const kc_ctx *c, int32_t tok) {
     for (int32_t v = c->n_vars - 1; v >= c->fn->var_begin; v--)
         if (c->vars[v].active && kc_same_name(c, c->vars[v].name_tok, tok)) return v;
     for (int32_t v = c->fn->var_begin; v < c->n_vars; v++)
-        if (!c->vars[v].hidden && kc_same_name(c, c->vars[v].name_tok, tok)) return v;
+        if (!c->vars[v].hidden && !c->vars[v].renamed && kc_same_name(c, c->vars[v].name_tok, tok)) return v;
     return -1;
 }
 
@@ -50,7 +50,8 @@ KC_FN int32_t kc_new_var(kc_ctx *c, int32_t tok, int type) {
     if (c->n_vars >= c->cap_vars) { kc_fail(c, "too many variables for the arena", c->toks[tok].line); return -1; }
     kc_var *v = &c->vars[c->n_vars];
     v->name_tok = tok; v->type = type; v->slot = -1; v->flag = -1; v->needs_check = 0;
-    v->hidden = v->active = 0;
+    v->hidden = v->active = v->renamed = 0;
+    v->pos = v->occ = c->n_vars;
     return c->n_vars++;
 }
 
@@ -249,8 +250,51 @@ KC_FN int32_t kc_descriptor(const kc_ctx *c, int32_t t, int32_t *out, int32_t at
     return at;
 }
 
+/* whether the concrete type t holds a float or a dict (Type.has_float, "dict[" in show(t)); 1
+   too where its items outgrow a small work list (no recursion: kc_sets_ok bounds the nesting) */
+KC_FN int kc_holds_float_or_dict(const kc_ctx *c, int32_t t) {
+    int32_t todo[16];
+    int n = 0, seen = 0;
+    todo[n++] = t;
+    while (n) {
+        int32_t base = todo[--n] % KC_LIST;
+        if (base == T_FLOAT || kc_is_dict(base) || ++seen > 1024) return 1;
+        if (kc_is_compound(base))
+            for (int32_t i = 0; i < kc_tuple_n(c, base); i++) {
+                if (n >= 16) return 1;
+                todo[n++] = kc_tuple_arg(c, base, i);
+            }
+    }
+    return 0;
+}
+
+/* types.py's maybe_rebind: `NAME = value` as a top-level statement of the function (the caller
+   checked that), where NAME's variable and the value have known types that differ, starts a new
+   variable of the name; reads before keep the old one. The new variable takes the old one's
+   place in the slots' order (FunctionInfo.variables keeps the key's position), the old one
+   goes to the end (`NAME$k`, appended). Not where a comprehension's variable has the name
+   (kc cannot tell which one types.py's variables map holds). */
+KC_FN void kc_maybe_rebind(kc_ctx *c, int32_t target, int t) {
+    int32_t tok = c->nodes[target].tok, v = kc_lookup(c, tok);
+    if (v < 0 || c->vars[v].hidden || c->vars[v].active) return;
+    int vt = kc_resolve(c, c->vars[v].type), rt = kc_resolve(c, t);
+    if (vt == rt || vt == T_UNKNOWN || rt == T_UNKNOWN || vt == T_NONE || rt == T_NONE ||
+        !kc_concrete(c, vt, 0) || !kc_concrete(c, rt, 0))
+        return;
+    for (int32_t w = c->fn->var_begin; w < c->n_vars; w++)
+        if (c->vars[w].hidden && kc_same_name(c, c->vars[w].name_tok, tok)) return;
+    int32_t n = kc_new_var(c, tok, rt);
+    if (n < 0) return;
+    int32_t at = c->vars[v].pos;
+    c->vars[v].renamed = 1;
+    c->vars[n].pos = at;
+    c->vars[at].occ = n;
+    c->vars[v].pos = n;
+    c->vars[n].occ = v;
+}
+
 /* bind: a store to a name. A variable keeps one type (types.py's maybe_rebind, which starts a
-   new variable for a top-level assignment of another type, is not done here: unsupported). */
+   new variable for a top-level assignment of another type, is kc_maybe_rebind, before). */
 KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     kc_node *n = &c->nodes[target];
     int32_t v = kc_lookup(c, n->tok);
@@ -661,6 +705,22 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
             n->op = 4;
             return seq == T_STR ? T_STR + KC_LIST : seq;
         }
+        if (kc_is_builtin_call(c, a0, "set") && c->nodes[a0].ival == 1 && !c->nodes[a0].spare &&
+            !kc_is_builtin_call(c, c->nodes[a0].a, "range")) {
+            /* list(set(xs)) of ints or bools: types.py's sequence gives the set call kset_order,
+               lower.py's b_set SET_ORDER (CPython's iteration order) for its SORTED_UNIQUE (op 9);
+               a set of anything else is refused (the reference: iteration over a set) */
+            kc_type_expr(c, a0, 0);
+            if (c->err) return T_UNKNOWN;
+            int seq = kc_resolve(c, c->nodes[c->nodes[a0].a].ty);
+            if (c->nodes[a0].op != 8 || (seq != T_INT + KC_LIST && seq != T_BOOL + KC_LIST)) {
+                kc_fail(c, "list(set(...)) other than of a list of ints or bools", n->line);
+                return T_UNKNOWN;
+            }
+            c->nodes[a0].op = 9;
+            n->op = 5;
+            return seq;
+        }
         int seq = kc_sequence(c, a0);
         n->op = 5;
         return seq == T_STR ? T_STR + KC_LIST : seq;
@@ -892,6 +952,22 @@ KC_FN int kc_math_result(kc_ctx *c, const kc_node *n, int at) {
     return n->op == KC_MATH_OP ? T_FLOAT : T_INT;
 }
 
+/* round(x, n) (E_CALL op KC_MATH_OP + 5), as types.py's round_ndigits: x typed, then n; n an int
+   or bool; a float x gives a float (ROUND_F_N), an int or bool x with n an int literal >= 0 is x
+   itself (int); anything else is refused (the reference gives its diagnostic) */
+KC_FN int kc_round_ndigits(kc_ctx *c, kc_node *n) {
+    int32_t x = n->a, nd = c->nodes[x].next;
+    int xt = kc_resolve(c, kc_type_expr(c, x, 0));
+    if (c->err) return T_UNKNOWN;
+    int nt = kc_resolve(c, kc_type_expr(c, nd, 0));
+    if (c->err) return T_UNKNOWN;
+    if (!kc_intlike(nt)) { kc_fail(c, "round(x, ndigits) of a non-int ndigits", n->line); return T_UNKNOWN; }
+    if (xt == T_FLOAT) return T_FLOAT;
+    if (kc_intlike(xt) && c->nodes[nd].kind == E_INT && c->nodes[nd].ival >= 0) return T_INT;
+    kc_fail(c, "round(x, ndigits) other than of a float, or of an int with a literal ndigits >= 0", n->line);
+    return T_UNKNOWN;
+}
+
 /* Whether every assignment target the parse took is one CPython's grammar takes (kc's parser
    leaves the rest to the checker): names, items and slices, tuples and lists of those. A
    diagnostic of kc's is given only when this holds. */
@@ -1055,7 +1131,12 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
                 l->ival = PL_VALUE;
                 l->ty = kc_resolve(c, lt);
                 if (kc_is_set(l->ty) && l->op != C_EQ && l->op != C_NE) { kc_fail(c, "set ordering", n->line); return T_UNKNOWN; }
-                if (!kc_sets_ok(c, l->ty, 0) || kc_is_dict(l->ty)) { kc_fail(c, "comparison of dicts", n->line); return T_UNKNOWN; }
+                if (kc_is_dict(l->ty) && kc_sets_ok(c, l->ty, 0) && (l->op == C_EQ || l->op == C_NE)) {
+                    /* types.py's ("dict", t) plan: values of a known type without a float or a dict */
+                    int vt = kc_resolve(c, kc_tuple_arg(c, l->ty, 1));
+                    if (kc_concrete(c, vt, 0) && !kc_holds_float_or_dict(c, vt)) l->ival = PL_DICT;
+                }
+                if (l->ival != PL_DICT && (!kc_sets_ok(c, l->ty, 0) || kc_is_dict(l->ty))) { kc_fail(c, "comparison of dicts", n->line); return T_UNKNOWN; }
             }
             lt = rt;
         }
@@ -1076,7 +1157,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             t = kc_next_type(c, k);
             break;
         }
-        int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4 ? -1 : kc_find_func(c, n->tok);
+        int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 5 ? -1 : kc_find_func(c, n->tok);
         int mf = f < 0 && !n->op ? kc_math_fn(c, &c->toks[n->tok]) : -1;
         if (f >= 0 && !n->op && kc_math_fn(c, &c->toks[n->tok]) >= 0 &&
             (c->fn->local_math_names >> kc_math_fn(c, &c->toks[n->tok]) & 1)) {  /* the local import wins */
@@ -1088,6 +1169,11 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             n->op = (int16_t)(KC_MATH_OP + (kc_tok_is(c, &c->toks[n->tok], "round") ? 3 : 4));
         } else if (mf >= 0 && ((c->math_names | c->fn->local_math_names) >> mf & 1) && kc_lookup(c, n->tok) < 0) {  /* `from math import floor`: floor(x) */
             n->op = (int16_t)(KC_MATH_OP + mf);
+        }
+        if (n->op == KC_MATH_OP + 3 && n->ival == 2 && !n->spare && n->c < 0) n->op = KC_MATH_OP + 5;
+        if (n->op == KC_MATH_OP + 5) {  /* round(x, n): types.py's round_ndigits */
+            t = kc_round_ndigits(c, n);
+            break;
         }
         if (n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4) {
             if (n->ival != 1 || n->spare) { kc_fail(c, "math function with these arguments (a type error)", n->line); return T_UNKNOWN; }
@@ -1365,6 +1451,7 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
             break;
         }
         int t = kc_type_expr(c, value, 0);
+        if (!c->err && c->top_stmt == k && c->nodes[s->a].next < 0 && c->nodes[s->a].kind == E_NAME) kc_maybe_rebind(c, s->a, t);
         for (int32_t target = s->a; target >= 0 && !c->err; target = c->nodes[target].next) {
             kc_node *tn = &c->nodes[target];
             if (tn->kind == E_TUPLE) {  /* unpacking a tuple or a list into names */
@@ -1511,7 +1598,11 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
 }
 
 KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth) {
-    for (; s >= 0 && !c->err; s = c->nodes[s].next) kc_check_stmt(c, s, loop_depth);
+    int top = s == c->fn->body;
+    for (; s >= 0 && !c->err; s = c->nodes[s].next) {
+        if (top) c->top_stmt = s;
+        kc_check_stmt(c, s, loop_depth);
+    }
 }
 
 /* Whether a break in the block at s belongs to the loop whose body it is (types.py's _breaks_out) */
