@@ -163,6 +163,12 @@ def test_arg_types_type_unannotated_parameters():
     # an Optional argument is outside what kc covers: it says so
     [got] = compile_batch([source], ["f.py"], [{"f": [optional_of(INT), type_of_value(1)]}])
     assert isinstance(got, Unsupported)
+    # a function the caller types may not return a dict (reference.py): kc refuses it too
+    counts = "def h(s):\n    d = {}\n    for w in s.split():\n        d[w] = 1\n    return d\n"
+    [got] = compile_batch([counts], ["h.py"], [{"h": [type_of_value("s")]}])
+    assert isinstance(got, Unsupported)
+    with pytest.raises(CompileError):
+        compile_source(counts, "h.py", arg_types={"h": [type_of_value("s")]})
 
 
 RESULT_INFERENCE = [
@@ -1040,9 +1046,11 @@ DICT_ACCEPTED = [
     "def f(xs: list[int]) -> int:\n    d: dict[int, list[int]] = {}\n    return len(d)\n",
     "def f(xs: list[int]) -> int:\n    d: dict[str, int] = {'a': 1}\n    return d['a']\n",
 ]
-DICT_REFUSED = [
+DICT_ACCEPTED += [  # a dict parameter or result (`f'local`), since kccov3
     "def f(d: dict[int, int]) -> int:\n    return len(d)\n",
     "def f(xs: list[int]) -> dict[int, int]:\n    return {}\n",
+]
+DICT_REFUSED = [
     (
         "def f(xs: list[int]) -> int:\n"
         "    d: dict[int, float] = {}\n"
@@ -1910,7 +1918,23 @@ DICT_EQ_ACCEPTED = [
     "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    if d1 == {'a': 1}:\n        return True\n"
     "    return False\n",
 ]
+DICT_EQ_ACCEPTED += [  # a dict as a parameter or result (the function named `name'local`)
+    "def h(s: str) -> dict[str, int]:\n    d = {}\n    for w in s.split():\n"
+    "        d[w] = d.get(w, 0) + 1\n    return d\n\n"
+    "def f(s: str) -> bool:\n    return h(s) == {'a': 2, 'b': 2}\n",
+    "def h(s):\n    d = {}\n    for w in s.split():\n        d[w] = 1\n    return d\n\n"
+    "def f(s: str) -> int:\n    return h(s)['a'] + len(h(s))\n",
+    "def h(s: str) -> dict[str, int]:\n    d = {}\n    d[s] = 1\n    return d\n",
+    "def g(d):\n    d['x'] = 2\n    return len(d)\n\n"
+    "def f(s: str) -> int:\n    d = {}\n    d[s] = 1\n    return g(d) + d['x']\n",
+    "def f(s: str) -> bool:\n    def h(x: str) -> dict[str, int]:\n        return {x: 1}\n\n"
+    "    return h(s) == {'a': 1}\n",
+]
 DICT_EQ_REFUSED = [
+    "def h(s: str) -> dict[str, set[int]]:\n    d = {}\n    return d\n\n"
+    "def f(s: str) -> bool:\n    return len(h(s)) == 0\n",
+    "def h(s: str) -> list[dict[str, int]]:\n    return []\n\n"
+    "def f(s: str) -> bool:\n    return len(h(s)) == 0\n",
     "def f(a: str) -> bool:\n" + _COUNTS % "1.5" + "    return d1 == {'a': 1.5}\n",
     "def f(a: str) -> bool:\n" + _COUNTS % "(1, 2.5)" + "    return d1 == {'a': (1, 2.5)}\n",
     "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    return d1 < d1\n",
@@ -1965,7 +1989,7 @@ FRONT_END_GROUPS = {
     "a variable or parameter named like a builtin": (BUILTIN_VAR_ACCEPTED, BUILTIN_VAR_REFUSED),
     "round(x, n), list(set(xs))": (ROUND_N_ACCEPTED, ROUND_N_REFUSED),
     "a top-level assignment of another type (a new variable)": (REBIND_ACCEPTED, REBIND_REFUSED),
-    "== and != of dicts": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
+    "== and != of dicts, dict parameters and results": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
 }
 
 

@@ -209,6 +209,7 @@ typedef struct {
     int32_t outer_tok;             /* a nested def hoisted (frontend.py's _hoist_nested): its outer's name */
     int32_t def_tok, node_begin, node_end;  /* its `def` token; the nodes its parse made */
     int32_t local_math, local_math_names;  /* its own `import math`, `from math import` (bits) */
+    int32_t typed_by_caller;  /* named by the argument types (compile_source's arg_types) */
 } kc_func;
 
 typedef struct {

@@ -34,7 +34,7 @@ KC_FN kc_caps kc_capacities(int64_t len, int64_t n_toks, int64_t name_len) {
     k.image = len + 16;
     k.types = n_toks + 16;  /* each type a parameter, result, comparison or literal names */
     k.container = 128 + name_len + 8 * k.consts + 8 * k.image + 4 * (KC_MAX_TYPE_WORDS + 1) * k.types +
-                  32 * k.funcs + len + 4 * n_toks + 8 * k.code;
+                  40 * k.funcs + len + 4 * n_toks + 8 * k.code;  /* 40: a name's 'local too */
     return k;
 }
 
@@ -130,6 +130,7 @@ KC_FN void kc_apply_spec(kc_ctx *c, const char *spec, int64_t spec_len) {
         }
         if (f < 0) { kc_no_function(c, spec + name, name_len); return; }
         kc_func *fn = &c->funcs[f];
+        fn->typed_by_caller = 1;
         int p = 0;
         for (; i < spec_len && spec[i] != '\n'; i++, p++) {
             int t = kc_spec_type(c, spec, spec_len, &i, 0);
@@ -342,8 +343,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
         if (c->vars[i].type != T_UNKNOWN && !kc_sets_ok(c, c->vars[i].type, 0)) kc_fail(c, "set of these items or in a container", 0);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
-        int bad = !kc_sets_ok(c, f->ret, 1);
-        for (int p = 0; p < f->n_params; p++) bad |= !kc_sets_ok(c, f->param_type[p], 1);
+        /* types.py: a dict may be a parameter or the result (not of a function the caller of
+           the program calls: reference.py); kc takes one that is the whole type */
+        int bad = kc_is_dict(f->ret) ? f->typed_by_caller || !kc_sets_ok(c, f->ret, 0) : !kc_sets_ok(c, f->ret, 1);
+        for (int p = 0; p < f->n_params; p++)
+            bad |= kc_is_dict(f->param_type[p]) ? !kc_sets_ok(c, f->param_type[p], 0) : !kc_sets_ok(c, f->param_type[p], 1);
         if (bad) kc_fail(c, "set as a parameter or result", f->line);
     }
     /* flow, function by function */

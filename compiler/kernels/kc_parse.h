@@ -1870,6 +1870,7 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     f->n_params = 0;
     f->state = f->returns_value = 0;
     f->local_math = f->local_math_names = 0;
+    f->typed_by_caller = 0;
     f->ret = T_UNKNOWN;
     if (!kc_expect_op(c, P_LPAR, "def syntax")) return;
     while (!c->err && !kc_at_op(c, P_RPAR)) {
@@ -2045,6 +2046,7 @@ KC_FN void kc_module_function(kc_ctx *c) {
     f->n_params = 0;
     f->state = f->returns_value = 0;
     f->local_math = f->local_math_names = 0;
+    f->typed_by_caller = 0;
     f->ret = T_UNKNOWN;
     f->node_begin = c->n_nodes;
     c->in_def = 1;
