@@ -1941,6 +1941,30 @@ DICT_EQ_REFUSED = [
     "def f(a: str) -> bool:\n    d1 = {}\n    d2 = {}\n    return d1 == d2\n",
 ]
 
+# `xs == [1, 3, 2.0]`: a flat display of number literals compared with a list or tuple of ints or
+# floats, its numbers made that kind where each is exactly one (types.py's _literal_as), kccov3
+LITERAL_AS_ACCEPTED = [
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, 3, 2.0, 8.0]\n",
+    "def f(xs: list[int]) -> bool:\n    return xs == [1, 3, 2.0, -8.0]\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, 2]\n",
+    "def f(t: tuple[float, int]) -> bool:\n    return t == (1, 2.0)\n",
+    "def f(t: tuple[float, float]) -> bool:\n    return t != (1, 2)\n",
+    "def f(xs: list[int]) -> bool:\n    return xs == [-0.0, 1]\n",
+    "def tri(n: int) -> list[float]:\n    r = [1.0, 3.0]\n    for i in range(n):\n"
+    "        r.append(i / 2 + 1)\n    return r\n\n"
+    "def f(i: int) -> bool:\n    if tri(3) == [1, 3, 2.0, 8.0]:\n        return True\n"
+    "    return False\n",
+]
+LITERAL_AS_REFUSED = [
+    "def f(xs: list[int]) -> bool:\n    return xs != [1, 3, 2.5]\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, 3, 2.0] == xs\n",
+    "def f(xs: list[float]) -> bool:\n    return [1, 3, 2.0] == xs\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [9007199254740993, 1.0]\n",
+    "def f(xs: list[int]) -> bool:\n    return xs == [1e300, 1]\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, True]\n",
+    "def f(xs: list[list[float]]) -> bool:\n    return xs == [[1, 2.0]]\n",
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -1990,6 +2014,7 @@ FRONT_END_GROUPS = {
     "round(x, n), list(set(xs))": (ROUND_N_ACCEPTED, ROUND_N_REFUSED),
     "a top-level assignment of another type (a new variable)": (REBIND_ACCEPTED, REBIND_REFUSED),
     "== and != of dicts, dict parameters and results": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
+    "number literals compared as the other side's kind": (LITERAL_AS_ACCEPTED, LITERAL_AS_REFUSED),
 }
 
 

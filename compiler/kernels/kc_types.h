@@ -268,6 +268,54 @@ KC_FN int kc_holds_float_or_dict(const kc_ctx *c, int32_t t) {
     return 0;
 }
 
+/* a number literal's node k (E_INT or E_FLOAT, or `-` of one) as a `want` (T_INT or T_FLOAT),
+   as types.py's _literal_as takes it: 0 where it is not exactly one; else 1, and with `apply`
+   the literal made one (its value kept); *changes counts the literals of the other kind */
+KC_FN int kc_number_as(kc_ctx *c, int32_t k, int want, int apply, int *changes) {
+    kc_node *n = &c->nodes[k];
+    if (n->kind == E_UNARY && n->op == U_NEG) n = &c->nodes[n->a];
+    if (n->kind == E_INT && want == T_INT) return 1;
+    if (n->kind == E_FLOAT && want == T_FLOAT) return 1;
+    if (n->kind == E_INT && want == T_FLOAT) {  /* float(v) == v */
+        double d = (double)n->ival;
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || (int64_t)d != n->ival) return 0;
+        ++*changes;
+        if (apply) { n->kind = E_FLOAT; n->fval = d; }
+        return 1;
+    }
+    if (n->kind == E_FLOAT && want == T_INT) {  /* float(v).is_integer(), abs(v) < 2**63 */
+        double d = n->fval;
+        if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0) || (double)(int64_t)d != d) return 0;
+        ++*changes;
+        if (apply) { n->kind = E_INT; n->ival = (int64_t)d; }
+        return 1;
+    }
+    return 0;
+}
+
+KC_FN int kc_list_len(const kc_ctx *c, int32_t k);
+
+/* types.py's _literal_as for a flat display: `xs == [1, 3, 2.0]` (a single == or !=) where xs is
+   a list of ints or floats, or a tuple of them, has its numbers made xs's kind where each is
+   exactly one (CPython compares the values); kc takes a display of number literals only (its
+   type then is xs's), before the display is typed. Anything else is left as it is. */
+KC_FN void kc_literal_as(kc_ctx *c, int32_t k, int target) {
+    kc_node *d = &c->nodes[k];
+    if (c->err || !(d->kind == E_LIST || d->kind == E_TUPLE) || d->a < 0) return;
+    int is_list = d->kind == E_LIST && kc_is_list(target) && target - KC_LIST < KC_TVAR0;
+    if (!is_list && !(d->kind == E_TUPLE && kc_is_tuple(target) && kc_tuple_n(c, target) == kc_list_len(c, d->a))) return;
+    int changes = 0;
+    for (int apply = 0; apply < 2; apply++) {
+        int32_t i = 0;
+        for (int32_t e = d->a; e >= 0; e = c->nodes[e].next, i++) {
+            int want = is_list ? target - KC_LIST : kc_resolve(c, kc_tuple_arg(c, target, i));
+            if (want != T_INT && want != T_FLOAT) return;
+            if (!kc_number_as(c, e, want, apply, &changes)) return;
+        }
+        if (!changes) return;  /* already of xs's type: compared as it is */
+    }
+}
+
 /* types.py's maybe_rebind: `NAME = value` as a top-level statement of the function (the caller
    checked that), where NAME's variable and the value have known types that differ, starts a new
    variable of the name; reads before keep the old one. The new variable takes the old one's
@@ -1097,6 +1145,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
             kc_node *l = &c->nodes[link];
+            if (link == n->b && l->next < 0 && (l->op == C_EQ || l->op == C_NE)) kc_literal_as(c, l->a, kc_resolve(c, lt));
             int rt = kc_type_expr(c, l->a, KC_ALLOW_NONE);
             if (c->err) return T_UNKNOWN;
             lt = kc_resolve(c, lt);
