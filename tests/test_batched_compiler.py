@@ -705,16 +705,20 @@ NESTED_REFUSED = [
         "    return g(n)\n"
     ),
     "def f(n: int):\n    def g(x):\n        return x\n",
-    (
+    (  # h's g is bound nowhere: NameError (h's result type known), since kccov3 not refused
         "def f(n: int) -> int:\n"
         "    def g(x):\n"
         "        return x\n"
         "    return g(n)\n"
         "\n"
         "def h(n: int) -> int:\n"
-        "    return g(n)\n"
+        "    return g(n) + 1\n"
     ),
     "def f(n: int) -> int:\n    def abs(x):\n        return x\n    return abs(n)\n",
+]
+NESTED_ACCEPTED += [
+    "def f(n: int) -> int:\n    def g(x):\n        return x\n    return g(n)\n\n"
+    "def h(n: int) -> int:\n    return g(n)\n",
 ]
 MATH_ACCEPTED = [
     "import math\n\ndef f(x: float) -> float:\n    return math.sqrt(x)\n",
@@ -1658,6 +1662,15 @@ NAME_ERROR_REFUSED = [
     "def f(n: int) -> bool:\n    if map(n):\n        return True\n    return False\n",
     "def f(n: int) -> bool:\n    if g(n):\n        return True\n    g = 1\n    return False\n",
     "def f(n: int) -> int:\n    return is_p(n) + 1\n",
+    "def f(n: int):\n    return starts_ends(n, 1)\n",  # the result type is not known there
+]
+# `return undefined(x)` once the result type is known (since kccov3): the NameError trap
+NAME_ERROR_ACCEPTED += [
+    "def f(n: int):\n    if n == 1:\n        return 2\n    return starts_ends(n, 1)\n",
+    "def f(n: int) -> str:\n    return helper(n)\n",
+    "def f(n: int) -> list[int]:\n    if n < 0:\n        return []\n    return helper(n)\n",
+    "def g(n: int):\n    if n == 1:\n        return 2\n    return starts_ends(n, 1)\n\n"
+    "def f(i: int) -> bool:\n    if g(3) == 180:\n        return True\n    return False\n",
 ]
 
 # frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of names or number literals

@@ -1478,7 +1478,16 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
         kc_type_expr(c, s->a, KC_ALLOW_NONE);
         break;
     case S_RETURN: {
-        int t = s->a < 0 ? T_NONE : kc_type_expr(c, s->a, KC_ALLOW_NONE);
+        int t;
+        if (s->a >= 0 && c->fn->ret != T_UNKNOWN && c->fn->ret != T_NONE &&
+            (c->nodes[s->a].op == KC_NAME_ERROR_OP || kc_name_error_call(c, s->a))) {
+            /* `return undefined(x)` once the result type is known: types.py's NeverVar takes
+               it (fits: unify); lower.py raises NameError before the arguments */
+            t = kc_resolve(c, c->fn->ret);
+            c->nodes[s->a].ty = t;
+        } else {
+            t = s->a < 0 ? T_NONE : kc_type_expr(c, s->a, KC_ALLOW_NONE);
+        }
         if (c->err) break;
         if (c->fn->ret == T_UNKNOWN) c->fn->ret = t;  /* the first return tells the result type */
         else if (!kc_unify(c, t, c->fn->ret)) kc_fail(c, "returns of different types (a type error)", s->line);
