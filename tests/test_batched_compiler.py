@@ -1978,6 +1978,22 @@ LITERAL_AS_REFUSED = [
     "def f(xs: list[list[float]]) -> bool:\n    return xs == [[1, 2.0]]\n",
 ]
 
+# `(int)(x)`: a parenthesized name called (CPython's Call of the name), since kccov3
+PAREN_CALLEE_ACCEPTED = [
+    "def f(c: float) -> int:\n    d = ((int)(c - 4 * 2))\n    return d\n",
+    "import math\n\ndef f(n: int) -> int:\n    t = 0\n"
+    "    for i in range(2, (int)(math.sqrt(n)) + 1):\n        t += i\n    return t\n",
+    "def f(y2: int, y1: int, x2: int, x1: int) -> float:\n    return (float)(y2-y1)/(x2-x1)\n",
+    "def g(x: int) -> int:\n    return x + 1\n\ndef f(n: int) -> int:\n    return (g)(n) * 2\n",
+    "def f(s: str) -> int:\n    return (len)(s) + (int)('3')\n",
+]
+PAREN_CALLEE_REFUSED = [
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    return (sum)(xs)\n",
+    "def f(n: int) -> int:\n    return (\n        int)(n)\n",
+    "def f(n: int) -> int:\n    return (int)(n)(3)\n",
+    "def f(n: int) -> bool:\n    return (True)(n)\n",
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -2028,6 +2044,7 @@ FRONT_END_GROUPS = {
     "a top-level assignment of another type (a new variable)": (REBIND_ACCEPTED, REBIND_REFUSED),
     "== and != of dicts, dict parameters and results": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
     "number literals compared as the other side's kind": (LITERAL_AS_ACCEPTED, LITERAL_AS_REFUSED),
+    "(NAME)(args)": (PAREN_CALLEE_ACCEPTED, PAREN_CALLEE_REFUSED),
 }
 
 

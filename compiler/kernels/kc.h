@@ -221,6 +221,7 @@ typedef struct {
     int err;  /* 1: unsupported (the reason in diag); KC_SUSPENDED: see the check phase */
     int32_t need_callee;
     int32_t top_stmt;  /* the function's top-level statement being checked (types.py's top_level) */
+    int32_t paren_callee;  /* the parse met `(NAME)(...)` (kc_atom) */
     char *diag;
     /* tables, all in the arena */
     kc_tok *toks; int32_t n_toks, cap_toks, pos;

@@ -225,6 +225,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->n_consts = c->n_image = c->n_types = c->n_loops = c->depth = c->n_marks = 0;
     c->bare_list_ok = c->in_signature = 0;
     c->top_stmt = -1;
+    c->paren_callee = 0;
     c->in_def = c->n_nested = 0;
     c->math_names = 0;
     c->typing_names = 0;

@@ -834,6 +834,18 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         c->nodes[k].end_line = t->end_line;
         return kc_postfix(c, k);
     }
+    int paren_callee = 0;
+    if (t->kind == TK_OP && t->op == P_LPAR && c->pos + 3 < c->n_toks) {
+        const kc_tok *nm = &c->toks[c->pos + 1], *rp = &c->toks[c->pos + 2], *lp = &c->toks[c->pos + 3];
+        if (nm->kind == TK_NAME && !kc_is_keyword(c, nm) && rp->kind == TK_OP && rp->op == P_RPAR &&
+            lp->kind == TK_OP && lp->op == P_LPAR && nm->line == t->line && lp->line == t->line) {
+            /* `(int)(x)`: CPython's Call of the name, as `int(x)` but for the call's column (the
+               parenthesis'): such a program gets no kc diagnostic, nor kc_shadow_ok's token scan */
+            kc_next(c);
+            t = kc_peek(c);
+            paren_callee = c->paren_callee = 1;
+        }
+    }
     if (t->kind == TK_NAME) {
         if (kc_tok_is(c, t, "True") || kc_tok_is(c, t, "False")) {
             kc_next(c);
@@ -847,6 +859,7 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         }
         if (kc_is_keyword(c, t)) { kc_fail(c, "keyword in an expression", t->line); return -1; }
         kc_next(c);
+        if (paren_callee) kc_next(c);  /* its `)` */
         int32_t tok = (int32_t)(t - c->toks);
         if (kc_at_op(c, P_LPAR)) {
             kc_next(c);
@@ -1943,6 +1956,7 @@ KC_TABLE char *const KC_SHADOW_VIEWS[] = {"keys", "values", "items", "sort", 0};
 
 KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
     const char *const *spelled = KC_SHADOW_SPELLED, *const *views = KC_SHADOW_VIEWS;
+    if (c->paren_callee) return 0;  /* `(sum)(xs)`: a call its tokens do not show */
     if (f->def_tok < 0 || f->outer_tok >= 0 || !kc_tok_is(c, &c->toks[f->def_tok], "def")) return 0;
     for (int32_t i = 0; i < c->n_funcs; i++)
         if (c->funcs[i].outer_tok >= 0) return 0;

@@ -1040,7 +1040,7 @@ KC_FN int kc_targets_ok(const kc_ctx *c) {
    sorted's and sort's reverse=, or nested function, and CPython's assignment targets. kc gives a
    diagnostic of its checker only when this holds. */
 KC_FN int kc_frontend_ok(const kc_ctx *c) {
-    if (!kc_targets_ok(c)) return 0;
+    if (!kc_targets_ok(c) || c->paren_callee) return 0;
     for (int32_t i = 0; i < c->n_funcs; i++)
         if (c->funcs[i].outer_tok >= 0) return 0;
     for (int32_t i = 0; i < c->n_toks; i++)
