@@ -75,7 +75,7 @@ KC_OP_NAMES = (
 # emits what kc_surface.h's KC_STR_METHOD_OP names
 KC_OP_NAMES += [op for op in dict.fromkeys(m.op for m in STR_METHODS) if op not in KC_OP_NAMES]
 # enum kc_type: T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR, then the list and tuple codes
-KC_TYPES = ("none", "int", "float", "bool", "none", "str", "list", "tuple")
+KC_TYPES = ("none", "int", "float", "bool", "none", "str", "list", "tuple", "optional")
 KC_TRAPS = (
     "Unsupported",
     "UnboundLocalError",

@@ -1994,6 +1994,41 @@ PAREN_CALLEE_REFUSED = [
     "def f(n: int) -> bool:\n    return (True)(n)\n",
 ]
 
+# an Optional result nothing in the module reads (the program's caller does): `-> Optional[T]`,
+# `return None` or a bare return beside values, or a body that may end (types.py's
+# _optional_result and check_module's retry): None is -1, a value a 1-item tuple, since kccov3
+_OPT = "from typing import List, Optional\n\n\n"
+OPT_RESULT_ACCEPTED = [
+    _OPT + "def longest(strings: List[str]) -> Optional[str]:\n    if not strings:\n"
+    "        return None\n    maxlen = max(len(x) for x in strings)\n    for s in strings:\n"
+    "        if len(s) == maxlen:\n            return s\n",
+    _OPT + "def longest(strings: List[str]) -> Optional[str]:\n    if len(strings) == 0:\n"
+    "        return None\n",
+    "def f(n: int) -> int:\n    for i in range(n - 1, 0, -1):\n        if n % i == 0:\n"
+    "            return i\n",
+    "def f(n: int):\n    if n > 2:\n        return None\n    return n\n",
+    "def f(n: int):\n    if n > 2:\n        return\n    return [n]\n",
+    _OPT + "def f(n: int) -> Optional[int]:\n    return n\n",
+    _OPT + "def f(n: int) -> Optional[List[int]]:\n    while True:\n        if n > 3:\n"
+    "            return [n]\n        n += 1\n",
+    _OPT + "def f(n: int) -> Optional[int]:\n    while True:\n        if n > 3:\n"
+    "            break\n        n += 1\n",
+    "def f(s: str, c: str):\n    s = ''.join([ch for ch in s if ch not in c])\n"
+    "    if s == s[::-1]:\n        return (s, True)\n    elif len(s) > 3:\n"
+    "        return (s, False)\n",
+    "def f(xs: list[int]):\n    if xs:\n        return xs[0]\n    return None\n",
+]
+OPT_RESULT_REFUSED = [
+    "def f(n: int) -> int:\n    for i in range(n - 1, 0, -1):\n        if n % i == 0:\n"
+    "            return i\n\ndef g(i: int) -> bool:\n    return f(i) == 3\n",
+    "def f(n: int) -> Optional[int]:\n    return n\n",
+    "def f(n: int):\n    if n > 2:\n        return helper(n)\n    return 3\n",
+    _OPT + "def f(n: int) -> Optional[set[int]]:\n    if n:\n        return {n}\n",
+    "def f(n: int):\n    if n > 2:\n        return g()\n\ndef g():\n    pass\n",
+    _OPT + "def f(n: int) -> Optional[int]:\n    if n:\n        return n\n\n"
+    "def g(n: int) -> bool:\n    return f(n) is None\n",
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -2045,6 +2080,7 @@ FRONT_END_GROUPS = {
     "== and != of dicts, dict parameters and results": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
     "number literals compared as the other side's kind": (LITERAL_AS_ACCEPTED, LITERAL_AS_REFUSED),
     "(NAME)(args)": (PAREN_CALLEE_ACCEPTED, PAREN_CALLEE_REFUSED),
+    "an Optional result the module does not read": (OPT_RESULT_ACCEPTED, OPT_RESULT_REFUSED),
 }
 
 

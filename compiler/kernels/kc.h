@@ -96,7 +96,7 @@ enum kc_trap_name { KT_UNSUPPORTED, KT_UNBOUND, KT_VALUE, KT_ASSERTION, KT_KEY, 
 typedef struct {
     uint32_t format_version, isa_hash;
     int32_t op_code[KC_N_OPS], op_pops[KC_N_OPS], op_pushes[KC_N_OPS], op_flags[KC_N_OPS];
-    int32_t type_code[8];           /* indexed by kc_type; [6]: list, [7]: tuple */
+    int32_t type_code[9];           /* indexed by kc_type; [6]: list, [7]: tuple, [8]: optional */
     int32_t trap_code[KC_N_TRAPS];
     int32_t n_raisable;
     int32_t raisable_code[KC_MAX_RAISABLE];
@@ -130,6 +130,7 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_MAX_MCONST 64   /* module constants */
 #define KC_SYNTH_BYTES 512 /* the text of the names kc's rewrites make ($key_i1, enumerate, ...) */
 #define KC_BARE_LIST (-2)
+#define KC_OPT 0x40000000  /* in the type table only: Optional[t] is t | KC_OPT (a kc_func's opt result) */
 #define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin, 45 round(x, n) */
 #define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
 #define KC_NEXT_OP 63  /* an E_CALL's op: next(<generator>, <literal>), as the parser saw it */
@@ -210,6 +211,11 @@ typedef struct {
     int32_t def_tok, node_begin, node_end;  /* its `def` token; the nodes its parse made */
     int32_t local_math, local_math_names;  /* its own `import math`, `from math import` (bits) */
     int32_t typed_by_caller;  /* named by the argument types (compile_source's arg_types) */
+    /* an Optional result (Optional[ret]): annotated so (1), or a value returned and None too, by
+       `return None`, a bare return or the end of the body (types.py's _optional_result, with
+       the fall-off retry of check_module); kc takes it only where no call in the module reads
+       the result (the program's caller does) */
+    int32_t opt;
 } kc_func;
 
 typedef struct {

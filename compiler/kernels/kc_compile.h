@@ -254,6 +254,23 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     if (c->err) return -1;
     kc_apply_spec(c, spec, spec_len);
     if (c->err) return -1;
+    /* types.py's _optional_result (with check_module's fall-off retry): a function that returns a
+       value, and None by `return None`, a bare return or the end of its body, has an Optional
+       result; kc_func.opt (kc refuses a call of it: kc_type_expr) */
+    for (int32_t i = 0; i < c->n_funcs; i++) {
+        kc_func *f = &c->funcs[i];
+        int value = 0, none = 0;
+        for (int32_t k = f->node_begin; k < f->node_end; k++) {
+            if (c->nodes[k].kind != S_RETURN) continue;
+            if (c->nodes[k].a >= 0 && c->nodes[c->nodes[k].a].kind != E_NONE) value = 1;
+            else none = 1;
+        }
+        if (value && (none || kc_may_fall_off(c, f->body))) f->opt = 1;
+        if (f->opt && (f->ret == T_NONE || f->ret == KC_BARE_LIST || kc_is_set(f->ret) || kc_is_dict(f->ret))) {
+            kc_fail(c, "an Optional result of this type", f->line);
+            return -1;
+        }
+    }
     /* a parameter nothing types yet gets a type variable (types.py's Checker): a call may tell it;
        the functions to check at first are those whose parameters all have types (pending) */
     int32_t *pending = (int32_t *)kc_alloc(c, (int64_t)(c->n_funcs + 1) * 4);
@@ -307,7 +324,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 break;
             }
             if (!f->returns_value && f->ret == T_UNKNOWN) f->ret = T_NONE;
-            if (f->returns_value && kc_may_fall_off(c, f->body)) {
+            if (f->returns_value && !f->opt && kc_may_fall_off(c, f->body)) {
                 /* types.py: None at the end, an Optional result where the module checks so */
                 kc_fail(c, "a function that returns a value and may end without return", f->line);
                 break;
@@ -387,11 +404,14 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
         if (f->ret == T_NONE) {
             kc_emit(c, K_LOADI, 0);
             kc_emit(c, K_RET, 0);
+        } else if (f->opt) {  /* lower.py: Python returns None here */
+            kc_emit(c, K_LOADI, -1);
+            kc_emit(c, K_RET, 0);
         } else {
             kc_raise(c, KT_UNSUPPORTED);
         }
         for (int p = 0; p < f->n_params; p++) kc_type_index(c, f->param_type[p]);
-        kc_type_index(c, f->ret);
+        kc_type_index(c, f->opt ? f->ret | KC_OPT : f->ret);
         f->code_end = c->n_code;
     }
     /* the passes, function by function once all are lowered (the pool's order), then assembly */

@@ -134,7 +134,7 @@ KC_FN void kc_emit_container(kc_ctx *c, const char *name, int64_t name_len, kc_o
         kc_put_u32(o, (uint32_t)f->n_params);
         kc_put_u32(o, (uint32_t)f->n_locals);
         kc_put_u32(o, (uint32_t)f->max_stack);
-        kc_put_u32(o, (uint32_t)kc_type_index(c, f->ret));
+        kc_put_u32(o, (uint32_t)kc_type_index(c, f->opt ? f->ret | KC_OPT : f->ret));
         for (int p = 0; p < f->n_params; p++) kc_put_u32(o, (uint32_t)kc_type_index(c, f->param_type[p]));
     }
     for (int32_t i = 0; i < c->n_code; i++) {

@@ -1525,8 +1525,14 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
         kc_emit(c, K_POP, 0);
         return;
     case S_RETURN:
-        if (s->a < 0) kc_emit(c, K_LOADI, 0);
-        else kc_lower_expr(c, s->a);
+        if (c->fn->opt && (s->a < 0 || c->nodes[s->a].kind == E_NONE)) {
+            kc_emit(c, K_LOADI, -1);  /* lower.py: None of an Optional (kwrap "none") */
+        } else if (s->a < 0) {
+            kc_emit(c, K_LOADI, 0);
+        } else {
+            kc_lower_expr(c, s->a);
+            if (c->fn->opt) kc_emit(c, K_TUPLE_NEW, 1);  /* kwrap "some" */
+        }
         kc_emit(c, K_RET, 0);
         return;
     case S_ASSIGN: {

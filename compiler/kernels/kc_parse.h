@@ -1884,6 +1884,7 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     f->state = f->returns_value = 0;
     f->local_math = f->local_math_names = 0;
     f->typed_by_caller = 0;
+    f->opt = 0;
     f->ret = T_UNKNOWN;
     if (!kc_expect_op(c, P_LPAR, "def syntax")) return;
     while (!c->err && !kc_at_op(c, P_RPAR)) {
@@ -1908,7 +1909,24 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     if (kc_at_op(c, P_RARROW)) {
         kc_next(c);
         c->bare_list_ok = c->in_signature = 1;  /* `-> list`: list[?] too (types.py's annotation_type) */
-        f->ret = kc_annotation(c);
+        kc_tok *o = kc_peek(c);
+        if (o->kind == TK_NAME && kc_tok_is(c, o, "Optional") && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_LSQB) {
+            /* `-> Optional[T]` (kc_func.opt) */
+            if (!kc_annotation_bound(c, o)) return;
+            kc_next(c);
+            kc_next(c);
+            c->bare_list_ok = 0;
+            f->ret = kc_annotation_at(c, 1);
+            if (c->err || !kc_expect_op(c, P_RSQB, "annotation syntax")) return;
+            kc_tok *after = kc_peek(c);
+            if (after->kind == TK_OP && (after->op == P_LSQB || after->op == P_DOT || after->op == P_VBAR)) {
+                kc_fail(c, "type annotation other than int, float, bool, str, list[...], tuple[...] or None", o->line);
+                return;
+            }
+            f->opt = 1;
+        } else {
+            f->ret = kc_annotation(c);
+        }
         c->bare_list_ok = c->in_signature = 0;
     }
     if (!kc_expect_op(c, P_COLON, "def syntax")) return;
@@ -1924,7 +1942,7 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
         int value = 0;
         for (int32_t k = f->node_begin; k < f->node_end && !value; k++)
             value = c->nodes[k].kind == S_RETURN && c->nodes[k].a >= 0 && c->nodes[c->nodes[k].a].kind != E_NONE;
-        if (!value) f->ret = T_NONE;
+        if (!value) { f->ret = T_NONE; f->opt = 0; }
     }
     for (int i = 0; i < c->n_funcs && !slot; i++)
         if (c->funcs[i].outer_tok < 0 && kc_same_name(c, c->funcs[i].name_tok, f->name_tok)) { kc_fail(c, "redefinition of a function", t->line); return; }
@@ -2061,6 +2079,7 @@ KC_FN void kc_module_function(kc_ctx *c) {
     f->state = f->returns_value = 0;
     f->local_math = f->local_math_names = 0;
     f->typed_by_caller = 0;
+    f->opt = 0;
     f->ret = T_UNKNOWN;
     f->node_begin = c->n_nodes;
     c->in_def = 1;

@@ -216,6 +216,11 @@ KC_FN int32_t kc_final(kc_ctx *c, int32_t t) { return t == T_UNKNOWN ? t : kc_fi
 
 /* a type's descriptor words (vm/values.py's Type.descriptor): its count, or with out, written */
 KC_FN int32_t kc_descriptor(const kc_ctx *c, int32_t t, int32_t *out, int32_t at, int level) {
+    if (t & KC_OPT) {  /* Optional[t]: its code, then t's (vm.values.Type.descriptor) */
+        if (out && at < KC_MAX_TYPE_WORDS) out[at] = c->cfg->type_code[8];
+        t &= ~KC_OPT;
+        at++;
+    }
     int32_t base = t % KC_LIST, depth = t / KC_LIST;
     if (level > KC_MAX_TYPE_NESTING) return KC_MAX_TYPE_WORDS + 1;
     for (int32_t d = 0; d < depth; d++) {
@@ -1042,7 +1047,7 @@ KC_FN int kc_targets_ok(const kc_ctx *c) {
 KC_FN int kc_frontend_ok(const kc_ctx *c) {
     if (!kc_targets_ok(c) || c->paren_callee) return 0;
     for (int32_t i = 0; i < c->n_funcs; i++)
-        if (c->funcs[i].outer_tok >= 0) return 0;
+        if (c->funcs[i].outer_tok >= 0 || c->funcs[i].opt) return 0;  /* opt: check_module may check twice */
     for (int32_t i = 0; i < c->n_toks; i++)
         if (c->toks[i].kind == TK_NAME && (kc_tok_is(c, &c->toks[i], "lambda") || c->toks[i].start < 0)) return 0;  /* an f-string's str */
     for (int32_t i = 0; i < c->n_nodes; i++) {
@@ -1230,6 +1235,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             break;
         }
         if (f >= 0 && n->spare) { kc_fail(c, "keyword argument", n->line); return T_UNKNOWN; }
+        if (f >= 0 && c->funcs[f].opt) { kc_fail(c, "a call of a function whose result is Optional", n->line); return T_UNKNOWN; }
         if (f >= 0) {
             kc_func *callee = &c->funcs[f];
             if (n->ival != callee->n_params) { kc_call_error(c, n, callee); return T_UNKNOWN; }
@@ -1479,6 +1485,16 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
         break;
     case S_RETURN: {
         int t;
+        if (c->fn->opt) {  /* an Optional result: None (-1), or a value of the result type made one */
+            if (s->a < 0 || c->nodes[s->a].kind == E_NONE) break;
+            t = kc_resolve(c, kc_type_expr(c, s->a, 0));
+            if (c->err) break;
+            if (t == T_NONE || t == T_UNKNOWN || (t < KC_LIST && kc_is_tvar(t))) { kc_fail(c, "a return of this value where the result is Optional", s->line); break; }
+            if (c->fn->ret == T_UNKNOWN) c->fn->ret = t;
+            else if (!kc_unify(c, t, c->fn->ret)) kc_fail(c, "returns of different types (a type error)", s->line);
+            c->fn->returns_value = 1;
+            break;
+        }
         if (s->a >= 0 && c->fn->ret != T_UNKNOWN && c->fn->ret != T_NONE &&
             (c->nodes[s->a].op == KC_NAME_ERROR_OP || kc_name_error_call(c, s->a))) {
             /* `return undefined(x)` once the result type is known: types.py's NeverVar takes
