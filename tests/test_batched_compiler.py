@@ -2018,15 +2018,36 @@ OPT_RESULT_ACCEPTED = [
     "        return (s, False)\n",
     "def f(xs: list[int]):\n    if xs:\n        return xs[0]\n    return None\n",
 ]
-OPT_RESULT_REFUSED = [
+_DIVISOR = (
     "def f(n: int) -> int:\n    for i in range(n - 1, 0, -1):\n        if n % i == 0:\n"
-    "            return i\n\ndef g(i: int) -> bool:\n    return f(i) == 3\n",
+    "            return i\n\n"
+)
+_MAYBE = "def f(n: int):\n    if n:\n        return n\n\n"
+OPT_RESULT_ACCEPTED += [  # compared with a value of its type (made an Optional) or with None
+    _DIVISOR
+    + "def g(i: int) -> bool:\n    if f(i) == 3:\n        return True\n    return f(i) is None\n",
+    _DIVISOR + "def g(i: int) -> bool:\n"
+    "    return 3 != f(i) and None == f(i) and f(i) is not None and f(i) != None\n",
+    "def f(xs: list[int]):\n    if len(xs) < 2:\n        return None\n    return sorted(xs)[1]\n\n"
+    "def kiln_check__(i: int) -> bool:\n    if i == 0:\n        if f([1, 2, 3, 4, 5]) == 2:\n"
+    "            return True\n        return False\n    if f([]) == None:\n        return True\n"
+    "    return False\n",
+    "def f(s: str):\n    if s:\n        return [s]\n\ndef g(i: int) -> bool:\n"
+    "    return f('a') == ['a'] or f('') is None\n",
+    "def g(i: int) -> bool:\n    return f(i) == 2\n\n" + _MAYBE,
+]
+OPT_RESULT_REFUSED = [
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) < 3\n",
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) == 3.0\n",
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) == f(i + 1)\n",
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) == 3 == i\n",
+    _MAYBE + "def g(i: int) -> int:\n    return f(i) + 1\n",
+    _MAYBE + "def g(i: int) -> bool:\n    if f(i):\n        return True\n    return False\n",
+    "def f(n: int):\n    if n:\n        return f(n - 1) == 3\n",
     "def f(n: int) -> Optional[int]:\n    return n\n",
     "def f(n: int):\n    if n > 2:\n        return helper(n)\n    return 3\n",
     _OPT + "def f(n: int) -> Optional[set[int]]:\n    if n:\n        return {n}\n",
     "def f(n: int):\n    if n > 2:\n        return g()\n\ndef g():\n    pass\n",
-    _OPT + "def f(n: int) -> Optional[int]:\n    if n:\n        return n\n\n"
-    "def g(n: int) -> bool:\n    return f(n) is None\n",
 ]
 
 FRONT_END_GROUPS = {

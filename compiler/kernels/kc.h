@@ -228,6 +228,7 @@ typedef struct {
     int32_t need_callee;
     int32_t top_stmt;  /* the function's top-level statement being checked (types.py's top_level) */
     int32_t paren_callee;  /* the parse met `(NAME)(...)` (kc_atom) */
+    int32_t opt_call_ok;   /* the call node of a function with an Optional result being compared (kc_opt_compare) */
     char *diag;
     /* tables, all in the arena */
     kc_tok *toks; int32_t n_toks, cap_toks, pos;

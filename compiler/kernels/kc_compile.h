@@ -226,6 +226,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->bare_list_ok = c->in_signature = 0;
     c->top_stmt = -1;
     c->paren_callee = 0;
+    c->opt_call_ok = -1;
     c->in_def = c->n_nested = 0;
     c->math_names = 0;
     c->typing_names = 0;

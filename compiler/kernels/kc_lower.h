@@ -648,8 +648,12 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     if (link->ival == PL_NONE) {  /* lower.py's "none" plan: drop the None, test the other */
         if (lt == T_NONE) kc_emit(c, K_SWAP, 0);
         kc_emit(c, K_POP, 0);
-        kc_emit(c, K_POP, 0);
-        kc_emit(c, K_LOADI, plan == T_NONE);  /* None is None; a value of another type is not */
+        if (plan & KC_OPT) {
+            kc_emit(c, K_IS_NONE, 0);  /* an Optional: None or not */
+        } else {
+            kc_emit(c, K_POP, 0);
+            kc_emit(c, K_LOADI, plan == T_NONE);  /* None is None; a value of another type is not */
+        }
         if (op == C_ISNOT || op == C_NE) kc_emit(c, K_NOT, 0);
         return;
     }
@@ -1013,7 +1017,9 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
         }
         kc_lower_expr(c, left);
         if (c->nodes[link].next < 0) {
+            if (c->nodes[link].spare & 1) kc_emit(c, K_TUPLE_NEW, 1);  /* kc_opt_compare: made an Optional */
             kc_lower_expr(c, c->nodes[link].a);
+            if (c->nodes[link].spare & 2) kc_emit(c, K_TUPLE_NEW, 1);
             kc_compare(c, &c->nodes[link], c->nodes[left].ty, c->nodes[c->nodes[link].a].ty);
             return;
         }

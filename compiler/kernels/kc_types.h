@@ -1092,6 +1092,52 @@ KC_FN void kc_call_error(kc_ctx *c, const kc_node *n, const kc_func *callee) {
     kc_diag(c, t->line, t->col + 1, "type error", msg);
 }
 
+/* whether node e calls a module function whose result is Optional (kc_func.opt) */
+KC_FN int kc_opt_call(kc_ctx *c, int32_t e) {
+    const kc_node *n = &c->nodes[e];
+    if (n->kind != E_CALL || n->op || n->tok < 0) return 0;
+    int32_t f = kc_find_func(c, n->tok);
+    return f >= 0 && c->funcs[f].opt;
+}
+
+/* types.py's e_Compare where one side of a single ==, !=, is or is not calls a function whose
+   result is Optional[T] (the other side does not): a None on the other side is the "none" plan
+   (IS_NONE); a T there is the "value" plan of Optional[T], that side made an Optional (kwrap
+   "some": the link's spare, bit 1 the left, bit 2 the right). 1 when it took the comparison
+   (or failed), 0 when it is no such comparison. */
+KC_FN int kc_opt_compare(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    int32_t link = n->b;
+    if (link < 0 || c->nodes[link].next >= 0) return 0;
+    int lo = kc_opt_call(c, n->a), ro = kc_opt_call(c, c->nodes[link].a);
+    if (!lo && !ro) return 0;
+    int op = c->nodes[link].op;
+    if (lo && ro) { kc_fail(c, "a comparison of two Optional results", n->line); return 1; }
+    if (!(op == C_EQ || op == C_NE || op == C_IS || op == C_ISNOT)) { kc_fail(c, "ordering of an Optional result", n->line); return 1; }
+    c->opt_call_ok = lo ? n->a : -1;
+    int lt = kc_resolve(c, kc_type_expr(c, n->a, KC_ALLOW_NONE));
+    c->opt_call_ok = ro ? c->nodes[link].a : -1;
+    int rt = c->err ? T_UNKNOWN : kc_resolve(c, kc_type_expr(c, c->nodes[link].a, KC_ALLOW_NONE));
+    c->opt_call_ok = -1;
+    if (c->err) return 1;
+    kc_node *l = &c->nodes[link];
+    int inner = lo ? lt : rt, plain = lo ? rt : lt;
+    if (inner == T_UNKNOWN || inner == T_NONE || kc_is_tvar(inner % KC_LIST)) { kc_fail(c, "an Optional result whose type is not known yet", n->line); return 1; }
+    if (plain == T_NONE) {  /* `f(x) is None`, `== None`, ... */
+        l->ival = PL_NONE;
+        l->ty = inner | KC_OPT;
+        return 1;
+    }
+    if (op == C_IS || op == C_ISNOT || plain == T_UNKNOWN || (plain < KC_LIST && kc_is_tvar(plain)) || !kc_unify(c, inner, plain)) {
+        kc_fail(c, "comparison of an Optional result with a value of another type", n->line);
+        return 1;
+    }
+    l->ival = PL_VALUE;
+    l->ty = kc_resolve(c, inner) | KC_OPT;
+    l->spare = (int16_t)(lo ? 2 : 1);
+    return 1;
+}
+
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     if (c->err || k < 0) return T_UNKNOWN;
     kc_node *n = &c->nodes[k];
@@ -1145,7 +1191,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
-        if (kc_type_compare(c, k) || kc_range_membership(c, k)) { t = T_BOOL; break; }
+        if (kc_type_compare(c, k) || kc_range_membership(c, k) || kc_opt_compare(c, k)) { t = T_BOOL; break; }
         int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
@@ -1235,7 +1281,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             break;
         }
         if (f >= 0 && n->spare) { kc_fail(c, "keyword argument", n->line); return T_UNKNOWN; }
-        if (f >= 0 && c->funcs[f].opt) { kc_fail(c, "a call of a function whose result is Optional", n->line); return T_UNKNOWN; }
+        if (f >= 0 && c->funcs[f].opt && k != c->opt_call_ok) { kc_fail(c, "a call of a function whose result is Optional", n->line); return T_UNKNOWN; }
         if (f >= 0) {
             kc_func *callee = &c->funcs[f];
             if (n->ival != callee->n_params) { kc_call_error(c, n, callee); return T_UNKNOWN; }
