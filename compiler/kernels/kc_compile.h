@@ -261,9 +261,9 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     for (int32_t i = 0; i < c->n_funcs; i++) {
         kc_func *f = &c->funcs[i];
         int value = 0, none = 0;
-        for (int32_t k = f->node_begin; k < f->node_end; k++) {
-            if (c->nodes[k].kind != S_RETURN) continue;
-            if (c->nodes[k].a >= 0 && c->nodes[c->nodes[k].a].kind != E_NONE) value = 1;
+        for (int32_t j = f->node_begin; j < f->node_end; j++) {
+            if (c->nodes[j].kind != S_RETURN) continue;
+            if (c->nodes[j].a >= 0 && c->nodes[c->nodes[j].a].kind != E_NONE) value = 1;
             else none = 1;
         }
         if (value && (none || kc_may_fall_off(c, f->body))) f->opt = 1;
