@@ -2050,6 +2050,31 @@ OPT_RESULT_REFUSED = [
     "def f(n: int):\n    if n > 2:\n        return g()\n\ndef g():\n    pass\n",
 ]
 
+# `f([]) == 0` before a later call of the same function tells its parameter types (types.py's
+# user_call: the result a type variable, the comparison's "value" plan made then), since kccov3
+_COUNT = "def count_nums(arr):\n    return len([x for x in arr if x > 0])\n\n"
+DEFERRED_ACCEPTED = [
+    _COUNT + "def kiln_check__(i: int) -> bool:\n    if i == 0:\n        if count_nums([]) == 0:\n"
+    "            return True\n        return False\n    if count_nums([-1, -2, 0]) == 0:\n"
+    "        return True\n    return False\n",
+    _COUNT + "def g(i: int) -> bool:\n    if count_nums([]) == 0 or count_nums([]) != 1:\n"
+    "        return True\n    return count_nums([3]) == 1\n",
+    "def total_match(a, b):\n    if len(a) <= len(b):\n        return a\n    return b\n\n"
+    "def kiln_check__(i: int) -> bool:\n    if total_match([], []) == []:\n        return True\n"
+    "    if total_match(['hi', 'admin'], ['hI', 'Hi']) == ['hI', 'Hi']:\n        return True\n"
+    "    return False\n",
+    "def f(arr):\n    return sorted(arr)\n\ndef g(i: int) -> bool:\n    if f([]) == []:\n"
+    "        return True\n    return f([3, 1]) == [1, 3]\n",
+]
+DEFERRED_REFUSED = [
+    _COUNT + "def g(i: int) -> bool:\n    return count_nums([]) == 0\n\n"
+    "def h(i: int) -> bool:\n    return count_nums([1]) == 1\n",
+    _COUNT + "def g(i: int) -> bool:\n    return count_nums([]) == 0\n",
+    _COUNT + "def g(i: int) -> bool:\n    x = count_nums([])\n    return count_nums([1]) == x\n",
+    _COUNT + "def g(i: int) -> bool:\n    if count_nums([]) < 1:\n        return True\n"
+    "    return count_nums([1]) == 1\n",
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -2102,6 +2127,7 @@ FRONT_END_GROUPS = {
     "number literals compared as the other side's kind": (LITERAL_AS_ACCEPTED, LITERAL_AS_REFUSED),
     "(NAME)(args)": (PAREN_CALLEE_ACCEPTED, PAREN_CALLEE_REFUSED),
     "an Optional result the module does not read": (OPT_RESULT_ACCEPTED, OPT_RESULT_REFUSED),
+    "f([]) == v before a call tells f's parameters": (DEFERRED_ACCEPTED, DEFERRED_REFUSED),
 }
 
 

@@ -229,6 +229,8 @@ typedef struct {
     int32_t top_stmt;  /* the function's top-level statement being checked (types.py's top_level) */
     int32_t paren_callee;  /* the parse met `(NAME)(...)` (kc_atom) */
     int32_t opt_call_ok;   /* the call node of a function with an Optional result being compared (kc_opt_compare) */
+    int32_t deferred_here; /* the function being checked called one whose parameter types are not known yet */
+    int32_t defer_ok;      /* the operand of a single == or != that may be such a call (kc_type_expr's E_COMPARE) */
     char *diag;
     /* tables, all in the arena */
     kc_tok *toks; int32_t n_toks, cap_toks, pos;

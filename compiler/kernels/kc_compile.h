@@ -227,6 +227,8 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->top_stmt = -1;
     c->paren_callee = 0;
     c->opt_call_ok = -1;
+    c->deferred_here = 0;
+    c->defer_ok = -1;
     c->in_def = c->n_nested = 0;
     c->math_names = 0;
     c->typing_names = 0;
@@ -311,6 +313,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 }
                 kc_new_var(c, f->param_tok[p], f->param_type[p]);
             }
+            c->deferred_here = 0;
             kc_check_block(c, f->body, 0);
             if (c->err == KC_SUSPENDED) {
                 c->err = 0;
@@ -319,6 +322,10 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 continue;
             }
             f->var_end = c->n_vars;
+            if (c->deferred_here) {  /* a call whose callee no later call of this function typed */
+                kc_fail(c, "call of a function whose parameter types are not known", c->deferred_here);
+                break;
+            }
             if (!f->returns_value && f->ret != T_UNKNOWN && f->ret != T_NONE) {
                 /* annotated, but no path returns a value: types.py makes the result None */
                 kc_fail(c, "an annotated function that returns no value", f->line);

@@ -1192,15 +1192,32 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     }
     case E_COMPARE: {
         if (kc_type_compare(c, k) || kc_range_membership(c, k) || kc_opt_compare(c, k)) { t = T_BOOL; break; }
+        if (n->b >= 0 && c->nodes[n->b].next < 0 && (c->nodes[n->b].op == C_EQ || c->nodes[n->b].op == C_NE)) c->defer_ok = n->a;
         int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
+        c->defer_ok = -1;
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
             kc_node *l = &c->nodes[link];
-            if (link == n->b && l->next < 0 && (l->op == C_EQ || l->op == C_NE)) kc_literal_as(c, l->a, kc_resolve(c, lt));
+            int single = link == n->b && l->next < 0 && (l->op == C_EQ || l->op == C_NE);
+            if (single) kc_literal_as(c, l->a, kc_resolve(c, lt));
+            c->defer_ok = single ? l->a : -1;
             int rt = kc_type_expr(c, l->a, KC_ALLOW_NONE);
+            c->defer_ok = -1;
             if (c->err) return T_UNKNOWN;
             lt = kc_resolve(c, lt);
             rt = kc_resolve(c, rt);
+            if (single && (l->check || (lt < KC_LIST && kc_is_tvar(lt)) || (rt < KC_LIST && kc_is_tvar(rt)))) {
+                /* a call whose result was not known yet when types.py planned this comparison
+                   (its first pass here: kc_type_expr's deferred call): the "value" plan, kept
+                   when this function is checked again (the link's check) */
+                l->check = 1;
+                if (!kc_unify(c, lt, rt)) { kc_fail(c, "comparison of values of different types (a type error)", n->line); return T_UNKNOWN; }
+                l->ival = PL_VALUE;
+                l->ty = kc_resolve(c, lt);
+                if (kc_is_set(l->ty) || kc_is_dict(l->ty) || lt == T_NONE || rt == T_NONE) { kc_fail(c, "comparison of a result not known yet", n->line); return T_UNKNOWN; }
+                lt = rt;
+                continue;
+            }
             int is_op = l->op == C_IS || l->op == C_ISNOT;
             if (lt == T_NONE || rt == T_NONE) {  /* types.py: a None on one side, the other's type decides */
                 if (!(is_op || l->op == C_EQ || l->op == C_NE)) { kc_fail(c, "ordering or in of None (a type error)", n->line); return T_UNKNOWN; }
@@ -1291,11 +1308,24 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
                     kc_fail(c, "argument of another type than the parameter (a type error)", c->nodes[a].line);
             n->var = f;  /* the callee */
             if (c->err) return T_UNKNOWN;
+            int unknown = 0;
             for (int p = 0; p < callee->n_params && callee->state == 0; p++)
-                if (!kc_concrete(c, kc_resolve(c, callee->param_type[p]), 0)) {
-                    kc_fail(c, "call of a function whose parameter types are not known", n->line);
-                    return T_UNKNOWN;
-                }
+                unknown |= !kc_concrete(c, kc_resolve(c, callee->param_type[p]), 0);
+            if (unknown && k != c->defer_ok) {
+                kc_fail(c, "call of a function whose parameter types are not known", n->line);
+                return T_UNKNOWN;
+            }
+            if (unknown) {
+                /* types.py's user_call: `f([])` before a call tells f's parameter types; its
+                   result a type variable. kc takes it where a later call in this function tells
+                   them: f is checked then and this function again from the start (f's result
+                   known), as types.py's plans are made again once the types are solved; if this
+                   function ends first, the program is refused (kc_compile: deferred_here) */
+                if (callee->ret == T_UNKNOWN) callee->ret = kc_new_tvar(c, n->line);
+                c->deferred_here = n->line;
+                n->ty = kc_resolve(c, callee->ret);  /* a type variable, unified by its uses */
+                return n->ty;
+            }
             if (callee->state == 0) {  /* types.py checks it now: suspend this function until then */
                 c->need_callee = f;
                 c->err = KC_SUSPENDED;
