@@ -1321,7 +1321,11 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
                    them: f is checked then and this function again from the start (f's result
                    known), as types.py's plans are made again once the types are solved; if this
                    function ends first, the program is refused (kc_compile: deferred_here) */
-                if (callee->ret == T_UNKNOWN) callee->ret = kc_new_tvar(c, n->line);
+                int value = 0;  /* types.py's _returns_a_value: else None whatever its annotation */
+                for (int32_t j = callee->node_begin; j < callee->node_end && !value; j++)
+                    value = c->nodes[j].kind == S_RETURN && c->nodes[j].a >= 0 && c->nodes[c->nodes[j].a].kind != E_NONE;
+                if (!value && !(allow & KC_ALLOW_NONE)) { kc_fail(c, "None as a value", n->line); return T_UNKNOWN; }
+                if (callee->ret == T_UNKNOWN) callee->ret = value ? kc_new_tvar(c, n->line) : T_NONE;
                 c->deferred_here = n->line;
                 n->ty = kc_resolve(c, callee->ret);  /* a type variable, unified by its uses */
                 return n->ty;
