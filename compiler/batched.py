@@ -69,13 +69,13 @@ KC_OP_NAMES = (
     "STR_JOIN STR_SPLIT STR_SPLIT_WS "
     "MIN MAX SORTED SORTED_DESC LIST_OF_STR LIST_POP LIST_POP_AT LIST_REVERSED LIST_RANGE "
     "TUPLE_NEW TUPLE_GET UNPACK_TUPLE UNPACK_LIST SORTED_UNIQUE LIST_FIND "
-    "SQRT_F FLOOR_F CEIL_F ROUND_F STR_BIN CMP_IF FLOAT_OF_STR"
+    "SQRT_F FLOOR_F CEIL_F ROUND_F STR_BIN CMP_IF FLOAT_OF_STR ROUND_F_N SET_ORDER IS_NONE"
 ).split()
 # then the str methods' instructions not named above (vm/surface.py), in the table's order: kc
 # emits what kc_surface.h's KC_STR_METHOD_OP names
 KC_OP_NAMES += [op for op in dict.fromkeys(m.op for m in STR_METHODS) if op not in KC_OP_NAMES]
 # enum kc_type: T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR, then the list and tuple codes
-KC_TYPES = ("none", "int", "float", "bool", "none", "str", "list", "tuple")
+KC_TYPES = ("none", "int", "float", "bool", "none", "str", "list", "tuple", "optional")
 KC_TRAPS = (
     "Unsupported",
     "UnboundLocalError",

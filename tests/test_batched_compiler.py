@@ -163,6 +163,12 @@ def test_arg_types_type_unannotated_parameters():
     # an Optional argument is outside what kc covers: it says so
     [got] = compile_batch([source], ["f.py"], [{"f": [optional_of(INT), type_of_value(1)]}])
     assert isinstance(got, Unsupported)
+    # a function the caller types may not return a dict (reference.py): kc refuses it too
+    counts = "def h(s):\n    d = {}\n    for w in s.split():\n        d[w] = 1\n    return d\n"
+    [got] = compile_batch([counts], ["h.py"], [{"h": [type_of_value("s")]}])
+    assert isinstance(got, Unsupported)
+    with pytest.raises(CompileError):
+        compile_source(counts, "h.py", arg_types={"h": [type_of_value("s")]})
 
 
 RESULT_INFERENCE = [
@@ -459,7 +465,6 @@ def test_str_and_list_programs_outside_the_subset_are_unsupported():
         "def f(xs: list[float]) -> int:\n    return len({x for x in xs})\n",  # a set of floats
         # hash order
         "def f(xs: list[int]) -> int:\n    for x in {1, 2}:\n        pass\n    return 0\n",
-        "def f() -> bool:\n    return {1: 2} == {1: 2}\n",  # dicts compared
         "def f() -> list[int]:\n    d = {1: 2}\n    return list(reversed(d.keys()))\n",  # a view
     ]
     for got in compile_batch(sources):
@@ -699,16 +704,20 @@ NESTED_REFUSED = [
         "    return g(n)\n"
     ),
     "def f(n: int):\n    def g(x):\n        return x\n",
-    (
+    (  # h's g is bound nowhere: NameError (h's result type known), since kccov3 not refused
         "def f(n: int) -> int:\n"
         "    def g(x):\n"
         "        return x\n"
         "    return g(n)\n"
         "\n"
         "def h(n: int) -> int:\n"
-        "    return g(n)\n"
+        "    return g(n) + 1\n"
     ),
     "def f(n: int) -> int:\n    def abs(x):\n        return x\n    return abs(n)\n",
+]
+NESTED_ACCEPTED += [
+    "def f(n: int) -> int:\n    def g(x):\n        return x\n    return g(n)\n\n"
+    "def h(n: int) -> int:\n    return g(n)\n",
 ]
 MATH_ACCEPTED = [
     "import math\n\ndef f(x: float) -> float:\n    return math.sqrt(x)\n",
@@ -1040,9 +1049,11 @@ DICT_ACCEPTED = [
     "def f(xs: list[int]) -> int:\n    d: dict[int, list[int]] = {}\n    return len(d)\n",
     "def f(xs: list[int]) -> int:\n    d: dict[str, int] = {'a': 1}\n    return d['a']\n",
 ]
-DICT_REFUSED = [
+DICT_ACCEPTED += [  # a dict parameter or result (`f'local`), since kccov3
     "def f(d: dict[int, int]) -> int:\n    return len(d)\n",
     "def f(xs: list[int]) -> dict[int, int]:\n    return {}\n",
+]
+DICT_REFUSED = [
     (
         "def f(xs: list[int]) -> int:\n"
         "    d: dict[int, float] = {}\n"
@@ -1650,6 +1661,15 @@ NAME_ERROR_REFUSED = [
     "def f(n: int) -> bool:\n    if map(n):\n        return True\n    return False\n",
     "def f(n: int) -> bool:\n    if g(n):\n        return True\n    g = 1\n    return False\n",
     "def f(n: int) -> int:\n    return is_p(n) + 1\n",
+    "def f(n: int):\n    return starts_ends(n, 1)\n",  # the result type is not known there
+]
+# `return undefined(x)` once the result type is known (since kccov3): the NameError trap
+NAME_ERROR_ACCEPTED += [
+    "def f(n: int):\n    if n == 1:\n        return 2\n    return starts_ends(n, 1)\n",
+    "def f(n: int) -> str:\n    return helper(n)\n",
+    "def f(n: int) -> list[int]:\n    if n < 0:\n        return []\n    return helper(n)\n",
+    "def g(n: int):\n    if n == 1:\n        return 2\n    return starts_ends(n, 1)\n\n"
+    "def f(i: int) -> bool:\n    if g(3) == 180:\n        return True\n    return False\n",
 ]
 
 # frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of names or number literals
@@ -1821,6 +1841,244 @@ BUILTIN_VAR_REFUSED = [
     "def f(map: list[int]) -> int:\n    return max(map(lambda x: x, map))\n",
 ]
 
+# round(x, n) (types.py's round_ndigits, lower.py's b_round: ROUND_F_N of a float; an int with a
+# literal n >= 0 is itself) and list(set(xs)) of ints or bools (types.py's kset_order: SET_ORDER,
+# CPython's iteration order), since kccov3
+ROUND_N_ACCEPTED = [
+    "def f(x: float) -> float:\n    return round(x, 2)\n",
+    "def f(x: int) -> int:\n    return round(x, 2) + round(x, 0)\n",
+    "def f(x: float, n: int) -> float:\n    return round(x * 2.5, n + 1)\n",
+    "def f(x: bool) -> int:\n    return round(x, 0)\n",
+    "def f(x: float) -> float:\n    return round(x, True) + round(x, -1)\n",
+    "def f(x: float) -> int:\n    return int(round(x, 0)) ** 2\n",
+    "def f() -> float:\n    return round(2.675, 2)\n",
+    "N = 3\n\ndef f(x: float) -> float:\n    return round(x, N)\n",
+    "def f(xs: list[float]) -> list[float]:\n    return [round(x, 1) for x in xs]\n",
+    "def f(a: float, b: float) -> float:\n    s = (a + b) / 2\n    return round(s, 2) + round(a)\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set(l))\n",
+    "def f(l: list[bool]) -> list[bool]:\n    return list(set(l))\n",
+    "def f(l: list[int]) -> int:\n    u = list(set(l))\n    u.sort()\n    return len(u) + u[0]\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set([x * 2 for x in l]))\n",
+    "def f(t: tuple[int, int, int]) -> list[int]:\n    return list(set(t))\n",
+    "def f(l: list[int]) -> list[int]:\n    return sorted(list(set(l)))\n",
+    "def g(x: int) -> list[int]:\n    return [x, x]\n\ndef f(l: list[int]) -> list[int]:\n"
+    "    return list(set(g(l[0])))\n",
+]
+ROUND_N_REFUSED = [
+    "def f(x: int, n: int) -> int:\n    return round(x, n)\n",
+    "def f(x: int) -> int:\n    return round(x, -1)\n",
+    "def f(x: float) -> float:\n    return round(x, 2.0)\n",
+    "def f(x: str) -> float:\n    return round(x, 2)\n",
+    "def f(x: float) -> float:\n    return round(x, ndigits=2)\n",
+    "def f(x: float) -> int:\n    return round(x, 2)\n",
+    "def f(l: list[str]) -> list[str]:\n    return list(set(l))\n",
+    "def f(l: list[float]) -> list[float]:\n    return list(set(l))\n",
+    "def f(s: str) -> list[str]:\n    return list(set(s))\n",
+    "def f(n: int) -> list[int]:\n    return list(set(range(n)))\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set(set(l)))\n",
+    "def f() -> list[int]:\n    return list(set([]))\n",
+    "def f(l: list[int]) -> list[int]:\n    return list(set())\n",
+]
+
+# a top-level assignment of another type starts a new variable (types.py's maybe_rebind; the
+# slots in FunctionInfo.variables' order: the new one at the old one's place), since kccov3
+REBIND_ACCEPTED = [
+    "def f(s: str) -> int:\n    s = s.split(', ')\n    return len(s)\n",
+    "def f(x: int) -> str:\n    x = str(x)\n    return x[-1] + x[:-1]\n",
+    "def f(a: int, n: str) -> int:\n    k = 3\n    n = int(n)\n    y = n + a + k\n    return y\n",
+    "def f(n: int) -> int:\n    total = 0\n    for d in str(n):\n        total += int(d)\n"
+    "    n = [int(c) for c in str(n)]\n    return total + len(n)\n",
+    "def f(n: str) -> int:\n    if len(n) > 2:\n        q = 1\n    n = int(n)\n    n = str(n)\n"
+    "    n = len(n)\n    return n + q\n",
+    "def f(s: str) -> int:\n    x = 1\n    x = 'a'\n    x = 2.5\n    return len(s)\n",
+    "def f(s: str) -> int:\n    a = b = 1\n    a = 'x'\n    return b\n",
+    "def f(x: float) -> int:\n    x = int(x)\n    return x\n",
+    "def f(x: int) -> bool:\n    x = x > 2\n    return x\n",
+    "def f(s: str) -> int:\n    s = list(s)\n    s.sort()\n    s = ''.join(s)\n    return len(s)\n",
+    "def f(n: int) -> int:\n    while n > 10:\n        n -= 1\n    n = str(n)\n    return len(n)\n",
+    "def g(s: str) -> int:\n    s = s.split()\n    return len(s)\n\n"
+    "def f(x: str) -> int:\n    y = x\n    y = len(y)\n    return g(x) + y\n",
+    "def f(n: int) -> int:\n    m = n\n    n = str(n)\n    for i in range(2):\n"
+    "        m += len(n)\n    return m\n",
+    "def f(s: str, t: str) -> int:\n    t = t.split()\n    s = s.split()\n"
+    "    return len(s) + len(t)\n",
+    "def f(x: int) -> int:\n    if x > 1:\n        y = 2\n    print(y)\n    y = 'a'\n"
+    "    return len(y)\n",
+]
+REBIND_REFUSED = [
+    "def f(s: str) -> int:\n    if len(s) > 1:\n        s = s.split()\n    return 1\n",
+    "def f(s: str) -> int:\n    t = [x for x in s]\n    x = 5\n    x = 'a'\n    return len(x)\n",
+    "def f(s: str) -> int:\n    n = []\n    n = 5\n    return n\n",
+    "def f(s: str) -> int:\n    for i in range(2):\n        s = len(s)\n    return s\n",
+    "def f(s: str) -> int:\n    a = b = 1\n    a = b = 'x'\n    return 1\n",
+]
+
+# == and != of two dicts whose values hold no float or dict (types.py's "dict" plan, lower.py's
+# dict_equal), since kccov3
+_COUNTS = "    d1 = {}\n    for ch in a:\n        d1[ch] = %s\n"
+DICT_EQ_ACCEPTED = [
+    "def f(a: str, b: str) -> bool:\n    d1 = {}\n    d2 = {}\n    for ch in a:\n"
+    "        d1[ch] = 1\n    for ch in b:\n        d2[ch] = 1\n    return d1 == d2\n",
+    "def f(a: str, b: str) -> bool:\n    d1 = {}\n    d2 = {}\n    for ch in a:\n"
+    "        d1[ch] = 1\n    for ch in b:\n        d2[ch] = 1\n    return d1 != d2\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "[1]" + "    return d1 == {'a': [1]}\n",
+    "def f(a: str) -> bool:\n"
+    + _COUNTS % "(1, 'x')"
+    + "    return d1 == {'a': (1, 'x')} and {} != d1\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    return d1 == d1 == {'a': 1}\n",
+    "def f(a: int) -> bool:\n    d1 = {1: True}\n    return d1 == {1: a > 2}\n",
+    "def f() -> bool:\n    return {1: 2} == {1: 2}\n",  # outside the subset before kccov3
+    "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    if d1 == {'a': 1}:\n        return True\n"
+    "    return False\n",
+]
+DICT_EQ_ACCEPTED += [  # a dict as a parameter or result (the function named `name'local`)
+    "def h(s: str) -> dict[str, int]:\n    d = {}\n    for w in s.split():\n"
+    "        d[w] = d.get(w, 0) + 1\n    return d\n\n"
+    "def f(s: str) -> bool:\n    return h(s) == {'a': 2, 'b': 2}\n",
+    "def h(s):\n    d = {}\n    for w in s.split():\n        d[w] = 1\n    return d\n\n"
+    "def f(s: str) -> int:\n    return h(s)['a'] + len(h(s))\n",
+    "def h(s: str) -> dict[str, int]:\n    d = {}\n    d[s] = 1\n    return d\n",
+    "def g(d):\n    d['x'] = 2\n    return len(d)\n\n"
+    "def f(s: str) -> int:\n    d = {}\n    d[s] = 1\n    return g(d) + d['x']\n",
+    "def f(s: str) -> bool:\n    def h(x: str) -> dict[str, int]:\n        return {x: 1}\n\n"
+    "    return h(s) == {'a': 1}\n",
+]
+DICT_EQ_REFUSED = [
+    "def h(s: str) -> dict[str, set[int]]:\n    d = {}\n    return d\n\n"
+    "def f(s: str) -> bool:\n    return len(h(s)) == 0\n",
+    "def h(s: str) -> list[dict[str, int]]:\n    return []\n\n"
+    "def f(s: str) -> bool:\n    return len(h(s)) == 0\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "1.5" + "    return d1 == {'a': 1.5}\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "(1, 2.5)" + "    return d1 == {'a': (1, 2.5)}\n",
+    "def f(a: str) -> bool:\n" + _COUNTS % "1" + "    return d1 < d1\n",
+    "def f(a: str) -> bool:\n    d1 = {}\n    d2 = {}\n    return d1 == d2\n",
+]
+
+# `xs == [1, 3, 2.0]`: a flat display of number literals compared with a list or tuple of ints or
+# floats, its numbers made that kind where each is exactly one (types.py's _literal_as), kccov3
+LITERAL_AS_ACCEPTED = [
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, 3, 2.0, 8.0]\n",
+    "def f(xs: list[int]) -> bool:\n    return xs == [1, 3, 2.0, -8.0]\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, 2]\n",
+    "def f(t: tuple[float, int]) -> bool:\n    return t == (1, 2.0)\n",
+    "def f(t: tuple[float, float]) -> bool:\n    return t != (1, 2)\n",
+    "def f(xs: list[int]) -> bool:\n    return xs == [-0.0, 1]\n",
+    "def tri(n: int) -> list[float]:\n    r = [1.0, 3.0]\n    for i in range(n):\n"
+    "        r.append(i / 2 + 1)\n    return r\n\n"
+    "def f(i: int) -> bool:\n    if tri(3) == [1, 3, 2.0, 8.0]:\n        return True\n"
+    "    return False\n",
+]
+LITERAL_AS_REFUSED = [
+    "def f(xs: list[int]) -> bool:\n    return xs != [1, 3, 2.5]\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, 3, 2.0] == xs\n",
+    "def f(xs: list[float]) -> bool:\n    return [1, 3, 2.0] == xs\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [9007199254740993, 1.0]\n",
+    "def f(xs: list[int]) -> bool:\n    return xs == [1e300, 1]\n",
+    "def f(xs: list[float]) -> bool:\n    return xs == [1, True]\n",
+    "def f(xs: list[list[float]]) -> bool:\n    return xs == [[1, 2.0]]\n",
+]
+
+# `(int)(x)`: a parenthesized name called (CPython's Call of the name), since kccov3
+PAREN_CALLEE_ACCEPTED = [
+    "def f(c: float) -> int:\n    d = ((int)(c - 4 * 2))\n    return d\n",
+    "import math\n\ndef f(n: int) -> int:\n    t = 0\n"
+    "    for i in range(2, (int)(math.sqrt(n)) + 1):\n        t += i\n    return t\n",
+    "def f(y2: int, y1: int, x2: int, x1: int) -> float:\n    return (float)(y2-y1)/(x2-x1)\n",
+    "def g(x: int) -> int:\n    return x + 1\n\ndef f(n: int) -> int:\n    return (g)(n) * 2\n",
+    "def f(s: str) -> int:\n    return (len)(s) + (int)('3')\n",
+]
+PAREN_CALLEE_REFUSED = [
+    "def f(xs: list[int]) -> int:\n    sum = 0\n    return (sum)(xs)\n",
+    "def f(n: int) -> int:\n    return (\n        int)(n)\n",
+    "def f(n: int) -> int:\n    return (int)(n)(3)\n",
+    "def f(n: int) -> bool:\n    return (True)(n)\n",
+]
+
+# an Optional result nothing in the module reads (the program's caller does): `-> Optional[T]`,
+# `return None` or a bare return beside values, or a body that may end (types.py's
+# _optional_result and check_module's retry): None is -1, a value a 1-item tuple, since kccov3
+_OPT = "from typing import List, Optional\n\n\n"
+OPT_RESULT_ACCEPTED = [
+    _OPT + "def longest(strings: List[str]) -> Optional[str]:\n    if not strings:\n"
+    "        return None\n    maxlen = max(len(x) for x in strings)\n    for s in strings:\n"
+    "        if len(s) == maxlen:\n            return s\n",
+    _OPT + "def longest(strings: List[str]) -> Optional[str]:\n    if len(strings) == 0:\n"
+    "        return None\n",
+    "def f(n: int) -> int:\n    for i in range(n - 1, 0, -1):\n        if n % i == 0:\n"
+    "            return i\n",
+    "def f(n: int):\n    if n > 2:\n        return None\n    return n\n",
+    "def f(n: int):\n    if n > 2:\n        return\n    return [n]\n",
+    _OPT + "def f(n: int) -> Optional[int]:\n    return n\n",
+    _OPT + "def f(n: int) -> Optional[List[int]]:\n    while True:\n        if n > 3:\n"
+    "            return [n]\n        n += 1\n",
+    _OPT + "def f(n: int) -> Optional[int]:\n    while True:\n        if n > 3:\n"
+    "            break\n        n += 1\n",
+    "def f(s: str, c: str):\n    s = ''.join([ch for ch in s if ch not in c])\n"
+    "    if s == s[::-1]:\n        return (s, True)\n    elif len(s) > 3:\n"
+    "        return (s, False)\n",
+    "def f(xs: list[int]):\n    if xs:\n        return xs[0]\n    return None\n",
+]
+_DIVISOR = (
+    "def f(n: int) -> int:\n    for i in range(n - 1, 0, -1):\n        if n % i == 0:\n"
+    "            return i\n\n"
+)
+_MAYBE = "def f(n: int):\n    if n:\n        return n\n\n"
+OPT_RESULT_ACCEPTED += [  # compared with a value of its type (made an Optional) or with None
+    _DIVISOR
+    + "def g(i: int) -> bool:\n    if f(i) == 3:\n        return True\n    return f(i) is None\n",
+    _DIVISOR + "def g(i: int) -> bool:\n"
+    "    return 3 != f(i) and None == f(i) and f(i) is not None and f(i) != None\n",
+    "def f(xs: list[int]):\n    if len(xs) < 2:\n        return None\n    return sorted(xs)[1]\n\n"
+    "def kiln_check__(i: int) -> bool:\n    if i == 0:\n        if f([1, 2, 3, 4, 5]) == 2:\n"
+    "            return True\n        return False\n    if f([]) == None:\n        return True\n"
+    "    return False\n",
+    "def f(s: str):\n    if s:\n        return [s]\n\ndef g(i: int) -> bool:\n"
+    "    return f('a') == ['a'] or f('') is None\n",
+    "def g(i: int) -> bool:\n    return f(i) == 2\n\n" + _MAYBE,
+]
+OPT_RESULT_REFUSED = [
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) < 3\n",
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) == 3.0\n",
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) == f(i + 1)\n",
+    _MAYBE + "def g(i: int) -> bool:\n    return f(i) == 3 == i\n",
+    _MAYBE + "def g(i: int) -> int:\n    return f(i) + 1\n",
+    _MAYBE + "def g(i: int) -> bool:\n    if f(i):\n        return True\n    return False\n",
+    "def f(n: int):\n    if n:\n        return f(n - 1) == 3\n",
+    "def f(n: int) -> Optional[int]:\n    return n\n",
+    "def f(n: int):\n    if n > 2:\n        return helper(n)\n    return 3\n",
+    _OPT + "def f(n: int) -> Optional[set[int]]:\n    if n:\n        return {n}\n",
+    "def f(n: int):\n    if n > 2:\n        return g()\n\ndef g():\n    pass\n",
+]
+
+# `f([]) == 0` before a later call of the same function tells its parameter types (types.py's
+# user_call: the result a type variable, the comparison's "value" plan made then), since kccov3
+_COUNT = "def count_nums(arr):\n    return len([x for x in arr if x > 0])\n\n"
+DEFERRED_ACCEPTED = [
+    _COUNT + "def kiln_check__(i: int) -> bool:\n    if i == 0:\n        if count_nums([]) == 0:\n"
+    "            return True\n        return False\n    if count_nums([-1, -2, 0]) == 0:\n"
+    "        return True\n    return False\n",
+    _COUNT + "def g(i: int) -> bool:\n    if count_nums([]) == 0 or count_nums([]) != 1:\n"
+    "        return True\n    return count_nums([3]) == 1\n",
+    "def total_match(a, b):\n    if len(a) <= len(b):\n        return a\n    return b\n\n"
+    "def kiln_check__(i: int) -> bool:\n    if total_match([], []) == []:\n        return True\n"
+    "    if total_match(['hi', 'admin'], ['hI', 'Hi']) == ['hI', 'Hi']:\n        return True\n"
+    "    return False\n",
+    "def f(arr):\n    return sorted(arr)\n\ndef g(i: int) -> bool:\n    if f([]) == []:\n"
+    "        return True\n    return f([3, 1]) == [1, 3]\n",
+]
+DEFERRED_ACCEPTED += [  # a function that returns no value: None, whatever is compared with it
+    "def f(arr):\n    pass\n\ndef g(i: int) -> bool:\n    if f([]) == 0:\n        return True\n"
+    "    return f([1]) == None\n",
+]
+DEFERRED_REFUSED = [
+    _COUNT + "def g(i: int) -> bool:\n    return count_nums([]) == 0\n\n"
+    "def h(i: int) -> bool:\n    return count_nums([1]) == 1\n",
+    _COUNT + "def g(i: int) -> bool:\n    return count_nums([]) == 0\n",
+    _COUNT + "def g(i: int) -> bool:\n    x = count_nums([])\n    return count_nums([1]) == x\n",
+    _COUNT + "def g(i: int) -> bool:\n    if count_nums([]) < 1:\n        return True\n"
+    "    return count_nums([1]) == 1\n",
+]
+
 FRONT_END_GROUPS = {
     "a variable named like a module function it never calls": (SHADOW_ACCEPTED, SHADOW_REFUSED),
     "map and filter given to a consumer, a, b = map(int, xs)": (MAP_ACCEPTED, MAP_REFUSED),
@@ -1867,6 +2125,13 @@ FRONT_END_GROUPS = {
     "enumerate(start=), split(sep=)": (KW_ACCEPTED, KW_REFUSED),
     'float("inf"), float(s)': (FLOAT_ACCEPTED, FLOAT_REFUSED),
     "a variable or parameter named like a builtin": (BUILTIN_VAR_ACCEPTED, BUILTIN_VAR_REFUSED),
+    "round(x, n), list(set(xs))": (ROUND_N_ACCEPTED, ROUND_N_REFUSED),
+    "a top-level assignment of another type (a new variable)": (REBIND_ACCEPTED, REBIND_REFUSED),
+    "== and != of dicts, dict parameters and results": (DICT_EQ_ACCEPTED, DICT_EQ_REFUSED),
+    "number literals compared as the other side's kind": (LITERAL_AS_ACCEPTED, LITERAL_AS_REFUSED),
+    "(NAME)(args)": (PAREN_CALLEE_ACCEPTED, PAREN_CALLEE_REFUSED),
+    "an Optional result the module does not read": (OPT_RESULT_ACCEPTED, OPT_RESULT_REFUSED),
+    "f([]) == v before a call tells f's parameters": (DEFERRED_ACCEPTED, DEFERRED_REFUSED),
 }
 
 

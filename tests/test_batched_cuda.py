@@ -115,10 +115,11 @@ REVIEWED_RECURSION = {
     # loop body (kc_loop_in), a loop's else block (kc_flow_loop_else), a comprehension's
     # generators (kc_type_generators) follow the tree; kc_child_expr's kc_expr counts a level
     "kc_loop_in", "kc_flow_loop_else", "kc_type_generators", "kc_child_expr",
-    # a comparison's typing (kc_type_expr's E_COMPARE): `type(x) == C` and `x in range(a, b)`
-    # type the comparison's own operands and range's arguments, children in the tree whose
-    # depth the parser caps (KC_MAX_DEPTH); their made-up chain is typed in place, not walked
-    "kc_type_compare", "kc_range_membership",
+    # a comparison's typing (kc_type_expr's E_COMPARE): `type(x) == C`, `x in range(a, b)` and
+    # `f(x) == v` of an Optional result type the comparison's own operands and range's
+    # arguments, children in the tree whose depth the parser caps (KC_MAX_DEPTH); their
+    # made-up chain is typed in place, not walked
+    "kc_type_compare", "kc_range_membership", "kc_opt_compare",
     # over a type's structure (compiler.cuda.TYPE_RECURSION), capped by KC_MAX_TYPE_NESTING
     *cuda.TYPE_RECURSION,
 }  # fmt: skip

@@ -96,7 +96,7 @@ enum kc_trap_name { KT_UNSUPPORTED, KT_UNBOUND, KT_VALUE, KT_ASSERTION, KT_KEY, 
 typedef struct {
     uint32_t format_version, isa_hash;
     int32_t op_code[KC_N_OPS], op_pops[KC_N_OPS], op_pushes[KC_N_OPS], op_flags[KC_N_OPS];
-    int32_t type_code[8];           /* indexed by kc_type; [6]: list, [7]: tuple */
+    int32_t type_code[9];           /* indexed by kc_type; [6]: list, [7]: tuple, [8]: optional */
     int32_t trap_code[KC_N_TRAPS];
     int32_t n_raisable;
     int32_t raisable_code[KC_MAX_RAISABLE];
@@ -130,7 +130,8 @@ enum kc_type { T_UNKNOWN, T_INT, T_FLOAT, T_BOOL, T_NONE, T_STR };
 #define KC_MAX_MCONST 64   /* module constants */
 #define KC_SYNTH_BYTES 512 /* the text of the names kc's rewrites make ($key_i1, enumerate, ...) */
 #define KC_BARE_LIST (-2)
-#define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin */
+#define KC_OPT 0x40000000  /* in the type table only: Optional[t] is t | KC_OPT (a kc_func's opt result) */
+#define KC_MATH_OP 40      /* an E_CALL's op: 40 + the math function (kc_math_fn), 43 round, 44 bin, 45 round(x, n) */
 #define KC_DICT_OP 50      /* an E_CALL's op: 50 dict(), 51 dict(pairs) */
 #define KC_NEXT_OP 63  /* an E_CALL's op: next(<generator>, <literal>), as the parser saw it */
 #define KC_ISINSTANCE_OP 61  /* an E_CALL's op: isinstance(x, C) decided by x's type, 61 False, 62 True */
@@ -171,8 +172,9 @@ enum kc_bin { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_MOD, B_POW, B_LSHIFT, B_
 enum kc_unary { U_NOT, U_NEG, U_POS, U_INVERT };
 enum kc_cmp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_OTHER, C_IS, C_ISNOT };
 /* types.py's compare plans kc covers: PL_NONE `x == None`, `f() is None` (a None on one side:
-   decided by the other side's type); PL_ISBOOL `x is True` (`==` for a bool) */
-enum kc_plan { PL_NUM, PL_VALUE, PL_IN, PL_NONE, PL_ISBOOL };
+   decided by the other side's type); PL_ISBOOL `x is True` (`==` for a bool); PL_DICT `==` and
+   `!=` of two dicts whose values hold no float or dict (lower.py's dict_equal) */
+enum kc_plan { PL_NUM, PL_VALUE, PL_IN, PL_NONE, PL_ISBOOL, PL_DICT };
 
 typedef struct {
     int16_t kind, op;    /* op: kc_bin / kc_unary / 0 and / 1 or / kc_cmp of a comparator */
@@ -193,6 +195,10 @@ typedef struct {
 typedef struct {
     int32_t name_tok, type, slot, flag, needs_check;
     int32_t hidden, active;  /* a comprehension's variable (types.py's hidden), in its scope now */
+    /* types.py's maybe_rebind: `renamed` a variable a top-level assignment of another type
+       replaced (no lookup finds it); its FunctionInfo.variables position (the slots' order) is
+       `pos`, and `occ` the variable at this index's position (both the index but for rebinds) */
+    int32_t renamed, pos, occ;
 } kc_var;
 
 typedef struct {
@@ -204,6 +210,12 @@ typedef struct {
     int32_t outer_tok;             /* a nested def hoisted (frontend.py's _hoist_nested): its outer's name */
     int32_t def_tok, node_begin, node_end;  /* its `def` token; the nodes its parse made */
     int32_t local_math, local_math_names;  /* its own `import math`, `from math import` (bits) */
+    int32_t typed_by_caller;  /* named by the argument types (compile_source's arg_types) */
+    /* an Optional result (Optional[ret]): annotated so (1), or a value returned and None too, by
+       `return None`, a bare return or the end of the body (types.py's _optional_result, with
+       the fall-off retry of check_module); kc takes it only where no call in the module reads
+       the result (the program's caller does) */
+    int32_t opt;
 } kc_func;
 
 typedef struct {
@@ -214,6 +226,11 @@ typedef struct {
     int64_t arena_cap, arena_used;
     int err;  /* 1: unsupported (the reason in diag); KC_SUSPENDED: see the check phase */
     int32_t need_callee;
+    int32_t top_stmt;  /* the function's top-level statement being checked (types.py's top_level) */
+    int32_t paren_callee;  /* the parse met `(NAME)(...)` (kc_atom) */
+    int32_t opt_call_ok;   /* the call node of a function with an Optional result being compared (kc_opt_compare) */
+    int32_t deferred_here; /* the function being checked called one whose parameter types are not known yet */
+    int32_t defer_ok;      /* the operand of a single == or != that may be such a call (kc_type_expr's E_COMPARE) */
     char *diag;
     /* tables, all in the arena */
     kc_tok *toks; int32_t n_toks, cap_toks, pos;

@@ -34,7 +34,7 @@ KC_FN kc_caps kc_capacities(int64_t len, int64_t n_toks, int64_t name_len) {
     k.image = len + 16;
     k.types = n_toks + 16;  /* each type a parameter, result, comparison or literal names */
     k.container = 128 + name_len + 8 * k.consts + 8 * k.image + 4 * (KC_MAX_TYPE_WORDS + 1) * k.types +
-                  32 * k.funcs + len + 4 * n_toks + 8 * k.code;
+                  40 * k.funcs + len + 4 * n_toks + 8 * k.code;  /* 40: a name's 'local too */
     return k;
 }
 
@@ -130,6 +130,7 @@ KC_FN void kc_apply_spec(kc_ctx *c, const char *spec, int64_t spec_len) {
         }
         if (f < 0) { kc_no_function(c, spec + name, name_len); return; }
         kc_func *fn = &c->funcs[f];
+        fn->typed_by_caller = 1;
         int p = 0;
         for (; i < spec_len && spec[i] != '\n'; i++, p++) {
             int t = kc_spec_type(c, spec, spec_len, &i, 0);
@@ -223,6 +224,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     c->n_nodes = c->n_funcs = c->n_vars = c->n_code = c->n_labels = 0;
     c->n_consts = c->n_image = c->n_types = c->n_loops = c->depth = c->n_marks = 0;
     c->bare_list_ok = c->in_signature = 0;
+    c->top_stmt = -1;
+    c->paren_callee = 0;
+    c->opt_call_ok = -1;
+    c->deferred_here = 0;
+    c->defer_ok = -1;
     c->in_def = c->n_nested = 0;
     c->math_names = 0;
     c->typing_names = 0;
@@ -251,6 +257,23 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     if (c->err) return -1;
     kc_apply_spec(c, spec, spec_len);
     if (c->err) return -1;
+    /* types.py's _optional_result (with check_module's fall-off retry): a function that returns a
+       value, and None by `return None`, a bare return or the end of its body, has an Optional
+       result; kc_func.opt (kc refuses a call of it: kc_type_expr) */
+    for (int32_t i = 0; i < c->n_funcs; i++) {
+        kc_func *f = &c->funcs[i];
+        int value = 0, none = 0;
+        for (int32_t j = f->node_begin; j < f->node_end; j++) {
+            if (c->nodes[j].kind != S_RETURN) continue;
+            if (c->nodes[j].a >= 0 && c->nodes[c->nodes[j].a].kind != E_NONE) value = 1;
+            else none = 1;
+        }
+        if (value && (none || kc_may_fall_off(c, f->body))) f->opt = 1;
+        if (f->opt && (f->ret == T_NONE || f->ret == KC_BARE_LIST || kc_is_set(f->ret) || kc_is_dict(f->ret))) {
+            kc_fail(c, "an Optional result of this type", f->line);
+            return -1;
+        }
+    }
     /* a parameter nothing types yet gets a type variable (types.py's Checker): a call may tell it;
        the functions to check at first are those whose parameters all have types (pending) */
     int32_t *pending = (int32_t *)kc_alloc(c, (int64_t)(c->n_funcs + 1) * 4);
@@ -290,6 +313,7 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 }
                 kc_new_var(c, f->param_tok[p], f->param_type[p]);
             }
+            c->deferred_here = 0;
             kc_check_block(c, f->body, 0);
             if (c->err == KC_SUSPENDED) {
                 c->err = 0;
@@ -298,13 +322,17 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
                 continue;
             }
             f->var_end = c->n_vars;
+            if (c->deferred_here) {  /* a call whose callee no later call of this function typed */
+                kc_fail(c, "call of a function whose parameter types are not known", c->deferred_here);
+                break;
+            }
             if (!f->returns_value && f->ret != T_UNKNOWN && f->ret != T_NONE) {
                 /* annotated, but no path returns a value: types.py makes the result None */
                 kc_fail(c, "an annotated function that returns no value", f->line);
                 break;
             }
             if (!f->returns_value && f->ret == T_UNKNOWN) f->ret = T_NONE;
-            if (f->returns_value && kc_may_fall_off(c, f->body)) {
+            if (f->returns_value && !f->opt && kc_may_fall_off(c, f->body)) {
                 /* types.py: None at the end, an Optional result where the module checks so */
                 kc_fail(c, "a function that returns a value and may end without return", f->line);
                 break;
@@ -341,8 +369,11 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
         if (c->vars[i].type != T_UNKNOWN && !kc_sets_ok(c, c->vars[i].type, 0)) kc_fail(c, "set of these items or in a container", 0);
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
-        int bad = !kc_sets_ok(c, f->ret, 1);
-        for (int p = 0; p < f->n_params; p++) bad |= !kc_sets_ok(c, f->param_type[p], 1);
+        /* types.py: a dict may be a parameter or the result (not of a function the caller of
+           the program calls: reference.py); kc takes one that is the whole type */
+        int bad = kc_is_dict(f->ret) ? f->typed_by_caller || !kc_sets_ok(c, f->ret, 0) : !kc_sets_ok(c, f->ret, 1);
+        for (int p = 0; p < f->n_params; p++)
+            bad |= kc_is_dict(f->param_type[p]) ? !kc_sets_ok(c, f->param_type[p], 0) : !kc_sets_ok(c, f->param_type[p], 1);
         if (bad) kc_fail(c, "set as a parameter or result", f->line);
     }
     /* flow, function by function */
@@ -364,10 +395,14 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
         c->fn = f;
-        int32_t slot = 0;
-        for (int32_t v = f->var_begin; v < f->var_end; v++) c->vars[v].slot = slot++;
-        for (int32_t v = f->var_begin + f->n_params; v < f->var_end; v++)
-            if (c->vars[v].needs_check) c->vars[v].flag = slot++;
+        /* lower.py's slots: the parameters, then FunctionInfo.variables in its order (a
+           rebound variable's position: kc_maybe_rebind), then the flags in that order */
+        int32_t slot = 0, params_end = f->var_begin + f->n_params;
+        for (int32_t v = f->var_begin; v < params_end; v++) c->vars[v].slot = slot++;
+        for (int32_t p = f->var_begin; p < f->var_end; p++)
+            if (c->vars[p].occ >= params_end) c->vars[c->vars[p].occ].slot = slot++;
+        for (int32_t p = f->var_begin; p < f->var_end; p++)
+            if (c->vars[p].occ >= params_end && c->vars[c->vars[p].occ].needs_check) c->vars[c->vars[p].occ].flag = slot++;
         f->n_locals = slot;
         f->code_begin = c->n_code;
         c->line = f->line;
@@ -377,11 +412,14 @@ parse:  /* again, once, on the tokens before an indentation error: kc_scan_error
         if (f->ret == T_NONE) {
             kc_emit(c, K_LOADI, 0);
             kc_emit(c, K_RET, 0);
+        } else if (f->opt) {  /* lower.py: Python returns None here */
+            kc_emit(c, K_LOADI, -1);
+            kc_emit(c, K_RET, 0);
         } else {
             kc_raise(c, KT_UNSUPPORTED);
         }
         for (int p = 0; p < f->n_params; p++) kc_type_index(c, f->param_type[p]);
-        kc_type_index(c, f->ret);
+        kc_type_index(c, f->opt ? f->ret | KC_OPT : f->ret);
         f->code_end = c->n_code;
     }
     /* the passes, function by function once all are lowered (the pool's order), then assembly */

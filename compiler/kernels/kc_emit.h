@@ -115,24 +115,26 @@ KC_FN void kc_emit_container(kc_ctx *c, const char *name, int64_t name_len, kc_o
     for (int32_t i = 0; i < c->n_funcs; i++) {
         kc_func *f = &c->funcs[i];
         const kc_tok *t = &c->toks[f->name_tok];
+        int local = kc_is_dict(f->ret) ? 6 : 0;  /* reference.py: a dict's function is `name'local` */
         if (f->outer_tok >= 0) {  /* hoisted: outer.inner */
             const kc_tok *ot = &c->toks[f->outer_tok];
-            kc_put_u32(o, (uint32_t)(ot->len + 1 + t->len));
+            kc_put_u32(o, (uint32_t)(ot->len + 1 + t->len + local));
             kc_put(o, c->src + ot->start, ot->len);
             kc_put(o, ".", 1);
         } else {
-            kc_put_u32(o, (uint32_t)t->len);
+            kc_put_u32(o, (uint32_t)(t->len + local));
         }
         for (int32_t j = 0; j < t->len; j++) {  /* a source name, or `<module>` (kc_tch) */
             char ch = kc_tch(c, t, j);
             kc_put(o, &ch, 1);
         }
+        if (local) kc_put(o, "'local", 6);
         kc_put_u32(o, (uint32_t)f->code_begin);
         kc_put_u32(o, (uint32_t)(f->code_end - f->code_begin));
         kc_put_u32(o, (uint32_t)f->n_params);
         kc_put_u32(o, (uint32_t)f->n_locals);
         kc_put_u32(o, (uint32_t)f->max_stack);
-        kc_put_u32(o, (uint32_t)kc_type_index(c, f->ret));
+        kc_put_u32(o, (uint32_t)kc_type_index(c, f->opt ? f->ret | KC_OPT : f->ret));
         for (int p = 0; p < f->n_params; p++) kc_put_u32(o, (uint32_t)kc_type_index(c, f->param_type[p]));
     }
     for (int32_t i = 0; i < c->n_code; i++) {

@@ -648,8 +648,12 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     if (link->ival == PL_NONE) {  /* lower.py's "none" plan: drop the None, test the other */
         if (lt == T_NONE) kc_emit(c, K_SWAP, 0);
         kc_emit(c, K_POP, 0);
-        kc_emit(c, K_POP, 0);
-        kc_emit(c, K_LOADI, plan == T_NONE);  /* None is None; a value of another type is not */
+        if (plan & KC_OPT) {
+            kc_emit(c, K_IS_NONE, 0);  /* an Optional: None or not */
+        } else {
+            kc_emit(c, K_POP, 0);
+            kc_emit(c, K_LOADI, plan == T_NONE);  /* None is None; a value of another type is not */
+        }
         if (op == C_ISNOT || op == C_NE) kc_emit(c, K_NOT, 0);
         return;
     }
@@ -662,6 +666,41 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
             kc_emit(c, K_LOADI, 0);
         }
         if (op == C_ISNOT) kc_emit(c, K_NOT, 0);
+        return;
+    }
+    if (link->ival == PL_DICT) {  /* lower.py's dict_equal: as many keys, each of a found in b with an equal value */
+        int32_t ta = kc_temp(c), tb = kc_temp(c), ka = kc_temp(c), kb = kc_temp(c), i = kc_temp(c), j = kc_temp(c);
+        int32_t loop = kc_label(c), yes = kc_label(c), no = kc_label(c), end = kc_label(c);
+        kc_emit(c, K_STORE, tb);
+        kc_emit(c, K_STORE, ta);
+        kc_emit(c, K_LOAD, ta); kc_emit(c, K_TUPLE_GET, 0); kc_emit(c, K_STORE, ka);
+        kc_emit(c, K_LOAD, tb); kc_emit(c, K_TUPLE_GET, 0); kc_emit(c, K_STORE, kb);
+        kc_emit(c, K_LOAD, ka); kc_emit(c, K_LIST_LEN, 0); kc_emit(c, K_LOAD, kb); kc_emit(c, K_LIST_LEN, 0);
+        kc_emit(c, K_NE_I, 0);
+        kc_emit_jump(c, K_JUMP_IF_TRUE, no);
+        kc_emit(c, K_LOADI, 0); kc_emit(c, K_STORE, i);
+        kc_place(c, loop);
+        kc_emit(c, K_LOAD, i); kc_emit(c, K_LOAD, ka); kc_emit(c, K_LIST_LEN, 0); kc_emit(c, K_GE_I, 0);
+        kc_emit_jump(c, K_JUMP_IF_TRUE, yes);
+        kc_emit(c, K_LOAD, kb);
+        kc_emit(c, K_LOAD, ka); kc_emit(c, K_LOAD, i); kc_emit(c, K_LIST_INDEX, 0);
+        kc_emit(c, K_LIST_FIND, kc_type_index(c, kc_resolve(c, kc_tuple_arg(c, plan, 0)) + KC_LIST));
+        kc_emit(c, K_STORE, j);
+        kc_emit(c, K_LOAD, j); kc_emit(c, K_LOADI, 0); kc_emit(c, K_LT_I, 0);
+        kc_emit_jump(c, K_JUMP_IF_TRUE, no);
+        kc_emit(c, K_LOAD, ta); kc_emit(c, K_TUPLE_GET, 1); kc_emit(c, K_LOAD, i); kc_emit(c, K_LIST_INDEX, 0);
+        kc_emit(c, K_LOAD, tb); kc_emit(c, K_TUPLE_GET, 1); kc_emit(c, K_LOAD, j); kc_emit(c, K_LIST_INDEX, 0);
+        kc_emit(c, K_EQ, kc_type_index(c, kc_resolve(c, kc_tuple_arg(c, plan, 1))));
+        kc_emit_jump(c, K_JUMP_IF_FALSE, no);
+        kc_increment(c, i, 1);
+        kc_emit_jump(c, K_JUMP, loop);
+        kc_place(c, yes);
+        kc_emit(c, K_LOADI, 1);
+        kc_emit_jump(c, K_JUMP, end);
+        kc_place(c, no);
+        kc_emit(c, K_LOADI, 0);
+        kc_place(c, end);
+        if (op == C_NE) kc_emit(c, K_NOT, 0);
         return;
     }
     if (link->ival == PL_IN) {
@@ -729,6 +768,14 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         kc_emit(c, K_LOADI, n->op - KC_ISINSTANCE_OP);
         return;
     }
+    if (n->op == KC_MATH_OP + 5) {  /* round(x, n): lower.py's b_round (ROUND_F_N of a float; an int is itself) */
+        kc_lower_expr(c, n->a);
+        if (n->ty == T_FLOAT) {
+            kc_lower_expr(c, c->nodes[n->a].next);
+            kc_emit(c, K_ROUND_F_N, 0);
+        }
+        return;
+    }
     if (n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4) {  /* lower.py's b_math_sqrt, b_math_floor, b_math_ceil */
         int is_float = c->nodes[n->a].ty == T_FLOAT;
         kc_lower_expr(c, n->a);
@@ -782,9 +829,10 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
         kc_emit(c, K_LOAD, result);
         return;
     }
-    if (n->op == 7 || n->op == 8) {  /* set(...): lower.py's b_set */
+    if (n->op == 7 || n->op == 8 || n->op == 9) {  /* set(...): lower.py's b_set */
         if (n->op == 7) { kc_emit(c, K_LIST_NEW, 0); return; }
         kc_lower_expr(c, a0);
+        if (n->op == 9) { kc_emit(c, K_SET_ORDER, 0); return; }  /* list(set(xs)) of ints: kset_order */
         if (c->nodes[a0].ty == T_STR) kc_emit(c, K_LIST_OF_STR, 0);
         kc_emit(c, K_SORTED_UNIQUE, kc_type_index(c, n->ty));
         return;
@@ -969,7 +1017,9 @@ KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
         }
         kc_lower_expr(c, left);
         if (c->nodes[link].next < 0) {
+            if (c->nodes[link].spare & 1) kc_emit(c, K_TUPLE_NEW, 1);  /* kc_opt_compare: made an Optional */
             kc_lower_expr(c, c->nodes[link].a);
+            if (c->nodes[link].spare & 2) kc_emit(c, K_TUPLE_NEW, 1);
             kc_compare(c, &c->nodes[link], c->nodes[left].ty, c->nodes[c->nodes[link].a].ty);
             return;
         }
@@ -1481,8 +1531,14 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
         kc_emit(c, K_POP, 0);
         return;
     case S_RETURN:
-        if (s->a < 0) kc_emit(c, K_LOADI, 0);
-        else kc_lower_expr(c, s->a);
+        if (c->fn->opt && (s->a < 0 || c->nodes[s->a].kind == E_NONE)) {
+            kc_emit(c, K_LOADI, -1);  /* lower.py: None of an Optional (kwrap "none") */
+        } else if (s->a < 0) {
+            kc_emit(c, K_LOADI, 0);
+        } else {
+            kc_lower_expr(c, s->a);
+            if (c->fn->opt) kc_emit(c, K_TUPLE_NEW, 1);  /* kwrap "some" */
+        }
         kc_emit(c, K_RET, 0);
         return;
     case S_ASSIGN: {

@@ -834,6 +834,18 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         c->nodes[k].end_line = t->end_line;
         return kc_postfix(c, k);
     }
+    int paren_callee = 0;
+    if (t->kind == TK_OP && t->op == P_LPAR && c->pos + 3 < c->n_toks) {
+        const kc_tok *nm = &c->toks[c->pos + 1], *rp = &c->toks[c->pos + 2], *lp = &c->toks[c->pos + 3];
+        if (nm->kind == TK_NAME && !kc_is_keyword(c, nm) && rp->kind == TK_OP && rp->op == P_RPAR &&
+            lp->kind == TK_OP && lp->op == P_LPAR && nm->line == t->line && lp->line == t->line) {
+            /* `(int)(x)`: CPython's Call of the name, as `int(x)` but for the call's column (the
+               parenthesis'): such a program gets no kc diagnostic, nor kc_shadow_ok's token scan */
+            kc_next(c);
+            t = kc_peek(c);
+            paren_callee = c->paren_callee = 1;
+        }
+    }
     if (t->kind == TK_NAME) {
         if (kc_tok_is(c, t, "True") || kc_tok_is(c, t, "False")) {
             kc_next(c);
@@ -847,6 +859,7 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
         }
         if (kc_is_keyword(c, t)) { kc_fail(c, "keyword in an expression", t->line); return -1; }
         kc_next(c);
+        if (paren_callee) kc_next(c);  /* its `)` */
         int32_t tok = (int32_t)(t - c->toks);
         if (kc_at_op(c, P_LPAR)) {
             kc_next(c);
@@ -1870,6 +1883,8 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     f->n_params = 0;
     f->state = f->returns_value = 0;
     f->local_math = f->local_math_names = 0;
+    f->typed_by_caller = 0;
+    f->opt = 0;
     f->ret = T_UNKNOWN;
     if (!kc_expect_op(c, P_LPAR, "def syntax")) return;
     while (!c->err && !kc_at_op(c, P_RPAR)) {
@@ -1894,7 +1909,24 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     if (kc_at_op(c, P_RARROW)) {
         kc_next(c);
         c->bare_list_ok = c->in_signature = 1;  /* `-> list`: list[?] too (types.py's annotation_type) */
-        f->ret = kc_annotation(c);
+        kc_tok *o = kc_peek(c);
+        if (o->kind == TK_NAME && kc_tok_is(c, o, "Optional") && kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_LSQB) {
+            /* `-> Optional[T]` (kc_func.opt) */
+            if (!kc_annotation_bound(c, o)) return;
+            kc_next(c);
+            kc_next(c);
+            c->bare_list_ok = 0;
+            f->ret = kc_annotation_at(c, 1);
+            if (c->err || !kc_expect_op(c, P_RSQB, "annotation syntax")) return;
+            kc_tok *after = kc_peek(c);
+            if (after->kind == TK_OP && (after->op == P_LSQB || after->op == P_DOT || after->op == P_VBAR)) {
+                kc_fail(c, "type annotation other than int, float, bool, str, list[...], tuple[...] or None", o->line);
+                return;
+            }
+            f->opt = 1;
+        } else {
+            f->ret = kc_annotation(c);
+        }
         c->bare_list_ok = c->in_signature = 0;
     }
     if (!kc_expect_op(c, P_COLON, "def syntax")) return;
@@ -1910,7 +1942,7 @@ KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
         int value = 0;
         for (int32_t k = f->node_begin; k < f->node_end && !value; k++)
             value = c->nodes[k].kind == S_RETURN && c->nodes[k].a >= 0 && c->nodes[c->nodes[k].a].kind != E_NONE;
-        if (!value) f->ret = T_NONE;
+        if (!value) { f->ret = T_NONE; f->opt = 0; }
     }
     for (int i = 0; i < c->n_funcs && !slot; i++)
         if (c->funcs[i].outer_tok < 0 && kc_same_name(c, c->funcs[i].name_tok, f->name_tok)) { kc_fail(c, "redefinition of a function", t->line); return; }
@@ -1942,6 +1974,7 @@ KC_TABLE char *const KC_SHADOW_VIEWS[] = {"keys", "values", "items", "sort", 0};
 
 KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
     const char *const *spelled = KC_SHADOW_SPELLED, *const *views = KC_SHADOW_VIEWS;
+    if (c->paren_callee) return 0;  /* `(sum)(xs)`: a call its tokens do not show */
     if (f->def_tok < 0 || f->outer_tok >= 0 || !kc_tok_is(c, &c->toks[f->def_tok], "def")) return 0;
     for (int32_t i = 0; i < c->n_funcs; i++)
         if (c->funcs[i].outer_tok >= 0) return 0;
@@ -2045,6 +2078,8 @@ KC_FN void kc_module_function(kc_ctx *c) {
     f->n_params = 0;
     f->state = f->returns_value = 0;
     f->local_math = f->local_math_names = 0;
+    f->typed_by_caller = 0;
+    f->opt = 0;
     f->ret = T_UNKNOWN;
     f->node_begin = c->n_nodes;
     c->in_def = 1;

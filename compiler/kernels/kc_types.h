@@ -42,7 +42,7 @@ KC_FN int32_t kc_lookup(const kc_ctx *c, int32_t tok) {
     for (int32_t v = c->n_vars - 1; v >= c->fn->var_begin; v--)
         if (c->vars[v].active && kc_same_name(c, c->vars[v].name_tok, tok)) return v;
     for (int32_t v = c->fn->var_begin; v < c->n_vars; v++)
-        if (!c->vars[v].hidden && kc_same_name(c, c->vars[v].name_tok, tok)) return v;
+        if (!c->vars[v].hidden && !c->vars[v].renamed && kc_same_name(c, c->vars[v].name_tok, tok)) return v;
     return -1;
 }
 
@@ -50,7 +50,8 @@ KC_FN int32_t kc_new_var(kc_ctx *c, int32_t tok, int type) {
     if (c->n_vars >= c->cap_vars) { kc_fail(c, "too many variables for the arena", c->toks[tok].line); return -1; }
     kc_var *v = &c->vars[c->n_vars];
     v->name_tok = tok; v->type = type; v->slot = -1; v->flag = -1; v->needs_check = 0;
-    v->hidden = v->active = 0;
+    v->hidden = v->active = v->renamed = 0;
+    v->pos = v->occ = c->n_vars;
     return c->n_vars++;
 }
 
@@ -215,6 +216,11 @@ KC_FN int32_t kc_final(kc_ctx *c, int32_t t) { return t == T_UNKNOWN ? t : kc_fi
 
 /* a type's descriptor words (vm/values.py's Type.descriptor): its count, or with out, written */
 KC_FN int32_t kc_descriptor(const kc_ctx *c, int32_t t, int32_t *out, int32_t at, int level) {
+    if (t & KC_OPT) {  /* Optional[t]: its code, then t's (vm.values.Type.descriptor) */
+        if (out && at < KC_MAX_TYPE_WORDS) out[at] = c->cfg->type_code[8];
+        t &= ~KC_OPT;
+        at++;
+    }
     int32_t base = t % KC_LIST, depth = t / KC_LIST;
     if (level > KC_MAX_TYPE_NESTING) return KC_MAX_TYPE_WORDS + 1;
     for (int32_t d = 0; d < depth; d++) {
@@ -249,8 +255,99 @@ KC_FN int32_t kc_descriptor(const kc_ctx *c, int32_t t, int32_t *out, int32_t at
     return at;
 }
 
+/* whether the concrete type t holds a float or a dict (Type.has_float, "dict[" in show(t)); 1
+   too where its items outgrow a small work list (no recursion: kc_sets_ok bounds the nesting) */
+KC_FN int kc_holds_float_or_dict(const kc_ctx *c, int32_t t) {
+    int32_t todo[16];
+    int n = 0, seen = 0;
+    todo[n++] = t;
+    while (n) {
+        int32_t base = todo[--n] % KC_LIST;
+        if (base == T_FLOAT || kc_is_dict(base) || ++seen > 1024) return 1;
+        if (kc_is_compound(base))
+            for (int32_t i = 0; i < kc_tuple_n(c, base); i++) {
+                if (n >= 16) return 1;
+                todo[n++] = kc_tuple_arg(c, base, i);
+            }
+    }
+    return 0;
+}
+
+/* a number literal's node k (E_INT or E_FLOAT, or `-` of one) as a `want` (T_INT or T_FLOAT),
+   as types.py's _literal_as takes it: 0 where it is not exactly one; else 1, and with `apply`
+   the literal made one (its value kept); *changes counts the literals of the other kind */
+KC_FN int kc_number_as(kc_ctx *c, int32_t k, int want, int apply, int *changes) {
+    kc_node *n = &c->nodes[k];
+    if (n->kind == E_UNARY && n->op == U_NEG) n = &c->nodes[n->a];
+    if (n->kind == E_INT && want == T_INT) return 1;
+    if (n->kind == E_FLOAT && want == T_FLOAT) return 1;
+    if (n->kind == E_INT && want == T_FLOAT) {  /* float(v) == v */
+        double d = (double)n->ival;
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || (int64_t)d != n->ival) return 0;
+        ++*changes;
+        if (apply) { n->kind = E_FLOAT; n->fval = d; }
+        return 1;
+    }
+    if (n->kind == E_FLOAT && want == T_INT) {  /* float(v).is_integer(), abs(v) < 2**63 */
+        double d = n->fval;
+        if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0) || (double)(int64_t)d != d) return 0;
+        ++*changes;
+        if (apply) { n->kind = E_INT; n->ival = (int64_t)d; }
+        return 1;
+    }
+    return 0;
+}
+
+KC_FN int kc_list_len(const kc_ctx *c, int32_t k);
+
+/* types.py's _literal_as for a flat display: `xs == [1, 3, 2.0]` (a single == or !=) where xs is
+   a list of ints or floats, or a tuple of them, has its numbers made xs's kind where each is
+   exactly one (CPython compares the values); kc takes a display of number literals only (its
+   type then is xs's), before the display is typed. Anything else is left as it is. */
+KC_FN void kc_literal_as(kc_ctx *c, int32_t k, int target) {
+    kc_node *d = &c->nodes[k];
+    if (c->err || !(d->kind == E_LIST || d->kind == E_TUPLE) || d->a < 0) return;
+    int is_list = d->kind == E_LIST && kc_is_list(target) && target - KC_LIST < KC_TVAR0;
+    if (!is_list && !(d->kind == E_TUPLE && kc_is_tuple(target) && kc_tuple_n(c, target) == kc_list_len(c, d->a))) return;
+    int changes = 0;
+    for (int apply = 0; apply < 2; apply++) {
+        int32_t i = 0;
+        for (int32_t e = d->a; e >= 0; e = c->nodes[e].next, i++) {
+            int want = is_list ? target - KC_LIST : kc_resolve(c, kc_tuple_arg(c, target, i));
+            if (want != T_INT && want != T_FLOAT) return;
+            if (!kc_number_as(c, e, want, apply, &changes)) return;
+        }
+        if (!changes) return;  /* already of xs's type: compared as it is */
+    }
+}
+
+/* types.py's maybe_rebind: `NAME = value` as a top-level statement of the function (the caller
+   checked that), where NAME's variable and the value have known types that differ, starts a new
+   variable of the name; reads before keep the old one. The new variable takes the old one's
+   place in the slots' order (FunctionInfo.variables keeps the key's position), the old one
+   goes to the end (`NAME$k`, appended). Not where a comprehension's variable has the name
+   (kc cannot tell which one types.py's variables map holds). */
+KC_FN void kc_maybe_rebind(kc_ctx *c, int32_t target, int t) {
+    int32_t tok = c->nodes[target].tok, v = kc_lookup(c, tok);
+    if (v < 0 || c->vars[v].hidden || c->vars[v].active) return;
+    int vt = kc_resolve(c, c->vars[v].type), rt = kc_resolve(c, t);
+    if (vt == rt || vt == T_UNKNOWN || rt == T_UNKNOWN || vt == T_NONE || rt == T_NONE ||
+        !kc_concrete(c, vt, 0) || !kc_concrete(c, rt, 0))
+        return;
+    for (int32_t w = c->fn->var_begin; w < c->n_vars; w++)
+        if (c->vars[w].hidden && kc_same_name(c, c->vars[w].name_tok, tok)) return;
+    int32_t n = kc_new_var(c, tok, rt);
+    if (n < 0) return;
+    int32_t at = c->vars[v].pos;
+    c->vars[v].renamed = 1;
+    c->vars[n].pos = at;
+    c->vars[at].occ = n;
+    c->vars[v].pos = n;
+    c->vars[n].occ = v;
+}
+
 /* bind: a store to a name. A variable keeps one type (types.py's maybe_rebind, which starts a
-   new variable for a top-level assignment of another type, is not done here: unsupported). */
+   new variable for a top-level assignment of another type, is kc_maybe_rebind, before). */
 KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     kc_node *n = &c->nodes[target];
     int32_t v = kc_lookup(c, n->tok);
@@ -661,6 +758,22 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
             n->op = 4;
             return seq == T_STR ? T_STR + KC_LIST : seq;
         }
+        if (kc_is_builtin_call(c, a0, "set") && c->nodes[a0].ival == 1 && !c->nodes[a0].spare &&
+            !kc_is_builtin_call(c, c->nodes[a0].a, "range")) {
+            /* list(set(xs)) of ints or bools: types.py's sequence gives the set call kset_order,
+               lower.py's b_set SET_ORDER (CPython's iteration order) for its SORTED_UNIQUE (op 9);
+               a set of anything else is refused (the reference: iteration over a set) */
+            kc_type_expr(c, a0, 0);
+            if (c->err) return T_UNKNOWN;
+            int seq = kc_resolve(c, c->nodes[c->nodes[a0].a].ty);
+            if (c->nodes[a0].op != 8 || (seq != T_INT + KC_LIST && seq != T_BOOL + KC_LIST)) {
+                kc_fail(c, "list(set(...)) other than of a list of ints or bools", n->line);
+                return T_UNKNOWN;
+            }
+            c->nodes[a0].op = 9;
+            n->op = 5;
+            return seq;
+        }
         int seq = kc_sequence(c, a0);
         n->op = 5;
         return seq == T_STR ? T_STR + KC_LIST : seq;
@@ -892,6 +1005,22 @@ KC_FN int kc_math_result(kc_ctx *c, const kc_node *n, int at) {
     return n->op == KC_MATH_OP ? T_FLOAT : T_INT;
 }
 
+/* round(x, n) (E_CALL op KC_MATH_OP + 5), as types.py's round_ndigits: x typed, then n; n an int
+   or bool; a float x gives a float (ROUND_F_N), an int or bool x with n an int literal >= 0 is x
+   itself (int); anything else is refused (the reference gives its diagnostic) */
+KC_FN int kc_round_ndigits(kc_ctx *c, kc_node *n) {
+    int32_t x = n->a, nd = c->nodes[x].next;
+    int xt = kc_resolve(c, kc_type_expr(c, x, 0));
+    if (c->err) return T_UNKNOWN;
+    int nt = kc_resolve(c, kc_type_expr(c, nd, 0));
+    if (c->err) return T_UNKNOWN;
+    if (!kc_intlike(nt)) { kc_fail(c, "round(x, ndigits) of a non-int ndigits", n->line); return T_UNKNOWN; }
+    if (xt == T_FLOAT) return T_FLOAT;
+    if (kc_intlike(xt) && c->nodes[nd].kind == E_INT && c->nodes[nd].ival >= 0) return T_INT;
+    kc_fail(c, "round(x, ndigits) other than of a float, or of an int with a literal ndigits >= 0", n->line);
+    return T_UNKNOWN;
+}
+
 /* Whether every assignment target the parse took is one CPython's grammar takes (kc's parser
    leaves the rest to the checker): names, items and slices, tuples and lists of those. A
    diagnostic of kc's is given only when this holds. */
@@ -916,9 +1045,9 @@ KC_FN int kc_targets_ok(const kc_ctx *c) {
    sorted's and sort's reverse=, or nested function, and CPython's assignment targets. kc gives a
    diagnostic of its checker only when this holds. */
 KC_FN int kc_frontend_ok(const kc_ctx *c) {
-    if (!kc_targets_ok(c)) return 0;
+    if (!kc_targets_ok(c) || c->paren_callee) return 0;
     for (int32_t i = 0; i < c->n_funcs; i++)
-        if (c->funcs[i].outer_tok >= 0) return 0;
+        if (c->funcs[i].outer_tok >= 0 || c->funcs[i].opt) return 0;  /* opt: check_module may check twice */
     for (int32_t i = 0; i < c->n_toks; i++)
         if (c->toks[i].kind == TK_NAME && (kc_tok_is(c, &c->toks[i], "lambda") || c->toks[i].start < 0)) return 0;  /* an f-string's str */
     for (int32_t i = 0; i < c->n_nodes; i++) {
@@ -961,6 +1090,52 @@ KC_FN void kc_call_error(kc_ctx *c, const kc_node *n, const kc_func *callee) {
     at = kc_copy_int(msg, at, 200, n->ival);
     kc_copy(msg, at, 200, " were given");
     kc_diag(c, t->line, t->col + 1, "type error", msg);
+}
+
+/* whether node e calls a module function whose result is Optional (kc_func.opt) */
+KC_FN int kc_opt_call(kc_ctx *c, int32_t e) {
+    const kc_node *n = &c->nodes[e];
+    if (n->kind != E_CALL || n->op || n->tok < 0) return 0;
+    int32_t f = kc_find_func(c, n->tok);
+    return f >= 0 && c->funcs[f].opt;
+}
+
+/* types.py's e_Compare where one side of a single ==, !=, is or is not calls a function whose
+   result is Optional[T] (the other side does not): a None on the other side is the "none" plan
+   (IS_NONE); a T there is the "value" plan of Optional[T], that side made an Optional (kwrap
+   "some": the link's spare, bit 1 the left, bit 2 the right). 1 when it took the comparison
+   (or failed), 0 when it is no such comparison. */
+KC_FN int kc_opt_compare(kc_ctx *c, int32_t k) {
+    kc_node *n = &c->nodes[k];
+    int32_t link = n->b;
+    if (link < 0 || c->nodes[link].next >= 0) return 0;
+    int lo = kc_opt_call(c, n->a), ro = kc_opt_call(c, c->nodes[link].a);
+    if (!lo && !ro) return 0;
+    int op = c->nodes[link].op;
+    if (lo && ro) { kc_fail(c, "a comparison of two Optional results", n->line); return 1; }
+    if (!(op == C_EQ || op == C_NE || op == C_IS || op == C_ISNOT)) { kc_fail(c, "ordering of an Optional result", n->line); return 1; }
+    c->opt_call_ok = lo ? n->a : -1;
+    int lt = kc_resolve(c, kc_type_expr(c, n->a, KC_ALLOW_NONE));
+    c->opt_call_ok = ro ? c->nodes[link].a : -1;
+    int rt = c->err ? T_UNKNOWN : kc_resolve(c, kc_type_expr(c, c->nodes[link].a, KC_ALLOW_NONE));
+    c->opt_call_ok = -1;
+    if (c->err) return 1;
+    kc_node *l = &c->nodes[link];
+    int inner = lo ? lt : rt, plain = lo ? rt : lt;
+    if (inner == T_UNKNOWN || inner == T_NONE || kc_is_tvar(inner % KC_LIST)) { kc_fail(c, "an Optional result whose type is not known yet", n->line); return 1; }
+    if (plain == T_NONE) {  /* `f(x) is None`, `== None`, ... */
+        l->ival = PL_NONE;
+        l->ty = inner | KC_OPT;
+        return 1;
+    }
+    if (op == C_IS || op == C_ISNOT || plain == T_UNKNOWN || (plain < KC_LIST && kc_is_tvar(plain)) || !kc_unify(c, inner, plain)) {
+        kc_fail(c, "comparison of an Optional result with a value of another type", n->line);
+        return 1;
+    }
+    l->ival = PL_VALUE;
+    l->ty = kc_resolve(c, inner) | KC_OPT;
+    l->spare = (int16_t)(lo ? 2 : 1);
+    return 1;
 }
 
 KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
@@ -1016,15 +1191,33 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         break;
     }
     case E_COMPARE: {
-        if (kc_type_compare(c, k) || kc_range_membership(c, k)) { t = T_BOOL; break; }
+        if (kc_type_compare(c, k) || kc_range_membership(c, k) || kc_opt_compare(c, k)) { t = T_BOOL; break; }
+        if (n->b >= 0 && c->nodes[n->b].next < 0 && (c->nodes[n->b].op == C_EQ || c->nodes[n->b].op == C_NE)) c->defer_ok = n->a;
         int lt = kc_type_expr(c, n->a, KC_ALLOW_NONE);
+        c->defer_ok = -1;
         int32_t left = n->a;
         for (int32_t link = n->b; link >= 0 && !c->err; left = c->nodes[link].a, link = c->nodes[link].next) {
             kc_node *l = &c->nodes[link];
+            int single = link == n->b && l->next < 0 && (l->op == C_EQ || l->op == C_NE);
+            if (single) kc_literal_as(c, l->a, kc_resolve(c, lt));
+            c->defer_ok = single ? l->a : -1;
             int rt = kc_type_expr(c, l->a, KC_ALLOW_NONE);
+            c->defer_ok = -1;
             if (c->err) return T_UNKNOWN;
             lt = kc_resolve(c, lt);
             rt = kc_resolve(c, rt);
+            if (single && (l->check || (lt < KC_LIST && kc_is_tvar(lt)) || (rt < KC_LIST && kc_is_tvar(rt)))) {
+                /* a call whose result was not known yet when types.py planned this comparison
+                   (its first pass here: kc_type_expr's deferred call): the "value" plan, kept
+                   when this function is checked again (the link's check) */
+                l->check = 1;
+                if (!kc_unify(c, lt, rt)) { kc_fail(c, "comparison of values of different types (a type error)", n->line); return T_UNKNOWN; }
+                l->ival = PL_VALUE;
+                l->ty = kc_resolve(c, lt);
+                if (kc_is_set(l->ty) || kc_is_dict(l->ty) || lt == T_NONE || rt == T_NONE) { kc_fail(c, "comparison of a result not known yet", n->line); return T_UNKNOWN; }
+                lt = rt;
+                continue;
+            }
             int is_op = l->op == C_IS || l->op == C_ISNOT;
             if (lt == T_NONE || rt == T_NONE) {  /* types.py: a None on one side, the other's type decides */
                 if (!(is_op || l->op == C_EQ || l->op == C_NE)) { kc_fail(c, "ordering or in of None (a type error)", n->line); return T_UNKNOWN; }
@@ -1055,7 +1248,12 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
                 l->ival = PL_VALUE;
                 l->ty = kc_resolve(c, lt);
                 if (kc_is_set(l->ty) && l->op != C_EQ && l->op != C_NE) { kc_fail(c, "set ordering", n->line); return T_UNKNOWN; }
-                if (!kc_sets_ok(c, l->ty, 0) || kc_is_dict(l->ty)) { kc_fail(c, "comparison of dicts", n->line); return T_UNKNOWN; }
+                if (kc_is_dict(l->ty) && kc_sets_ok(c, l->ty, 0) && (l->op == C_EQ || l->op == C_NE)) {
+                    /* types.py's ("dict", t) plan: values of a known type without a float or a dict */
+                    int vt = kc_resolve(c, kc_tuple_arg(c, l->ty, 1));
+                    if (kc_concrete(c, vt, 0) && !kc_holds_float_or_dict(c, vt)) l->ival = PL_DICT;
+                }
+                if (l->ival != PL_DICT && (!kc_sets_ok(c, l->ty, 0) || kc_is_dict(l->ty))) { kc_fail(c, "comparison of dicts", n->line); return T_UNKNOWN; }
             }
             lt = rt;
         }
@@ -1076,7 +1274,7 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
             t = kc_next_type(c, k);
             break;
         }
-        int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4 ? -1 : kc_find_func(c, n->tok);
+        int32_t f = n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 5 ? -1 : kc_find_func(c, n->tok);
         int mf = f < 0 && !n->op ? kc_math_fn(c, &c->toks[n->tok]) : -1;
         if (f >= 0 && !n->op && kc_math_fn(c, &c->toks[n->tok]) >= 0 &&
             (c->fn->local_math_names >> kc_math_fn(c, &c->toks[n->tok]) & 1)) {  /* the local import wins */
@@ -1089,12 +1287,18 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
         } else if (mf >= 0 && ((c->math_names | c->fn->local_math_names) >> mf & 1) && kc_lookup(c, n->tok) < 0) {  /* `from math import floor`: floor(x) */
             n->op = (int16_t)(KC_MATH_OP + mf);
         }
+        if (n->op == KC_MATH_OP + 3 && n->ival == 2 && !n->spare && n->c < 0) n->op = KC_MATH_OP + 5;
+        if (n->op == KC_MATH_OP + 5) {  /* round(x, n): types.py's round_ndigits */
+            t = kc_round_ndigits(c, n);
+            break;
+        }
         if (n->op >= KC_MATH_OP && n->op <= KC_MATH_OP + 4) {
             if (n->ival != 1 || n->spare) { kc_fail(c, "math function with these arguments (a type error)", n->line); return T_UNKNOWN; }
             t = kc_math_result(c, n, kc_resolve(c, kc_type_expr(c, n->a, 0)));
             break;
         }
         if (f >= 0 && n->spare) { kc_fail(c, "keyword argument", n->line); return T_UNKNOWN; }
+        if (f >= 0 && c->funcs[f].opt && k != c->opt_call_ok) { kc_fail(c, "a call of a function whose result is Optional", n->line); return T_UNKNOWN; }
         if (f >= 0) {
             kc_func *callee = &c->funcs[f];
             if (n->ival != callee->n_params) { kc_call_error(c, n, callee); return T_UNKNOWN; }
@@ -1104,11 +1308,28 @@ KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
                     kc_fail(c, "argument of another type than the parameter (a type error)", c->nodes[a].line);
             n->var = f;  /* the callee */
             if (c->err) return T_UNKNOWN;
+            int unknown = 0;
             for (int p = 0; p < callee->n_params && callee->state == 0; p++)
-                if (!kc_concrete(c, kc_resolve(c, callee->param_type[p]), 0)) {
-                    kc_fail(c, "call of a function whose parameter types are not known", n->line);
-                    return T_UNKNOWN;
-                }
+                unknown |= !kc_concrete(c, kc_resolve(c, callee->param_type[p]), 0);
+            if (unknown && k != c->defer_ok) {
+                kc_fail(c, "call of a function whose parameter types are not known", n->line);
+                return T_UNKNOWN;
+            }
+            if (unknown) {
+                /* types.py's user_call: `f([])` before a call tells f's parameter types; its
+                   result a type variable. kc takes it where a later call in this function tells
+                   them: f is checked then and this function again from the start (f's result
+                   known), as types.py's plans are made again once the types are solved; if this
+                   function ends first, the program is refused (kc_compile: deferred_here) */
+                int value = 0;  /* types.py's _returns_a_value: else None whatever its annotation */
+                for (int32_t j = callee->node_begin; j < callee->node_end && !value; j++)
+                    value = c->nodes[j].kind == S_RETURN && c->nodes[j].a >= 0 && c->nodes[c->nodes[j].a].kind != E_NONE;
+                if (!value && !(allow & KC_ALLOW_NONE)) { kc_fail(c, "None as a value", n->line); return T_UNKNOWN; }
+                if (callee->ret == T_UNKNOWN) callee->ret = value ? kc_new_tvar(c, n->line) : T_NONE;
+                c->deferred_here = n->line;
+                n->ty = kc_resolve(c, callee->ret);  /* a type variable, unified by its uses */
+                return n->ty;
+            }
             if (callee->state == 0) {  /* types.py checks it now: suspend this function until then */
                 c->need_callee = f;
                 c->err = KC_SUSPENDED;
@@ -1343,7 +1564,26 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
         kc_type_expr(c, s->a, KC_ALLOW_NONE);
         break;
     case S_RETURN: {
-        int t = s->a < 0 ? T_NONE : kc_type_expr(c, s->a, KC_ALLOW_NONE);
+        int t;
+        if (c->fn->opt) {  /* an Optional result: None (-1), or a value of the result type made one */
+            if (s->a < 0 || c->nodes[s->a].kind == E_NONE) break;
+            t = kc_resolve(c, kc_type_expr(c, s->a, 0));
+            if (c->err) break;
+            if (t == T_NONE || t == T_UNKNOWN || (t < KC_LIST && kc_is_tvar(t))) { kc_fail(c, "a return of this value where the result is Optional", s->line); break; }
+            if (c->fn->ret == T_UNKNOWN) c->fn->ret = t;
+            else if (!kc_unify(c, t, c->fn->ret)) kc_fail(c, "returns of different types (a type error)", s->line);
+            c->fn->returns_value = 1;
+            break;
+        }
+        if (s->a >= 0 && c->fn->ret != T_UNKNOWN && c->fn->ret != T_NONE &&
+            (c->nodes[s->a].op == KC_NAME_ERROR_OP || kc_name_error_call(c, s->a))) {
+            /* `return undefined(x)` once the result type is known: types.py's NeverVar takes
+               it (fits: unify); lower.py raises NameError before the arguments */
+            t = kc_resolve(c, c->fn->ret);
+            c->nodes[s->a].ty = t;
+        } else {
+            t = s->a < 0 ? T_NONE : kc_type_expr(c, s->a, KC_ALLOW_NONE);
+        }
         if (c->err) break;
         if (c->fn->ret == T_UNKNOWN) c->fn->ret = t;  /* the first return tells the result type */
         else if (!kc_unify(c, t, c->fn->ret)) kc_fail(c, "returns of different types (a type error)", s->line);
@@ -1365,6 +1605,7 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
             break;
         }
         int t = kc_type_expr(c, value, 0);
+        if (!c->err && c->top_stmt == k && c->nodes[s->a].next < 0 && c->nodes[s->a].kind == E_NAME) kc_maybe_rebind(c, s->a, t);
         for (int32_t target = s->a; target >= 0 && !c->err; target = c->nodes[target].next) {
             kc_node *tn = &c->nodes[target];
             if (tn->kind == E_TUPLE) {  /* unpacking a tuple or a list into names */
@@ -1511,7 +1752,11 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
 }
 
 KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth) {
-    for (; s >= 0 && !c->err; s = c->nodes[s].next) kc_check_stmt(c, s, loop_depth);
+    int top = s == c->fn->body;
+    for (; s >= 0 && !c->err; s = c->nodes[s].next) {
+        if (top) c->top_stmt = s;
+        kc_check_stmt(c, s, loop_depth);
+    }
 }
 
 /* Whether a break in the block at s belongs to the loop whose body it is (types.py's _breaks_out) */
