@@ -1675,7 +1675,7 @@ class FunctionChecker:
             if (
                 isinstance(how, Type)
                 and how.kind == "list"
-                and how.args[0].kind in ("int", "bool")
+                and _kind(how.args[0]) in ("int", "bool")  # `set([])`'s is not known yet
             ):  # `set(xs)` of ints iterated at once: CPython's order, from xs's (SET_ORDER)
                 node.kset_order = True  # type: ignore[attr-defined]
                 return list_of(t.args[0])

@@ -2248,3 +2248,16 @@ def test_float_of_a_str_at_module_level_is_not_a_literal(constant):
         source = f"Y = {constant}\ndef f(x: int) -> {result.__name__}:\n{body}"
         _check_identical([source], ["<m>"], [None])
         assert isinstance(compile_batch([source], ["<m>"])[0], Unsupported)
+
+
+def test_a_set_whose_items_are_not_known_yet_is_refused_by_both_not_a_crash():
+    # `list(set([]))`: set()'s element type is still unknown where the reference asks whether
+    # the set is one of ints (CPython's order, SET_ORDER): it read `.kind` of an unresolved type
+    # variable, an AttributeError; now both compilers refuse the iteration over a set
+    for source in (
+        "def f() -> list[int]:\n    return list(set([]))\n",
+        "def f(n: int) -> list[int]:\n    s = set([])\n    return list(set([]))\n",
+    ):
+        with pytest.raises(CompileError, match="iteration over a set"):
+            compile_source(source)
+        assert isinstance(compile_batch([source])[0], Unsupported)
