@@ -1670,6 +1670,24 @@ def f(n: int, s: str, big: int) -> int:
 """
 
 
+def _same_at_every_fuel(program: Program, calls: list[list]) -> list[str | None]:
+    """Runs `f` on each of `calls` with every fuel from 1 to one past its full run's steps, on
+    the C VM's threaded build (fused runs) and its switch build (none), and asserts each result
+    (trap, steps, value) equals the reference VM's at that fuel. The full runs' traps."""
+    full = [ref.run(program, "f", args, Limits()) for args in calls]
+    runs = [
+        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
+    ]
+    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
+    for goto in (True, False):
+        got = [
+            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
+            for args, fuel in runs
+        ]
+        assert got == wants, f"computed_goto={goto}"
+    return [r.trap for r in full]
+
+
 def test_fused_runs_spend_fuel_and_trap_as_the_code():
     """The threaded build fuses common runs of instructions of a verified program (interp.h's
     kiln_program_fuse): with every fuel from 1 to past the end, and with traps inside a run
@@ -1681,18 +1699,7 @@ def test_fused_runs_spend_fuel_and_trap_as_the_code():
     ops = {OPS[w & 0xFF].name for fn in program.functions for w in fn.code}
     assert {"LOAD2", "LIST_LEN", "CONTAINS", "ADDI", "MOD_I", "MUL_I", "ADD_I", "SUB_I"} <= ops
     calls = [[6, "hex yaw \u00e9a\u00e8", 3], [6, "axe", 2**63 - 1], [0, "", 0], [3, "ab", 2**62]]
-    full = [ref.run(program, "f", args, Limits()) for args in calls]
-    assert [r.trap for r in full] == [None, "Overflow", "IndexError", "Overflow"]
-    runs = [
-        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
-    ]
-    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
-    for goto in (True, False):
-        got = [
-            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
-            for args, fuel in runs
-        ]
-        assert got == wants
+    assert _same_at_every_fuel(program, calls) == [None, "Overflow", "IndexError", "Overflow"]
 
 
 LOOP_SOURCE = """
@@ -1766,18 +1773,7 @@ def test_fused_item_comparisons_spend_fuel_and_trap_as_the_code():
     program = compile_source(INDEX2_SOURCE, "<index2>")
     calls = [[[1, 5, 3, 2], [2, 5, 1, 9], 0], [[1, 2, 3], [3, 2], 0], [[4, 4], [1, 4, 3], 1]]
     calls += [[[1], [2], -3], [[7, 8], [8, 7, 6], -1]]
-    full = [ref.run(program, "f", args, Limits()) for args in calls]
-    assert [r.trap for r in full] == [None, "IndexError", None, "IndexError", None]
-    runs = [
-        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
-    ]
-    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
-    for goto in (True, False):
-        got = [
-            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
-            for args, fuel in runs
-        ]
-        assert got == wants
+    assert _same_at_every_fuel(program, calls) == [None, "IndexError", None, "IndexError", None]
 
 
 def test_fused_loops_spend_fuel_and_trap_as_the_code():
@@ -1792,19 +1788,8 @@ def test_fused_loops_spend_fuel_and_trap_as_the_code():
     program = compile_source(LOOP_SOURCE, "<loops>")
     calls = [[30, "hex yaw \u00e9a\u00e8 zoo", 0, 5], [12, "ay", 1, 0], [7, "", 0, -5]]
     calls += [[40, "yyy", 3, 0], [9, "fox jumps over", 0, 2**63 - 2], [9, "xyz", 0, 2**62]]
-    full = [ref.run(program, "f", args, Limits()) for args in calls]
     traps = [None, "IndexError", None, "IndexError", "Overflow", "Overflow"]
-    assert [r.trap for r in full] == traps
-    runs = [
-        (args, fuel) for args, r in zip(calls, full, strict=True) for fuel in range(1, r.steps + 2)
-    ]
-    wants = [key(ref.run(program, "f", args, Limits(fuel=fuel))) for args, fuel in runs]
-    for goto in (True, False):
-        got = [
-            key(cpu.run_batch([(program, "f", args)], Limits(fuel=fuel), computed_goto=goto)[0])
-            for args, fuel in runs
-        ]
-        assert got == wants
+    assert _same_at_every_fuel(program, calls) == traps
 
 
 RECURSION_SOURCE = """

@@ -1468,6 +1468,30 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
 #define LOOP_STEP(k) do { if ((arg & 0xfff) >= nloc || (arg >> 12) + (k) > nloc || (*ip & 0xff) != OP_JUMP) \
                               TRAP(TRAP_MemoryFault); } while (0)
 #define LOOP_TAKE(value) do { int64_t t_ = (int64_t)(*ip >> 8); loc[arg & 0xfff] = (value); GOTO(t_); } while (0)
+/* FOR_RANGE's step on its state st (current, stop, step): RANGE_MORE(st, cur), whether cur (st[0])
+   is still in the range; RANGE_ADVANCE(st, cur, next), st[0] moved on by the step (to the stop
+   past 64 bits: over). Written once for FOR_RANGE (interp_hot.h) and the fused loops below. */
+#define RANGE_MORE(st, cur) ((st)[2] > 0 ? (cur) < (st)[1] : (cur) > (st)[1])
+#define RANGE_ADVANCE(st, cur, next) ((st)[0] = kiln_add_ovf((cur), (st)[2], &(next)) ? (st)[1] : (next))
+/* CALL of the running function (recursion; its function index) with np parameters, its frame
+   at stack word base and span words long (its locals and stack, as the caller's): code, clen,
+   nloc and span stay; the same checks in the same order as a CALL's (call depth first, by the
+   caller) */
+#define ENTER_SELF(np, index, base, span) do { \
+        int64_t base_ = (base), span_ = (span); \
+        kiln_frame *fp_ = frames + depth; /* the callee's */ \
+        if (base_ + span_ > stack_words) TRAP(TRAP_StackExhausted); \
+        fp_[-1].ret_pc = (int32_t)(ip - code); \
+        fp_->func = (index); \
+        fp_->base = base_; \
+        depth++; \
+        loc = stack + base_; \
+        if ((np) < nloc) \
+            for (i = (np); i < nloc; i++) loc[i] = 0; \
+        lo = sp = loc + nloc; \
+        hi = loc + span_; \
+        ip = code; \
+    } while (0)
 #if defined(KILN_COMPUTED_GOTO) && defined(__GNUC__) && !defined(__CUDACC__)
     /* GCC's labels as values: every handler ends with its own fetch and indirect jump (the switch
        below is only entered for the first instruction) */
@@ -2794,11 +2818,11 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             v = IMM((int64_t)(code[t + 1] >> 8));
             for (;;) {
                 cur = st[0];
-                if (!(st[2] > 0 ? cur < st[1] : cur > st[1])) {
+                if (!RANGE_MORE(st, cur)) {
                     ip = code + pc + 2;
                     FNEXT;
                 }
-                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                RANGE_ADVANCE(st, cur, next);
                 loc[arg & 0xfff] = cur;
                 ip = code + t;
                 if (left < 3) FNEXT; /* the run one step at a time, as the code */
@@ -2828,11 +2852,11 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             lb = (int64_t)(code[t] >> 8);
             for (;;) {
                 cur = st[0];
-                if (!(st[2] > 0 ? cur < st[1] : cur > st[1])) {
+                if (!RANGE_MORE(st, cur)) {
                     ip = code + pc + 2;
                     FNEXT;
                 }
-                st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+                RANGE_ADVANCE(st, cur, next);
                 loc[arg & 0xfff] = cur;
                 ip = code + t;
                 if (left < 3) FNEXT; /* the run one step at a time, as the code */
@@ -2860,19 +2884,8 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                           F_OP_CALL's shortcut without reading the callee's record; the same
                           checks in the same order */
             int64_t span = hi - loc, base = (sp - arg) - stack;
-            kiln_frame *fp = frames + depth; /* the callee's */
             if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
-            if (base + span > stack_words) TRAP(TRAP_StackExhausted);
-            fp[-1].ret_pc = (int32_t)(ip - code);
-            fp->func = fp[-1].func;
-            fp->base = base;
-            depth++;
-            loc = stack + base;
-            if (arg < nloc)
-                for (i = arg; i < nloc; i++) loc[i] = 0;
-            lo = sp = loc + nloc;
-            hi = loc + span;
-            ip = code;
+            ENTER_SELF(arg, frames[depth - 1].func, base, span);
             FNEXT;
         }
         X_ADD_STORE: {

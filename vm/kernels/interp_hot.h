@@ -67,8 +67,8 @@ HOT(OP_FOR_RANGE): {
     VERIFIED(LOOP_STEP(3));
     st = loc + (arg >> 12);
     cur = st[0];
-    if (st[2] > 0 ? cur < st[1] : cur > st[1]) {
-        st[0] = kiln_add_ovf(cur, st[2], &next) ? st[1] : next; /* past 64 bits: over */
+    if (RANGE_MORE(st, cur)) {
+        RANGE_ADVANCE(st, cur, next);
         LOOP_TAKE(cur);
     } else {
         ip++;
@@ -114,18 +114,7 @@ HOT(OP_CALL): {
     if (depth >= lim->max_call_depth) TRAP(TRAP_RecursionError);
     base = (sp - np) - stack;
     FAST_ONLY(if (arg == frames[depth - 1].func) { /* code, clen, nloc and hi - loc stay */
-        int64_t span = hi - loc; /* the function's locals and stack: cf's NLOCALS + MAXSTACK */
-        if (base + span > stack_words) TRAP(TRAP_StackExhausted);
-        frames[depth - 1].ret_pc = (int32_t)(ip - code);
-        frames[depth].func = (int32_t)arg;
-        frames[depth].base = base;
-        depth++;
-        loc = stack + base;
-        if (np < nloc)
-            for (i = np; i < nloc; i++) loc[i] = 0;
-        lo = sp = loc + nloc;
-        hi = loc + span;
-        ip = code;
+        ENTER_SELF(np, (int32_t)arg, base, hi - loc); /* span: cf's NLOCALS + MAXSTACK */
         HOT_NEXT;
     })
     if (base + cf[KILN_F_NLOCALS] + cf[KILN_F_MAXSTACK] > stack_words) TRAP(TRAP_StackExhausted);
