@@ -355,3 +355,21 @@ def test_without_the_routing_the_device_would_differ(device):
     }
     with pytest.raises(AssertionError, match="in programs using POW_F"):
         check(items, execute_batch(items, backend="cpu", limits=LIMITS), raw_items)
+
+
+def test_empty_and_malformed_batches_with_pow_programs(device):
+    """No items at all; a pow candidate's item naming a test outside its range (MemoryFault on
+    the host's C VM, as on the device for a program without pow)."""
+    for entries in (_pow_entries(), adversarial_entries()[:1]):
+        batch = build(entries)
+        batch.items = batch.items[:0]
+        got = cuda.verify_batch(batch, LIMITS)
+        assert_same(got, verify(batch, backend="cpu", limits=LIMITS))
+        assert got.timings["host_items"] == 0
+        batch = build(entries)
+        batch.items = np.array([[0, 0], [0, 9], [len(entries) - 1, 1]], dtype=np.int32)
+        got = cuda.verify_batch(batch, LIMITS)
+        assert_same(got, verify(batch, backend="cpu", limits=LIMITS))
+        assert got.verdict[0] == 4 and got.fail_test[0] == 9
+    stats: dict = {}
+    assert cuda.run_batch([], LIMITS, stats=stats) == [] and stats["host_items"] == 0
