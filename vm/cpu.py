@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from vm.batch import Cancel, VerifyBatch, VerifyResult, reduce_items
-from vm.build import FlatProgram, c_words, flatten, shared_library, verify_inputs
+from vm.build import FlatProgram, VerifyInputs, c_words, flatten, shared_library, verify_inputs
 from vm.container import Program
 from vm.isa import TRAPS
 from vm.limits import Limits
@@ -416,27 +416,26 @@ def run_batch(
     return prepared.results(traps, steps, words, offs, lens)
 
 
-def verify_batch(
-    batch: VerifyBatch, limits: Limits, threads: int | None = None, cancel: Cancel | None = None
-) -> VerifyResult:
-    """Run every item of `batch` on the C interpreter over `threads` cores, comparing each result
-    with its expected value where it ran (`kiln_verify_item`), then reduce per candidate
-    (`vm.batch.reduce_items`). timings: "prepare" (verifying and flattening the programs),
-    "kernel" (the C call), "reduce". VerifyError for a program that fails the bytecode verifier;
-    ValueError for negative CLOSE tolerances; Cancelled once `cancel` is set (no thread starts
-    another item; those running finish: at most their fuel each)."""
+def verify_items(
+    inputs: VerifyInputs,
+    limits: Limits,
+    threads: int | None = None,
+    cancel: Cancel | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run every item of `inputs` (`vm.build.verify_inputs` of a batch, `items` possibly a subset
+    of the batch's: vm/cuda.py runs its float-pow items here) on the C interpreter over `threads`
+    cores, comparing each result with its expected value where it ran (`kiln_verify_item`): per
+    item, in `inputs.items` order, its status (0 equal, 1 unequal, 2 trapped), trap code and
+    steps. MemoryError when the threads' scratch cannot be allocated; the caller checks
+    `cancel`."""
     threads = _threads(threads)
-    started = time.perf_counter()
-    inputs = verify_inputs(batch, verified_by_c)
     c_programs = (_CProgram * max(1, len(inputs.flat)))(*(_c_program(f) for f in inputs.flat))
     n_items = len(inputs.items)
     status = np.zeros(max(1, n_items), dtype=np.int8)
     trap = np.zeros(max(1, n_items), dtype=np.int8)
     steps = np.zeros(max(1, n_items), dtype=np.int64)
     c_limits = _CLimits(limits.fuel, limits.stack_words, limits.max_call_depth, limits.heap_words)
-    lib = library()
-    prepared = time.perf_counter()
-    rc = lib.kiln_verify_batch(
+    rc = library().kiln_verify_batch(
         c_programs, len(inputs.flat),
         _ptr(inputs.cand_program), _ptr(inputs.cand_function), _ptr(inputs.cand_tests),
         len(inputs.cand_program),
@@ -448,14 +447,31 @@ def verify_batch(
         _ptr(status), _ptr(trap), _ptr(steps),
         cancel.address if cancel is not None else None,
     )  # fmt: skip
-    ran = time.perf_counter()
     if rc != 0:
         raise MemoryError(
             f"the CPU backend could not allocate memory for {threads} thread(s) with {limits}"
         )
+    return status[:n_items], trap[:n_items], steps[:n_items]
+
+
+def verify_batch(
+    batch: VerifyBatch, limits: Limits, threads: int | None = None, cancel: Cancel | None = None
+) -> VerifyResult:
+    """Run every item of `batch` on the C interpreter over `threads` cores, comparing each result
+    with its expected value where it ran (`verify_items`), then reduce per candidate
+    (`vm.batch.reduce_items`). timings: "prepare" (verifying and flattening the programs),
+    "kernel" (the C call), "reduce". VerifyError for a program that fails the bytecode verifier;
+    ValueError for negative CLOSE tolerances; Cancelled once `cancel` is set (no thread starts
+    another item; those running finish: at most their fuel each)."""
+    started = time.perf_counter()
+    inputs = verify_inputs(batch, verified_by_c)
+    library()
+    prepared = time.perf_counter()
+    status, trap, steps = verify_items(inputs, limits, threads, cancel)
+    ran = time.perf_counter()
     if cancel is not None:
         cancel.check()
-    result = reduce_items(batch, status[:n_items], trap[:n_items], steps[:n_items])
+    result = reduce_items(batch, status, trap, steps)
     result.timings.update(
         prepare=prepared - started, kernel=ran - prepared, reduce=time.perf_counter() - ran
     )

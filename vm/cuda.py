@@ -16,10 +16,20 @@ A batch is uploaded once (programs, tests, items), run by one thread per work it
 set of resident threads (their scratch slabs sized from the limits and a device-memory budget),
 reduced per candidate on the device, and only the per-candidate verdicts are downloaded
 (Invariant 7).
+
+Results are the C VM's bit for bit, never within a rounding bound: float pow on the device is
+CUDA's libdevice (documented within 2 ulp; an H200 gave 3.0 ** 1.0 == 2.9999999999999996, enough
+to flip a branch and a verdict), so the items of every program whose flattened code holds an op
+of HOST_OPS (POW_F) run on the host's C VM instead (vm.cpu, same limits and fuel) while the device
+runs the rest, and are merged back in order: their per-item statuses are uploaded and reduced with
+the device's (verify_batch), their results put back in place (run_batch). How many went to the
+host is reported: timings["host_items"] (and "host", its seconds) for a verify batch, the `stats`
+dict for run_batch. Every other op is exact on both (HOST_OPS's docstring).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
@@ -30,7 +40,7 @@ import numpy as np
 
 from vm.batch import WRONG_ANSWER, VerifyBatch, VerifyResult, verdict_of_trap
 from vm.build import KERNELS, BuildError, FlatProgram, flatten, verify_inputs
-from vm.isa import TRAPS
+from vm.isa import BY_NAME, TRAPS
 from vm.limits import Limits
 from vm.result import ExecResult
 
@@ -63,13 +73,37 @@ codes are small and non-negative, steps and lengths non-negative), so a result t
 unwritten shows as itself (`unwritten` finds it; decoded result words come out wrong, not as a
 plausible 0, False or empty) instead of passing for a real one."""
 
-DEVICE_ROUNDING = {"POW_F": 2}
-"""The ops whose device result may differ from the host's, with CUDA's documented bound in ulps:
-pow is libdevice's (2 ulp, CUDA Math API), not the host libm's. Every other float op is exact on
-both (IEEE +-*/ and sqrt with --fmad=false, --prec-div, --prec-sqrt; fmod, floor, ceil, frexp,
-ldexp exact by definition, so the float // and % are too). Tests exempt a difference only where
-it is explained by the device's own results of these ops on the operands the program used
-(tests/_gpu_compare.py), never by the mere presence of an op."""
+HOST_OPS = ("POW_F",)
+"""The ops whose device result may differ from the C VM's, so that the items of a program using
+one run on the host instead (`on_host`): pow is CUDA's libdevice (documented within 2 ulp, CUDA
+Math API; an H200 gave 3.0 ** 1.0 == 2.9999999999999996), not the host's libm that CPython and
+the C VM call. Every other float op is exact on both (IEEE +-*/ and sqrt with --fmad=false,
+--prec-div, --prec-sqrt; fmod, floor, ceil, frexp, ldexp exact by definition, so the float //
+and % are too)."""
+
+
+def on_host(flat: Sequence[FlatProgram], ops: Sequence[str] = HOST_OPS) -> np.ndarray:
+    """Per program (bool): whether its flattened code, as the device runs it (the device runs
+    the code as it is: no fusing, interp.h), holds an instruction whose opcode is one of `ops`
+    (default HOST_OPS). Every code word is one instruction, its opcode the low byte
+    (vm.isa.encode); the guard word after each function (vm.build.GUARD) is opcode 255."""
+    if not flat or not ops:
+        return np.zeros(len(flat), dtype=bool)
+    codes = np.array([BY_NAME[name].code for name in ops], dtype=np.uint32)
+    lengths = np.array([len(f.code) for f in flat], dtype=np.int64)  # each at least 1
+    code = np.concatenate([f.code for f in flat])
+    hits = np.isin(code & np.uint32(0xFF), codes).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    return np.add.reduceat(hits, starts) > 0
+
+
+def _program_on_host(flags: np.ndarray, program: np.ndarray) -> np.ndarray:
+    """flags[program] per entry, False where `program` names none (the device traps it
+    MemoryFault, as the C VM does)."""
+    valid = (program >= 0) & (program < len(flags))
+    if not len(flags):
+        return np.zeros(len(program), dtype=bool)
+    return valid & flags[np.where(valid, program, 0)]
 
 
 def poisoned(cupy: Any, n: int, dtype: Any) -> Any:
@@ -263,32 +297,48 @@ def _reduce_grid(n: int) -> tuple[int]:
 
 
 def verify_batch(
-    batch: VerifyBatch, limits: Limits, *, scratch_bytes: int | None = None
+    batch: VerifyBatch,
+    limits: Limits,
+    *,
+    scratch_bytes: int | None = None,
+    host_ops: Sequence[str] = HOST_OPS,
 ) -> VerifyResult:
-    """Run every item of `batch` on the device, compare where it ran, reduce per candidate on the
-    device and download only the verdicts. timings (seconds): "prepare" (verifying and flattening
-    programs on the host), "upload", "kernel" (CUDA events around the kernels), "download".
-    `scratch_bytes` bounds the scratch slabs (default: half the free device memory).
-    CudaUnavailable without CuPy or a device; VerifyError and ValueError as vm.run.verify."""
+    """Run every item of `batch`, compare where it ran, reduce per candidate on the device and
+    download only the verdicts. The items of a program that uses one of HOST_OPS (float pow) run
+    on the host's C VM instead (`vm.cpu.verify_items`, same limits and per-test fuel), while the
+    device runs the others; their statuses, traps and steps are uploaded next to the device's and
+    reduced with them, so every verdict is the C VM's bit for bit. timings (seconds): "prepare"
+    (verifying and flattening programs on the host), "upload", "kernel" (CUDA events around the
+    kernels), "host" (the host's C VM on the pow items, overlapping the verify kernel),
+    "download"; and "host_items", the number of items that ran on the host.
+    `scratch_bytes` bounds the scratch slabs (default: half the free device memory); `host_ops=()`
+    runs every item on the device (tests measuring the device's own pow: never for a verdict).
+    CudaUnavailable without CuPy or a device; VerifyError and ValueError as vm.run.verify;
+    BuildError when pow items need the host's C VM and it cannot be built."""
     cupy = _cupy()
     started = time.perf_counter()
     inputs = verify_inputs(batch, _verified_by_c)
     n_items, n_cand = len(inputs.items), len(inputs.cand_program)
+    # the device's items first, then the host's: the reductions do not depend on the order
+    host = _program_on_host(on_host(inputs.flat, host_ops), inputs.cand_program[inputs.items[:, 0]])
+    device_items = inputs.items[~host]
+    host_inputs = dataclasses.replace(inputs, items=np.ascontiguousarray(inputs.items[host]))
+    n_device, n_host = len(device_items), len(host_inputs.items)
+    items = np.ascontiguousarray(np.concatenate([device_items, host_inputs.items]))
     functions = module()
     prepared = time.perf_counter()
 
-    programs = _Programs(cupy, inputs.flat)
     up = {
         name: cupy.asarray(getattr(inputs, name))
         for name in ("cand_program", "cand_function", "cand_tests", "arg_words", "arg_offsets",
-                     "expected_words", "expected_offsets", "mode", "tolerance", "fuel", "items")
+                     "expected_words", "expected_offsets", "mode", "tolerance", "fuel")
     }  # fmt: skip
+    up["items"] = cupy.asarray(items)
     trap_verdict = cupy.asarray(
         np.array([0] + [verdict_of_trap(t.code) for t in TRAPS[1:]], dtype=np.int8)
     )
-    scratch = _Scratch(cupy, limits, programs.walk_cap, n_items, scratch_bytes)
     size = max(1, n_items)
-    status = poisoned(cupy, size, np.int8)  # every item's is written by kiln_verify_items
+    status = poisoned(cupy, size, np.int8)  # every item's is written, by the device or the host
     trap = poisoned(cupy, size, np.int8)
     steps = poisoned(cupy, size, np.int64)
     first = cupy.full(max(1, n_cand), np.iinfo(np.int32).max, dtype=cupy.int32)
@@ -296,12 +346,15 @@ def verify_batch(
     verdict = cupy.zeros(max(1, n_cand), dtype=cupy.int8)
     fail_test = cupy.full(max(1, n_cand), -1, dtype=cupy.int32)
     trap_out = cupy.zeros(max(1, n_cand), dtype=cupy.int8)
+    if n_device:
+        programs = _Programs(cupy, inputs.flat)
+        scratch = _Scratch(cupy, limits, programs.walk_cap, n_device, scratch_bytes)
     cupy.cuda.get_current_stream().synchronize()
     uploaded = time.perf_counter()
 
-    begin, end = cupy.cuda.Event(), cupy.cuda.Event()
+    begin, ran = cupy.cuda.Event(), cupy.cuda.Event()
     begin.record()
-    if n_items:
+    if n_device:
         functions.get_function("kiln_verify_items")(
             scratch.grid, (BLOCK,),
             (
@@ -310,11 +363,24 @@ def verify_batch(
                 up["arg_words"], np.int64(inputs.n_arg_words), up["arg_offsets"],
                 up["expected_words"], np.int64(inputs.n_expected_words), up["expected_offsets"],
                 up["mode"], up["tolerance"], up["fuel"], np.int64(len(inputs.mode)),
-                up["items"], np.int64(n_items),
+                up["items"], np.int64(n_device),
                 *scratch.args(limits),
                 status, trap, steps,
             ),
         )  # fmt: skip
+    ran.record()
+    host_started = time.perf_counter()  # the kernel runs on meanwhile
+    if n_host:
+        from vm import cpu
+
+        for device_array, values in zip(
+            (status, trap, steps), cpu.verify_items(host_inputs, limits), strict=True
+        ):
+            device_array[n_device:n_items] = cupy.asarray(values)
+    host_s = time.perf_counter() - host_started
+    reduce_begin, end = cupy.cuda.Event(), cupy.cuda.Event()
+    reduce_begin.record()
+    if n_items:
         grid = _reduce_grid(n_items)
         functions.get_function("kiln_reduce_first")(
             grid, (BLOCK,),
@@ -330,7 +396,9 @@ def verify_batch(
         )  # fmt: skip
     end.record()
     end.synchronize()
-    kernel = cupy.cuda.get_elapsed_time(begin, end) / 1000.0
+    kernel = (
+        cupy.cuda.get_elapsed_time(begin, ran) + cupy.cuda.get_elapsed_time(reduce_begin, end)
+    ) / 1000.0
     if n_items:
         p8, p64 = POISON[np.dtype(np.int8)], POISON[np.dtype(np.int64)]
         left = int(
@@ -351,7 +419,7 @@ def verify_batch(
     done = time.perf_counter()
     result.timings.update(
         prepare=prepared - started, upload=uploaded - prepared, kernel=kernel,
-        download=done - downloaded_from,
+        download=done - downloaded_from, host=host_s, host_items=n_host,
     )  # fmt: skip
     return result
 
@@ -367,30 +435,55 @@ def run_batch(
     limits: Limits,
     *,
     scratch_bytes: int | None = None,
+    stats: dict[str, float] | None = None,
+    host_ops: Sequence[str] = HOST_OPS,
 ) -> list[ExecResult]:
     """Run each `(program, function name or index, args)` on the device; one ExecResult per item,
     in order: the same interface and checks as `vm.cpu.run_batch` (its marshalling is shared).
-    Results longer than OUT_WORDS words are run a second time with room for the longest."""
+    Results longer than OUT_WORDS words are run a second time with room for the longest. The
+    items of a program that uses one of HOST_OPS (float pow) run on the host's C VM instead
+    (`vm.cpu.run_batch`, same limits), merged back in order: every result is the C VM's bit for
+    bit. `stats`, when given, gets "host_items" (how many ran on the host), "device_items" and
+    "host" (its seconds). `host_ops=()` runs every item on the device (tests measuring the
+    device's own pow: never for a verdict)."""
     from vm import cpu
 
     cupy = _cupy()
     prepared = cpu.prepare_items(items)
     n = len(items)
     if not n:
+        if stats is not None:
+            stats.update(host_items=0, device_items=0, host=0.0)
         return []
-    programs = _Programs(cupy, [flatten(p) for p in prepared.programs])
-    table = prepared.table
-    prog = cupy.asarray(np.ascontiguousarray(table["prog"]))
-    func = cupy.asarray(np.ascontiguousarray(table["func"]))
-    arg_off = cupy.asarray(np.ascontiguousarray(table["arg_off"]))
-    arg_len = cupy.asarray(np.ascontiguousarray(table["arg_len"]))
-    args = cupy.asarray(prepared.args)
+    flat = [flatten(p) for p in prepared.programs]
+    program = np.asarray(prepared.table["prog"], dtype=np.int64)
+    host = _program_on_host(on_host(flat, host_ops), program)
     traps = np.zeros(n, dtype=np.int32)
     steps = np.zeros(n, dtype=np.int64)
     words: list[list[int]] = [[] for _ in range(n)]  # each item's result words
-    todo = np.arange(n)
+    on_the_host = np.nonzero(host)[0].tolist()
+    host_results: list[ExecResult] | None = None
+    host_s = 0.0
+
+    def run_on_host() -> list[ExecResult]:
+        nonlocal host_s
+        started = time.perf_counter()
+        # verified already (prepare_items): the C VM runs them as its own batch
+        ran = cpu.run_batch([items[k] for k in on_the_host], limits, verify=False)
+        host_s = time.perf_counter() - started
+        return ran
+
+    todo = np.nonzero(~host)[0]
+    if len(todo):
+        programs = _Programs(cupy, flat)
+        table = prepared.table
+        prog = cupy.asarray(np.ascontiguousarray(table["prog"]))
+        func = cupy.asarray(np.ascontiguousarray(table["func"]))
+        arg_off = cupy.asarray(np.ascontiguousarray(table["arg_off"]))
+        arg_len = cupy.asarray(np.ascontiguousarray(table["arg_len"]))
+        args = cupy.asarray(prepared.args)
+        kernel = module().get_function("kiln_run_items")
     out_cap = OUT_WORDS
-    kernel = module().get_function("kiln_run_items")
     while len(todo):
         index = cupy.asarray(todo)
         scratch = _Scratch(cupy, limits, programs.walk_cap, len(todo), scratch_bytes)
@@ -407,6 +500,8 @@ def run_batch(
                 *scratch.args(limits), outs, np.int64(out_cap), out_len, d_traps, d_steps,
             ),
         )  # fmt: skip
+        if host_results is None and on_the_host:  # while the first pass runs on the device
+            host_results = run_on_host()
         got_traps, got_steps = cupy.asnumpy(d_traps), cupy.asnumpy(d_steps)
         got_len, got_outs = cupy.asnumpy(out_len), cupy.asnumpy(outs)
         left = np.union1d(
@@ -425,10 +520,18 @@ def run_batch(
         todo = todo[again]
         if len(todo):
             out_cap = int(got_len[again].max())
+    if host_results is None and on_the_host:  # no item ran on the device
+        host_results = run_on_host()
+    traps[on_the_host] = 1  # a stand-in (a trap reads no words), replaced just below
     lengths = [len(w) for w in words]
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64).tolist()
-    flat = [word for w in words for word in w]
-    return prepared.results(traps.tolist(), steps.tolist(), flat, offsets, lengths)
+    flat_words = [word for w in words for word in w]
+    results = prepared.results(traps.tolist(), steps.tolist(), flat_words, offsets, lengths)
+    for at, result in zip(on_the_host, host_results or [], strict=True):
+        results[at] = result
+    if stats is not None:
+        stats.update(host_items=len(on_the_host), device_items=n - len(on_the_host), host=host_s)
+    return results
 
 
 def _verified_by_c(flat: FlatProgram) -> bool:
