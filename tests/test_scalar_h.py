@@ -24,9 +24,11 @@ INCLUDE = re.compile(r'^#include "([^"]+)"', re.MULTILINE)
 
 
 def code(path: Path) -> str:
-    """The file's text without its comments."""
+    """The file's text without its comments and the text of its string literals (a message
+    such as kc's "round(x, ndigits) of ..." names a call; it makes none)."""
     text = re.sub(r"/\*.*?\*/", " ", path.read_text(), flags=re.DOTALL)
-    return re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"//[^\n]*", " ", text)
+    return re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
 
 
 def includes(path: Path) -> set[Path]:
