@@ -80,7 +80,7 @@ KC_FN int kc_hex_digit(char ch) {
    for the literal's length): Python's escapes \\ \' \" \a \b \f \n \r \t \v, \ooo, \xhh,
    \uhhhh, \Uhhhhhhhh and the escaped newline. \N{...} and unknown escapes (a SyntaxWarning in
    CPython) are left to the reference compiler. Returns the count of code points, or -1. */
-KC_FN int32_t kc_decode_string(kc_ctx *c, const kc_tok *t, int64_t *out) {
+KC_NOINLINE KC_FN int32_t kc_decode_string(kc_ctx *c, const kc_tok *t, int64_t *out) {
     const char *s = c->src + t->start;
     int q = (t->len >= 6 && s[1] == s[0] && s[2] == s[0]) ? 3 : 1;
     int end = t->len - q, n = 0;
@@ -266,7 +266,7 @@ KC_FN void kc_dict_new(kc_ctx *c) {
 }
 
 /* a slot holding the index of key slot k in dict slot d (-1 when absent, or the trap `missing`) */
-KC_FN int32_t kc_dict_find(kc_ctx *c, int32_t d, int32_t k, int32_t t, int missing) {
+KC_NOINLINE KC_FN int32_t kc_dict_find(kc_ctx *c, int32_t d, int32_t k, int32_t t, int missing) {
     int32_t i = kc_temp(c);
     kc_emit(c, K_LOAD, d);
     kc_emit(c, K_TUPLE_GET, 0);
@@ -286,7 +286,7 @@ KC_FN int32_t kc_dict_find(kc_ctx *c, int32_t d, int32_t k, int32_t t, int missi
 }
 
 /* d[k] = v: a new key goes at the end; an old one keeps its place */
-KC_FN void kc_dict_set(kc_ctx *c, int32_t d, int32_t k, int32_t v, int32_t t) {
+KC_NOINLINE KC_FN void kc_dict_set(kc_ctx *c, int32_t d, int32_t k, int32_t v, int32_t t) {
     int32_t i = kc_dict_find(c, d, k, t, -1);
     int32_t update = kc_label(c), done = kc_label(c);
     kc_emit(c, K_LOAD, i);
@@ -338,7 +338,7 @@ KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
 /* s.add(x): unless x is in s, appended and s sorted again in place (lower.py's set_add) */
 /* lower.py's set_filter: pushes the list of the items of the list in local a that are (keep) or
    are not in the set in local b, in a's order */
-KC_FN void kc_set_filter(kc_ctx *c, int32_t a, int32_t b, int keep, int32_t t) {
+KC_NOINLINE KC_FN void kc_set_filter(kc_ctx *c, int32_t a, int32_t b, int keep, int32_t t) {
     int32_t r = kc_temp(c), i = kc_temp(c), x = kc_temp(c);
     int32_t top = kc_label(c), end = kc_label(c);
     kc_emit(c, K_LIST_NEW, 0);
@@ -385,7 +385,7 @@ KC_FN void kc_set_op(kc_ctx *c, int op, int t) {
 /* lower.py's find_from: s sub start -- s.find(sub, start): start taken as a slice start
    (negative from the end, then at least 0); past the end -1; else the index in s[start:] plus
    start, or -1 */
-KC_FN void kc_find_from(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_find_from(kc_ctx *c) {
     int32_t s = kc_temp(c), sub = kc_temp(c), start = kc_temp(c), n = kc_temp(c);
     int32_t past = kc_label(c), end = kc_label(c);
     kc_emit(c, K_STORE, start);
@@ -553,7 +553,7 @@ KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
     else kc_range_loop(c, &c->nodes[g]);
 }
 
-KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
+KC_NOINLINE KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
     if (t == T_FLOAT) kc_emit(c, K_TRUTH_F, 0);
     else if (t == T_STR) kc_emit(c, K_STR_LEN, 0);
     else if (kc_is_list(t) || kc_is_set(t)) kc_emit(c, K_LIST_LEN, 0);
@@ -643,7 +643,7 @@ KC_TABLE int KC_CMP_SWAPPED[] = {C_GT, C_GE, C_LT, C_LE, C_EQ, C_NE}; /* a op b 
 KC_FN int32_t kc_type_index(kc_ctx *c, int t);
 
 /* one link of a comparison: its operands are on the stack (lowering.py's compare) */
-KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
+KC_NOINLINE KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     int op = link->op, plan = link->ty;
     if (link->ival == PL_NONE) {  /* lower.py's "none" plan: drop the None, test the other */
         if (lt == T_NONE) kc_emit(c, K_SWAP, 0);
@@ -1300,7 +1300,7 @@ KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
    afresh each time as CPython's iterators do */
 /* the values of names (a list linked by next) on the stack, the last on top: stored right to
    left, a repeated name keeping its last value (lower.py's store_names_reversed) */
-KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
+KC_NOINLINE KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
     int32_t count = kc_list_len(c, first);  /* walked again for each name: no array on the stack */
     for (int32_t i = count - 1; i >= 0; i--) {
         int32_t e = first;
@@ -1705,7 +1705,7 @@ KC_FN void kc_lower_block(kc_ctx *c, int32_t s) {
     }
 }
 
-KC_FN int32_t kc_type_index(kc_ctx *c, int t) {
+KC_NOINLINE KC_FN int32_t kc_type_index(kc_ctx *c, int t) {
     if (kc_is_set(t)) t = kc_tuple_arg(c, t, 0) + KC_LIST;  /* Pool.type: runtime_type */
     if (kc_is_dict(t)) {
         int32_t parts[2] = {kc_tuple_arg(c, t, 0) + KC_LIST, kc_tuple_arg(c, t, 1) + KC_LIST};

@@ -77,7 +77,7 @@ KC_FN int32_t kc_new_tvar(kc_ctx *c, int line) {
 }
 
 /* the tuple type of n items of types args, interned: equal tuple types have one code */
-KC_FN int32_t kc_tuple_of(kc_ctx *c, int32_t n, const int32_t *args) {
+KC_NOINLINE KC_FN int32_t kc_tuple_of(kc_ctx *c, int32_t n, const int32_t *args) {
     if (n < 1 || n > KC_MAX_TUPLE) { kc_fail(c, "tuple of more than 64 items", c->line); return T_UNKNOWN; }
     for (int32_t i = 0; i < c->n_tup; i++) {
         if (c->tup_n[i] != n) continue;
@@ -276,7 +276,7 @@ KC_FN int kc_holds_float_or_dict(const kc_ctx *c, int32_t t) {
 /* a number literal's node k (E_INT or E_FLOAT, or `-` of one) as a `want` (T_INT or T_FLOAT),
    as types.py's _literal_as takes it: 0 where it is not exactly one; else 1, and with `apply`
    the literal made one (its value kept); *changes counts the literals of the other kind */
-KC_FN int kc_number_as(kc_ctx *c, int32_t k, int want, int apply, int *changes) {
+KC_NOINLINE KC_FN int kc_number_as(kc_ctx *c, int32_t k, int want, int apply, int *changes) {
     kc_node *n = &c->nodes[k];
     if (n->kind == E_UNARY && n->op == U_NEG) n = &c->nodes[n->a];
     if (n->kind == E_INT && want == T_INT) return 1;
@@ -348,7 +348,7 @@ KC_FN void kc_maybe_rebind(kc_ctx *c, int32_t target, int t) {
 
 /* bind: a store to a name. A variable keeps one type (types.py's maybe_rebind, which starts a
    new variable for a top-level assignment of another type, is kc_maybe_rebind, before). */
-KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
+KC_NOINLINE KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     kc_node *n = &c->nodes[target];
     int32_t v = kc_lookup(c, n->tok);
     if (v < 0) {
@@ -419,7 +419,7 @@ KC_FN int kc_truth_type(kc_ctx *c, int32_t k) {
 }
 
 /* types.py's binop_type for the operands kc covers */
-KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t right) {
+KC_NOINLINE KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t right) {
     if (c->err) return T_UNKNOWN;
     int line = c->nodes[node].line;
     lt = kc_resolve(c, lt);
@@ -501,7 +501,7 @@ KC_FN void kc_range_args(kc_ctx *c, kc_node *it) {
    it of a name or a tuple display (the node's pow_float holds n, its type becomes the list's); any
    other tuple `t` is returned as it is (a display of items of several types too: types.py makes
    it a list display, kdisplay_list) */
-KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
+KC_NOINLINE KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
     if (c->err) return T_UNKNOWN;
     t = kc_resolve(c, t);
     if (!kc_is_tuple(t) || (c->nodes[k].kind != E_NAME && c->nodes[k].kind != E_TUPLE)) return t;
@@ -945,7 +945,7 @@ KC_FN int kc_iteration(kc_ctx *c, kc_node *s) {
    item type, or for enumerate / zip (s->ival 3 / 4; `elem` the enumerated sequence) a tuple,
    unpacked into as many names. In a comprehension (`comp`) each name is a new hidden variable in
    its scope, all made first, in order (types.py's bind_comp_target). */
-KC_FN void kc_bind_loop_target(kc_ctx *c, kc_node *s, int elem, int comp) {
+KC_NOINLINE KC_FN void kc_bind_loop_target(kc_ctx *c, kc_node *s, int elem, int comp) {
     kc_node *target = &c->nodes[s->a];
     int32_t names = target->kind == E_TUPLE ? target->a : s->a;
     int32_t count = target->kind == E_TUPLE ? kc_list_len(c, target->a) : 1;
