@@ -62,11 +62,12 @@ typedef unsigned long long uint64_t;
 #ifdef __CUDACC__
 #define KC_FN __device__ static
 #define KC_TABLE __device__ static const
-/* on the phases' entry points, the large helpers and those called from many places (kc_fail,
-   kc_diag, ...): NVVM would otherwise inline them into their callers, copies and all (33 MB of
-   PTX, one function of 110,000 lines), on which ptxas ran out of 23 GB. Only on functions
-   outside kc's recursive cycles, so that the cycles compiler/cuda.py's stack bound walks stay
-   as they were. The host build leaves inlining to gcc (the macro is empty). */
+/* on the phases' entry points, the large helpers, those called from many places (kc_fail,
+   kc_diag, ...) and every recursive function: NVVM would otherwise inline them into their
+   callers, a copy at each call (33 MB of PTX, one function of 110,000 lines), on which ptxas ran
+   out of 23 GB. The recursive functions were functions of their own already (their cycles,
+   which compiler/cuda.py's stack bound walks, are the same); KC_NOINLINE only stops the copies
+   of them inlined into their callers. The host build leaves inlining to gcc (empty macro). */
 #define KC_NOINLINE __noinline__
 #else
 #define KC_TABLE static const

@@ -57,7 +57,7 @@ KC_FN int64_t kc_arena_bytes(int64_t len, int64_t name_len) {
 
 /* one type of the argument types, from spec[*i] on (its last letter at *i after): i f b s, L then
    the item type, ( the items' types ) for a tuple */
-KC_FN int kc_spec_type(kc_ctx *c, const char *spec, int64_t spec_len, int64_t *i, int level) {
+KC_NOINLINE KC_FN int kc_spec_type(kc_ctx *c, const char *spec, int64_t spec_len, int64_t *i, int level) {
     char letter = *i < spec_len ? spec[*i] : '?';
     if (level > KC_MAX_LIST_DEPTH) letter = '?';
     if (letter == 'L') {

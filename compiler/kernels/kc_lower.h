@@ -310,7 +310,7 @@ KC_NOINLINE KC_FN void kc_dict_set(kc_ctx *c, int32_t d, int32_t k, int32_t v, i
 }
 
 /* d.get(k, default) */
-KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
+KC_NOINLINE KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
     int32_t t = c->nodes[n->a].ty;
     int32_t d = kc_temp(c), k = kc_temp(c), def = kc_temp(c);
     kc_lower_expr(c, n->a);
@@ -431,7 +431,7 @@ KC_NOINLINE KC_FN void kc_find_from(kc_ctx *c) {
     kc_place(c, end);
 }
 
-KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
+KC_NOINLINE KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
     int32_t s = kc_temp(c), x = kc_temp(c), tmp = kc_temp(c), done = kc_label(c);
     int32_t t = kc_type_index(c, c->nodes[n->a].ty);
     kc_lower_expr(c, n->a);
@@ -454,7 +454,7 @@ KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
 }
 
 /* a list method other than append, as a value (lower.py's list_* and pop) */
-KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
+KC_NOINLINE KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
     int32_t obj = n->a, arg = n->b;
     if (m == KC_LM_POP) {
         kc_lower_expr(c, obj);
@@ -528,7 +528,7 @@ KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
 }
 
 /* a comprehension from its generator g on: the loop over g, or at the end, the item appended */
-KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
+KC_NOINLINE KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
     kc_node *n = &c->nodes[comp];
     if (g < 0 && n->spare == 3) {  /* all / any: an item that decides ends the loops */
         kc_branch(c, n->a, n->op, c->loops[2 * c->n_loops - 2]);
@@ -571,13 +571,13 @@ KC_NOINLINE KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
     }
 }
 
-KC_FN void kc_truth(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_truth(kc_ctx *c, int32_t k) {
     kc_lower_expr(c, k);
     kc_truth_of_top(c, c->nodes[k].ty);
 }
 
 /* jump to `label` when the truth of k is `when`; fall through otherwise */
-KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
+KC_NOINLINE KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
     kc_node *n = &c->nodes[k];
     if (n->kind == E_UNARY && n->op == U_NOT) {
         kc_branch(c, n->a, !when, label);
@@ -601,7 +601,7 @@ KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
 /* KC_INT_OPS, KC_FLOAT_OPS (by enum kc_bin), KC_CMP_I, KC_CMP_F: kc_surface.h (vm/surface.py's OPERATORS) */
 
 /* the left operand (of type lt) is on the stack: evaluates `right`, combines to `result` */
-KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
+KC_NOINLINE KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
     int rt = c->nodes[right].ty;
     if (!kc_numeric(result)) {  /* str or list: concatenation, or repetition (either order) */
         kc_lower_expr(c, right);
@@ -739,7 +739,7 @@ KC_NOINLINE KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt
     }
 }
 
-KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     if (n->op == KC_NAME_ERROR_OP) { kc_raise(c, KT_NAME); return; }  /* lower.py: before any argument */
     if (n->op == KC_DICT_OP || n->op == KC_DICT_OP + 1) {  /* dict(), dict(pairs): lower.py's b_dict */
@@ -943,7 +943,7 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     }
 }
 
-KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     if (c->err) return;
     kc_node *n = &c->nodes[k];
     switch (n->kind) {
@@ -1177,7 +1177,7 @@ KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label);
 
 /* a loop's body: a for statement's block, or a comprehension generator's conditions (each false
    one goes on to the next item) and then the next level */
-KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
     if (s->kind == S_FOR && s->d >= 0) {  /* for ... else: a break goes through `via`, setting the flag */
         int32_t cont = c->loops[2 * c->n_loops - 2], brk = c->loops[2 * c->n_loops - 1], via = kc_label(c);
         c->loops[2 * c->n_loops - 1] = via;
@@ -1200,7 +1200,7 @@ KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
 }
 
 /* the loop body of s (kc_loop_body) with cont and brk the targets of its continue and break */
-KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
+KC_NOINLINE KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
     c->loops[2 * c->n_loops] = cont;
     c->loops[2 * c->n_loops + 1] = brk;
     c->n_loops++;
@@ -1209,7 +1209,7 @@ KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
 }
 
 /* for NAME in range(...): the plain test-and-increment loop (no FOR_RANGE at -O0) */
-KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
     kc_node *it = &c->nodes[s->b];
     int nargs = (int)it->ival;
     int32_t a0 = it->a, a1 = nargs > 1 ? c->nodes[a0].next : -1, a2 = nargs > 2 ? c->nodes[a1].next : -1;
@@ -1317,7 +1317,7 @@ KC_NOINLINE KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
    a tuple or a list (the target's ty) is unpacked into (lower.py's store_target) */
 /* `xs[:] = v` with v on the stack (lower.py's slice_store of a slice without bounds or step): v
    copied, then xs rebuilt in place from xs[:0] + v + xs[0 + len(xs[:]):], which aliases see */
-KC_FN void kc_slice_store(kc_ctx *c, int32_t target) {
+KC_NOINLINE KC_FN void kc_slice_store(kc_ctx *c, int32_t target) {
     int32_t v = kc_temp(c), a = kc_temp(c);
     kc_emit(c, K_LIST_SLICE, 0);
     kc_emit(c, K_STORE, v);
@@ -1368,7 +1368,7 @@ KC_FN void kc_store_pair(kc_ctx *c, int32_t target) {
 
 /* for target in d / d.keys() / d.values() / d.items() (s->ival 5, 6, 7): insertion order; a step
    after the dict changed size is RuntimeError (lower.py's dict_loop) */
-KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
     int32_t top = kc_label(c), end = kc_label(c);
     int32_t source = c->nodes[s->b].kind == E_METHOD ? c->nodes[s->b].a : s->b;
     int32_t d = kc_temp(c), n = kc_temp(c), i = kc_temp(c), same = kc_label(c);
@@ -1406,7 +1406,7 @@ KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
 
 /* for target in zip(a, b, ...): the sequences once, in order; each step reads the lengths afresh
    and stops at the shortest (lower.py's zip_loop) */
-KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
     int32_t slots[KC_MAX_TUPLE];  /* zip's items are a tuple type: at most KC_MAX_TUPLE */
     int count = 0;
     int32_t top = kc_label(c), end = kc_label(c);
@@ -1437,7 +1437,7 @@ KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
     kc_loop_back(c, top, end);
 }
 
-KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
     if (s->ival == 4) { kc_zip_loop(c, s); return; }
     if (s->ival >= 5) { kc_dict_loop(c, s); return; }
     int rev = s->ival == 2, en = s->ival == 3;  /* reversed(seq), enumerate(seq[, start]) */
@@ -1515,7 +1515,7 @@ KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
     kc_loop_back(c, top, end);
 }
 
-KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
     kc_node *s = &c->nodes[k];
     switch (s->kind) {
     case S_PASS: return;
@@ -1698,7 +1698,7 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
     }
 }
 
-KC_FN void kc_lower_block(kc_ctx *c, int32_t s) {
+KC_NOINLINE KC_FN void kc_lower_block(kc_ctx *c, int32_t s) {
     for (; s >= 0 && !c->err; s = c->nodes[s].next) {
         c->line = c->nodes[s].line;
         kc_lower_stmt(c, s);

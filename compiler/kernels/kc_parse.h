@@ -321,7 +321,7 @@ KC_FN int kc_math_constant(kc_ctx *c, int32_t k, const kc_tok *name) {
 }
 
 /* a copy of a plain operand (kc_plain_operand), for divmod's second reading */
-KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
     int32_t copy = kc_node_new(c, c->nodes[k].kind, c->nodes[k].line);
     if (copy < 0) return -1;
     c->nodes[copy] = c->nodes[k];
@@ -516,7 +516,7 @@ KC_FN int kc_positional_keyword(kc_ctx *c, int32_t call, const kc_tok *kw, int c
     return 0;
 }
 
-KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
+KC_NOINLINE KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
     int32_t head = -1, tail = -1;
     int converted = 0;
     *count = 0;
@@ -606,7 +606,7 @@ KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
 }
 
 /* a slice part: an expression, or none before ':' or ']' */
-KC_FN int32_t kc_slice_part(kc_ctx *c, int32_t parent) {
+KC_NOINLINE KC_FN int32_t kc_slice_part(kc_ctx *c, int32_t parent) {
     if (kc_at_op(c, P_COLON) || kc_at_op(c, P_RSQB)) return -1;
     int32_t e = kc_expr(c);
     kc_child_depth(c, parent, e);
@@ -648,7 +648,7 @@ KC_NOINLINE KC_FN int32_t kc_loop_target(kc_ctx *c, int line) {
 
 /* a comprehension's generators: ('for' NAME 'in' disjunction ('if' disjunction)*)+, each an
    E_COMPFOR node (a: target, b: iterable, c: conditions, d: the comprehension), linked by next */
-KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp) {
+KC_NOINLINE KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp) {
     int32_t tail = -1;
     while (!c->err && kc_at_kw(c, "for")) {
         kc_tok *t = kc_next(c);
@@ -685,7 +685,7 @@ KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp) {
 
 /* trailers of a primary: '[' index ']' | '[' [lower] ':' [upper] [':' [step]] ']' |
    '.' NAME '(' arguments ')'  (other attributes, and calls of anything but a name: unsupported) */
-KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
     while (!c->err && k >= 0) {
         kc_tok *t = kc_peek(c);
         if (kc_at_op(c, P_LSQB)) {
@@ -774,7 +774,7 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
    primary: atom trailer* | NAME '(' arguments ')' trailer* */
 /* Display node k's first item e turns it into a comprehension: `spare` 4 makes it a set's, and
    the display must end with `close`. */
-KC_FN int32_t kc_comprehension(kc_ctx *c, int32_t k, int32_t e, int16_t spare, int close,
+KC_NOINLINE KC_FN int32_t kc_comprehension(kc_ctx *c, int32_t k, int32_t e, int16_t spare, int close,
                                const char *what) {
     c->nodes[k].kind = E_LISTCOMP;
     if (spare) c->nodes[k].spare = spare;
@@ -793,7 +793,7 @@ KC_FN void kc_display_item(kc_ctx *c, int32_t k, int32_t *tail, int32_t e) {
     c->nodes[k].ival++;
 }
 
-KC_FN int32_t kc_atom(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_atom(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
     int32_t k;
@@ -1036,7 +1036,7 @@ KC_NOINLINE KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, i
 KC_FN int32_t kc_factor(kc_ctx *c);
 
 /* power: primary ['**' factor] */
-KC_FN int32_t kc_power(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_power(kc_ctx *c) {
     int32_t left = kc_atom(c);
     if (c->err) return -1;
     if (kc_at_op(c, P_DOUBLESTAR)) {
@@ -1052,7 +1052,7 @@ KC_FN int32_t kc_power(kc_ctx *c) {
 }
 
 /* factor: ('+' | '-' | '~') factor | power */
-KC_FN int32_t kc_factor(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_factor(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
     if (t->kind == TK_OP && (t->op == P_PLUS || t->op == P_MINUS || t->op == P_TILDE)) {
@@ -1087,7 +1087,7 @@ KC_FN int kc_binop_at(kc_ctx *c, int level) {
     }
 }
 
-KC_FN int32_t kc_binary_level(kc_ctx *c, int level) {
+KC_NOINLINE KC_FN int32_t kc_binary_level(kc_ctx *c, int level) {
     if (level > 5) return kc_factor(c);
     int32_t left = kc_binary_level(c, level + 1);
     while (!c->err) {
@@ -1149,7 +1149,7 @@ KC_FN void kc_tuple_compare(kc_ctx *c, int32_t k) {
     for (int32_t l = c->nodes[k].b; l >= 0; l = c->nodes[l].next) kc_tuple_as_list(c, c->nodes[l].a, list_tok);
 }
 
-KC_FN int32_t kc_comparison(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_comparison(kc_ctx *c) {
     int32_t left = kc_binary_level(c, 0);
     if (c->err || kc_cmp_at(c) < 0) return left;
     int32_t k = kc_node_new(c, E_COMPARE, c->nodes[left].line);
@@ -1179,7 +1179,7 @@ KC_FN int32_t kc_comparison(kc_ctx *c) {
 }
 
 /* inversion: 'not' inversion | comparison */
-KC_FN int32_t kc_inversion(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_inversion(kc_ctx *c) {
     if (kc_at_kw(c, "not")) {
         kc_tok *t = kc_next(c);
         if (++c->depth > KC_MAX_DEPTH) { kc_fail(c, "nesting deeper than the batched compiler's limit", t->line); return -1; }
@@ -1197,7 +1197,7 @@ KC_FN int32_t kc_inversion(kc_ctx *c) {
 }
 
 /* conjunction: inversion ('and' inversion)*   disjunction: conjunction ('or' conjunction)* */
-KC_FN int32_t kc_boolop(kc_ctx *c, int is_or) {
+KC_NOINLINE KC_FN int32_t kc_boolop(kc_ctx *c, int is_or) {
     int32_t first = is_or ? kc_boolop(c, 0) : kc_inversion(c);
     if (c->err || !kc_at_kw(c, is_or ? "or" : "and")) return first;
     int32_t k = kc_node_new(c, E_BOOLOP, c->nodes[first].line);
@@ -1218,7 +1218,7 @@ KC_FN int32_t kc_boolop(kc_ctx *c, int is_or) {
 }
 
 /* expression: disjunction ['if' disjunction 'else' expression] */
-KC_FN int32_t kc_expr(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_expr(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
     if (++c->depth > KC_MAX_DEPTH) { kc_fail(c, "nesting deeper than the batched compiler's limit", t->line); return -1; }
@@ -1293,7 +1293,7 @@ KC_FN int kc_annotation_bound(kc_ctx *c, const kc_tok *t) {
     return 1;
 }
 
-KC_FN int kc_annotation_at(kc_ctx *c, int level) {
+KC_NOINLINE KC_FN int kc_annotation_at(kc_ctx *c, int level) {
     kc_tok *t = kc_peek(c);
     int bracket = kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_LSQB;
     if (t->kind != TK_NAME || level > KC_MAX_LIST_DEPTH) {
@@ -1569,7 +1569,7 @@ KC_NOINLINE KC_FN int32_t kc_simple_stmts(kc_ctx *c, int32_t *last) {
 /* statement: if / while / for / simple_stmts; compound statements contain a block */
 KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last);
 
-KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
+KC_NOINLINE KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
     /* 'if'|'elif' expression ':' block [elif ... | else ':' block] */
     int32_t k = kc_node_new(c, S_IF, t->line);
     if (k < 0) return -1;
@@ -1605,7 +1605,7 @@ KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
 }
 
 /* A loop's `:`, its body (returned) and its `else:` block (*orelse, -1 when it has none). */
-KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
+KC_NOINLINE KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
     kc_expect_op(c, P_COLON, what);
     int32_t body = kc_block(c);
     *orelse = -1;
@@ -1617,7 +1617,7 @@ KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
     return body;
 }
 
-KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
+KC_NOINLINE KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
     kc_tok *t = kc_peek(c);
     int32_t k;
     if (t->kind == TK_NAME && kc_tok_is(c, t, "if")) {
@@ -1682,7 +1682,7 @@ KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
 
 /* block: NEWLINE INDENT statement+ DEDENT | simple_stmts.  A block's node is its first statement;
    its end_line is stored there (the end of the last statement). */
-KC_FN int32_t kc_block(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_block(kc_ctx *c) {
     if (c->err) return -1;
     if (++c->depth > KC_MAX_DEPTH) { kc_fail(c, "nesting deeper than the batched compiler's limit", kc_peek(c)->line); return -1; }
     int32_t head = -1, tail = -1, last = -1;
