@@ -20,9 +20,9 @@ kernels/kc_cuda.cu with kc.h inlined is loaded once per process: from a cubin bu
 this text, options and device (vm/prebuilt.py; the device session builds it into the cache with
 `kiln gpu prebuild --module compiler`), else compiled by NVRTC (`cupy.RawModule`, cached by a
 SHA-256 of the text and the options; CuPy also caches the binary on disk: the first build takes
-about 3 minutes of one core and 3.3 GB, most of it ptxas on kc_compile_programs; kc.h's
-KC_NOINLINE keeps NVVM from inlining its large functions into every caller, without which the
-PTX was 33 MB and ptxas ran out of 23 GB). CuPy is imported lazily:
+about 1.5 minutes of one core and 2 GB, most of it ptxas; kc.h's KC_NOINLINE keeps NVVM
+from inlining its large and recursive functions into every caller, without which the PTX was
+33 MB and ptxas ran out of 23 GB). CuPy is imported lazily:
 this module imports, and `available()` answers, on a machine with no GPU.
 
     from compiler import cuda
@@ -316,7 +316,7 @@ _lock = threading.Lock()
 def module() -> Any:
     """The kernels (`cupy.RawModule`), loaded on first use in this process: from the cubin
     matching this text, options and device (vm/prebuilt.py: built by the device session into the
-    cache), else compiled by NVRTC (about 3 minutes of one core)."""
+    cache), else compiled by NVRTC (about 1.5 minutes of one core)."""
     cupy = _cupy()
     with _lock:
         return prebuilt.module(cupy, "compiler", source(), OPTIONS, ENTRIES, _modules)

@@ -133,7 +133,7 @@ REVIEWED_RECURSION = {
 }  # fmt: skip
 
 
-@pytest.mark.slow  # ptxas takes ~2.5 minutes and 3.3 GB on kc_compile_programs
+@pytest.mark.slow  # ptxas takes 1-2.5 minutes and 1.6-3.5 GB
 @pytest.mark.skipif(NVCC is None or PTXAS is None, reason="needs nvcc and ptxas")
 def test_the_stack_limit_covers_the_measured_frames(ptx_sm90):
     report = _ptxas_report(ptx_sm90)
