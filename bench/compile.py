@@ -73,7 +73,7 @@ def _device_rows(
 
     capability = str(cuda.load_cupy().cuda.Device().compute_capability)
     if not any(prebuilt.find("compiler", t) for t in prebuilt.targets_for(capability)):
-        # CuPy's NVRTC would build it inside the first timed call: 10-16 minutes and ~20 GB
+        # CuPy's NVRTC would build it inside the first timed call (untimed minutes)
         print(
             f"no device rows: no built compiler cubin for sm_{capability} "
             "(kiln gpu prebuild --module compiler)",

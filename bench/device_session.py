@@ -29,7 +29,7 @@ run
   cuda            as above
   tests-vm        again, only if prepare did not pass it
   tests-compiler  KILN_REQUIRE_GPU=1 pytest -m gpu tests/test_batched_cuda.py (only once the
-                  compiler's cubin is cached: without it CuPy's NVRTC would take 10-16 minutes)
+                  compiler's cubin is cached: without it CuPy's NVRTC would build it inside a test)
   bench-gpu       kiln bench gpu (--quick with less than FULL_GPU_BENCH_S left)
                                                   -> bench/results/gpu-<device>.json
   bench-compile   kiln bench compile --quick, with the device's rows
@@ -516,7 +516,7 @@ def _tests_compiler(session: Session) -> list[str] | Outcome:
             "tests-compiler",
             "not run",
             detail="the compiler's cubin is not built (prepare's prebuild did not finish): "
-            "CuPy's NVRTC would take 10-16 minutes; run prepare again",
+            "CuPy's NVRTC would build it inside a test; run prepare again",
         )
     return _pytest("tests-compiler", ["tests/test_batched_cuda.py"], [], False)(session)
 

@@ -20,7 +20,9 @@ kernels/kc_cuda.cu with kc.h inlined is loaded once per process: from a cubin bu
 this text, options and device (vm/prebuilt.py; the device session builds it into the cache with
 `kiln gpu prebuild --module compiler`), else compiled by NVRTC (`cupy.RawModule`, cached by a
 SHA-256 of the text and the options; CuPy also caches the binary on disk: the first build takes
-10-16 minutes, ptxas being slow on kc.h's large inlined functions). CuPy is imported lazily:
+about 1.5 minutes of one core and 2 GB, most of it ptxas; kc.h's KC_NOINLINE keeps NVVM
+from inlining its large and recursive functions into every caller, without which the PTX was
+33 MB and ptxas ran out of 23 GB). CuPy is imported lazily:
 this module imports, and `available()` answers, on a machine with no GPU.
 
     from compiler import cuda
@@ -40,6 +42,7 @@ import lzma
 import re
 import threading
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -120,7 +123,7 @@ UNCOUNTED = {
     "elif": ("kc_if_tail",),
     "for": (  # a comprehension in a comprehension's iterable or condition: [x for x in [...]]
         "kc_comp_generators", "kc_boolop", "kc_inversion", "kc_comparison", "kc_binary_level",
-        "kc_factor", "kc_power", "kc_atom", "kc_postfix", "kc_call_args",
+        "kc_factor", "kc_power", "kc_atom", "kc_postfix", "kc_call_args", "kc_comprehension",
     ),
 }  # fmt: skip
 """The recursive cycles of kc.h's parser that do not count a KC_MAX_DEPTH level (found by
@@ -313,7 +316,7 @@ _lock = threading.Lock()
 def module() -> Any:
     """The kernels (`cupy.RawModule`), loaded on first use in this process: from the cubin
     matching this text, options and device (vm/prebuilt.py: built by the device session into the
-    cache), else compiled by NVRTC (minutes: ptxas is slow on kc.h)."""
+    cache), else compiled by NVRTC (about 1.5 minutes of one core)."""
     cupy = _cupy()
     with _lock:
         return prebuilt.module(cupy, "compiler", source(), OPTIONS, ENTRIES, _modules)

@@ -103,6 +103,11 @@ REVIEWED_RECURSION = {
     "kc_atom", "kc_binary_level", "kc_boolop", "kc_call_args", "kc_comp_generators",
     "kc_comparison", "kc_expr", "kc_factor", "kc_inversion", "kc_postfix", "kc_power",
     "kc_slice_part", "kc_block", "kc_if_tail", "kc_statement",
+    # a loop's body and else block (kc_loop_blocks: kc_block, a turn of the statement cycle
+    # written once); a display made a comprehension (kc_comprehension: its generators, a turn of
+    # UNCOUNTED's `for` chain); the copy of a plain operand's unary chain (kc_copy_plain: as deep
+    # as the unary levels the parser counted)
+    "kc_loop_blocks", "kc_comprehension", "kc_copy_plain",
     # later phases: along the syntax tree, whose depth the parser caps (kc_child_depth; one
     # level per comprehension generator)
     "kc_add_target", "kc_reads", "kc_flow_block", "kc_flow_stmt", "kc_check_block",
@@ -111,6 +116,9 @@ REVIEWED_RECURSION = {
     "kc_comp_level", "kc_list_method", "kc_loop_body", "kc_lower_block", "kc_lower_call",
     "kc_lower_expr", "kc_lower_stmt", "kc_range_loop", "kc_seq_loop", "kc_truth", "kc_zip_loop",
     "kc_dict_get", "kc_dict_loop", "kc_lower_set_add", "kc_sequence_set",
+    # whether a block may end or a break leaves its loop (the if, else and loop blocks nested
+    # in it); next(g, d) and round(x, n) type their arguments, `xs[:] = v` lowers xs: children
+    "kc_breaks_out", "kc_may_fall_off", "kc_next_type", "kc_round_ndigits", "kc_slice_store",
     # one turn of a cycle above, written once (helpers that ptxas may or may not inline): the
     # loop body (kc_loop_in), a loop's else block (kc_flow_loop_else), a comprehension's
     # generators (kc_type_generators) follow the tree; kc_child_expr's kc_expr counts a level
@@ -125,7 +133,7 @@ REVIEWED_RECURSION = {
 }  # fmt: skip
 
 
-@pytest.mark.slow  # ptxas takes 4-10 minutes on kc.h's inlined functions
+@pytest.mark.slow  # ptxas takes 1-2.5 minutes and 1.6-3.5 GB
 @pytest.mark.skipif(NVCC is None or PTXAS is None, reason="needs nvcc and ptxas")
 def test_the_stack_limit_covers_the_measured_frames(ptx_sm90):
     report = _ptxas_report(ptx_sm90)
@@ -352,8 +360,6 @@ def test_emulated_arena_short_programs_are_retried_on_the_cpu_build(emulated):
 
 
 # ---- on a GPU: the device's results are the CPU build's -----------------------------------------
-
-
 
 
 def _same_as_cpu(sources, names=None, arg_types=None, passes=True, **launch) -> list:

@@ -29,11 +29,13 @@ warning says why).
 Why cubins and not PTX: PTX from this toolkit (CUDA 13.5: `.version 9.5`) cannot be JIT-compiled
 by an older driver of the same major version (the devices' driver 580 is CUDA 13.0, PTX ISA 9.0),
 while a cubin loads under CUDA's minor-version compatibility; and a PTX JIT costs what ptxas does
-(the batched compiler: 10-16 minutes), which is what this is for avoiding.
+(the batched compiler: ~1.5 minutes of one core since KC_NOINLINE, 10-16 before), which is
+what this is for avoiding.
 
 What is shipped: the VM's kernels for sm_90 and sm_80 (1.4 MB each, ~120 kB compressed). The
-batched compiler's cubin is not: ptxas takes 10-16 minutes and ~20 GB on it, more than a CI
-machine (or this project's build machine) can spare; the device session builds it on the device
+batched compiler's cubin is not: every edit of kc's sources would make it stale (its build
+takes ~1.5 minutes and 2 GB since KC_NOINLINE; 10-16 minutes and ~20 GB before, when an H200's
+16 cores did not finish it in 408 s); the device session builds it on the device
 (`kiln gpu prebuild --module compiler --split 0`: ptxas's --split-compile over the device's
 cores) before its tests, and everything after loads it from the cache.
 """

@@ -62,10 +62,18 @@ typedef unsigned long long uint64_t;
 #ifdef __CUDACC__
 #define KC_FN __device__ static
 #define KC_TABLE __device__ static const
+/* on the phases' entry points, the large helpers, those called from many places (kc_fail,
+   kc_diag, ...) and every recursive function: NVVM would otherwise inline them into their
+   callers, a copy at each call (33 MB of PTX, one function of 110,000 lines), on which ptxas ran
+   out of 23 GB. The recursive functions were functions of their own already (their cycles,
+   which compiler/cuda.py's stack bound walks, are the same); KC_NOINLINE only stops the copies
+   of them inlined into their callers. The host build leaves inlining to gcc (empty macro). */
+#define KC_NOINLINE __noinline__
 #else
 #define KC_TABLE static const
 #include <stdlib.h>
 #define KC_FN static
+#define KC_NOINLINE
 #endif
 
 #define KC_MAX_DEPTH 48  /* nesting of expressions and blocks kc accepts */
@@ -275,7 +283,7 @@ KC_FN int kc_copy(char *dst, int at, int cap, const char *text) {
     return at;
 }
 
-KC_FN int kc_copy_int(char *dst, int at, int cap, int64_t v) {
+KC_NOINLINE KC_FN int kc_copy_int(char *dst, int at, int cap, int64_t v) {
     char buf[24];
     int n = 0;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -287,7 +295,7 @@ KC_FN int kc_copy_int(char *dst, int at, int cap, int64_t v) {
 }
 
 /* Stops compilation: "unsupported by the batched compiler: <what> (line N)". The first wins. */
-KC_FN void kc_fail(kc_ctx *c, const char *what, int32_t line) {
+KC_NOINLINE KC_FN void kc_fail(kc_ctx *c, const char *what, int32_t line) {
     if (c->err) return;
     c->err = 1;
     int at = kc_copy(c->diag, 0, KC_DIAG_BYTES, "unsupported by the batched compiler: ");
@@ -304,7 +312,7 @@ KC_FN void kc_fail(kc_ctx *c, const char *what, int32_t line) {
    kc_fail's, then at KC_DIAG_REC the record "\1LINE\37COL\37KIND\37MESSAGE" that
    compiler/batched.py reads as a CompileError; a message too long for it stays unsupported. */
 #define KC_DIAG_REC 256
-KC_FN void kc_diag(kc_ctx *c, int32_t line, int32_t col, const char *kind, const char *msg) {
+KC_NOINLINE KC_FN void kc_diag(kc_ctx *c, int32_t line, int32_t col, const char *kind, const char *msg) {
     c->err = 1;
     int at = kc_copy(c->diag, 0, KC_DIAG_REC, "unsupported by the batched compiler: diagnosed ");
     at = kc_copy(c->diag, at, KC_DIAG_REC, kind);

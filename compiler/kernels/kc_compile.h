@@ -57,7 +57,7 @@ KC_FN int64_t kc_arena_bytes(int64_t len, int64_t name_len) {
 
 /* one type of the argument types, from spec[*i] on (its last letter at *i after): i f b s, L then
    the item type, ( the items' types ) for a tuple */
-KC_FN int kc_spec_type(kc_ctx *c, const char *spec, int64_t spec_len, int64_t *i, int level) {
+KC_NOINLINE KC_FN int kc_spec_type(kc_ctx *c, const char *spec, int64_t spec_len, int64_t *i, int level) {
     char letter = *i < spec_len ? spec[*i] : '?';
     if (level > KC_MAX_LIST_DEPTH) letter = '?';
     if (letter == 'L') {
@@ -86,7 +86,7 @@ KC_FN int kc_spec_type(kc_ctx *c, const char *spec, int64_t spec_len, int64_t *i
 /* Argument types for a function the module does not define: types.py's Checker says so, once
    the module parses, no function shadows a builtin and every annotation is a plain one (sets,
    dicts and tuples are checked in other places first; hoisted functions change its list). */
-KC_FN void kc_no_function(kc_ctx *c, const char *name, int64_t name_len) {
+KC_NOINLINE KC_FN void kc_no_function(kc_ctx *c, const char *name, int64_t name_len) {
     char msg[160];
     int at = kc_copy(msg, 0, 160, "no function '");
     for (int64_t j = 0; j < name_len && at < 150; j++) msg[at++] = name[j];
@@ -113,7 +113,7 @@ KC_FN void kc_no_function(kc_ctx *c, const char *name, int64_t name_len) {
 
 /* The argument types the caller gives: lines "NAME CODES\n", CODES one letter per parameter
    (i int, f float, b bool, anything else: a type kc does not cover). */
-KC_FN void kc_apply_spec(kc_ctx *c, const char *spec, int64_t spec_len) {
+KC_NOINLINE KC_FN void kc_apply_spec(kc_ctx *c, const char *spec, int64_t spec_len) {
     int64_t i = 0;
     while (i < spec_len && !c->err) {
         int64_t name = i;

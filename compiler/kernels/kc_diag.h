@@ -19,7 +19,7 @@
    are cut after that line: when those parse, CPython's parser reads past the line (its first
    pass consumes them as the parse of the closed program does) and pegen's last check says
    "'(' was never closed" whatever else it found; else CPython's parser must reach the end. */
-KC_FN int kc_close_brackets(kc_ctx *c, int32_t open_line) {
+KC_NOINLINE KC_FN int kc_close_brackets(kc_ctx *c, int32_t open_line) {
     const char *want = "unsupported by the batched compiler: unclosed bracket";
     for (int k = 0; want[k]; k++)
         if (c->diag[k] != want[k]) return 0;
@@ -85,7 +85,7 @@ KC_FN int kc_close_brackets(kc_ctx *c, int32_t open_line) {
    ':' line, an inconsistent dedent, a tab, a carriage return, a malformed or unusual number, a
    character outside ASCII but in strings and comments, nesting deep enough for the parser's own
    limits) or no such error at all (3 when sure there is none). */
-KC_FN int kc_scan_errors(kc_ctx *c, int32_t *open_tok) {
+KC_NOINLINE KC_FN int kc_scan_errors(kc_ctx *c, int32_t *open_tok) {
     const char *s = c->src;
     int64_t i = 0, line_start = 0;
     int32_t line = 1, level = 0, n_ind = 1, heavy = 0;
@@ -336,7 +336,7 @@ KC_FN int kc_push_stand_in_block(kc_ctx *c, int32_t line, int depth) {
    END, for the parser to tell whether all up to the header parses; found: where CPython says
    "expected an indented block after ..." (the next token on the same indentation, or the end of
    the header's line when the source ends there), the header's kind and line. */
-KC_FN int kc_cut_after_header(kc_ctx *c, int32_t *found) {
+KC_NOINLINE KC_FN int kc_cut_after_header(kc_ctx *c, int32_t *found) {
     int32_t nl = -1, depth = 0;
     for (int32_t t = 1; t + 1 < c->n_toks; t++) {
         const kc_tok *k = &c->toks[t];
@@ -385,7 +385,7 @@ KC_FN int kc_cut_after_header(kc_ctx *c, int32_t *found) {
    without its block). The tokens before its NEWLINE, then ':' and a block, DEDENTs and END, for
    the parser to tell whether all up to there parses; found: where CPython says "expected ':'"
    (its NEWLINE: the first '#', '\n' or the end after the line's last token). */
-KC_FN int kc_cut_missing_colon(kc_ctx *c, int32_t *found) {
+KC_NOINLINE KC_FN int kc_cut_missing_colon(kc_ctx *c, int32_t *found) {
     const char *kinds[] = {"def", "if", "elif", "else", "while", "for"};
     int32_t depth = 0, start = 1, nl = -1;
     for (int32_t t = 0; t + 1 < c->n_toks && nl < 0; t++) {
@@ -433,7 +433,7 @@ KC_FN int kc_cut_missing_colon(kc_ctx *c, int32_t *found) {
 }
 
 /* The diagnostic of kc_scan_errors's finding (2, 4 or 5) once the parser took all before it */
-KC_FN void kc_diag_scanned(kc_ctx *c, int scan, const int32_t *found) {
+KC_NOINLINE KC_FN void kc_diag_scanned(kc_ctx *c, int scan, const int32_t *found) {
     if (scan == 2) {
         char msg[32] = {'\'', (char)found[2], 0};
         kc_copy(msg, 2, 32, "' was never closed");

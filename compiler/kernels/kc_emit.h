@@ -17,7 +17,7 @@
 
 /* ---- assemble: labels -> indices, maximum stack depth (compiler/assemble.py) --------------------- */
 
-KC_FN void kc_assemble(kc_ctx *c, kc_func *f) {
+KC_NOINLINE KC_FN void kc_assemble(kc_ctx *c, kc_func *f) {
     int32_t n = f->code_end - f->code_begin;
     int64_t mark = c->arena_used;
     int32_t *depth = (int32_t *)kc_alloc(c, (int64_t)n * 4 + 8);
@@ -91,7 +91,7 @@ KC_FN uint32_t kc_crc32(const uint8_t *p, int64_t n) {
     return ~crc;
 }
 
-KC_FN void kc_emit_container(kc_ctx *c, const char *name, int64_t name_len, kc_out *o) {
+KC_NOINLINE KC_FN void kc_emit_container(kc_ctx *c, const char *name, int64_t name_len, kc_out *o) {
     const uint8_t magic[8] = {0x89, 'K', 'B', 'C', '\r', '\n', 0x1a, '\n'};
     const kc_config *cfg = c->cfg;
     kc_put(o, magic, 8);

@@ -62,7 +62,7 @@ KC_FN void kc_push_tok(kc_ctx *c, int kind, int start, int len, int line, int en
 
 /* A string literal starting at src[i] (a quote). Returns its end or -1. Escapes are skipped, not
    decoded: kc only ever uses the value of a string without backslashes. */
-KC_FN int64_t kc_lex_string(kc_ctx *c, int64_t i, int *line) {
+KC_NOINLINE KC_FN int64_t kc_lex_string(kc_ctx *c, int64_t i, int *line) {
     const char *s = c->src;
     char q = s[i];
     int triple = i + 2 < c->len && s[i + 1] == q && s[i + 2] == q;
@@ -138,7 +138,7 @@ KC_FN int kc_punct_at(const kc_ctx *c, int64_t i, int64_t limit, int *n) {
 /* The tokens of an f-string's replacement field src[i, end) (kc_lex_fstring checked it: one
    line, ASCII, no backslash or comment, brackets balanced): names, numbers, plain strings and
    operators; a string prefix stops kc. */
-KC_FN void kc_lex_tokens(kc_ctx *c, int64_t i, int64_t end, int line, int col) {
+KC_NOINLINE KC_FN void kc_lex_tokens(kc_ctx *c, int64_t i, int64_t end, int line, int col) {
     const char *s = c->src;
     int64_t first = i;
     while (i < end && !c->err) {
@@ -182,7 +182,7 @@ KC_FN void kc_lex_tokens(kc_ctx *c, int64_t i, int64_t end, int line, int col) {
    the end of the string, or -1 after kc_fail. */
 KC_FN void kc_lex_tokens(kc_ctx *c, int64_t i, int64_t end, int line, int col);
 
-KC_FN int64_t kc_lex_fstring(kc_ctx *c, int64_t quote, int line, int col) {
+KC_NOINLINE KC_FN int64_t kc_lex_fstring(kc_ctx *c, int64_t quote, int line, int col) {
     const char *s = c->src;
     int end_line = line;
     int64_t end = kc_lex_string(c, quote, &end_line);
@@ -269,7 +269,7 @@ KC_FN int64_t kc_lex_fstring(kc_ctx *c, int64_t quote, int line, int col) {
     return c->err ? -1 : end;
 }
 
-KC_FN void kc_lex(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_lex(kc_ctx *c) {
     const char *s = c->src;
     int64_t i = 0, line_start = 0;
     int line = 1, parens = 0, at_line_start = 1, emitted_on_line = 0;
@@ -393,7 +393,7 @@ KC_FN void kc_lex(kc_ctx *c) {
 /* ---- numbers ------------------------------------------------------------------------------------- */
 
 /* A decimal, hex, octal or binary int literal (underscores between digits). 0 on success. */
-KC_FN int kc_parse_int(const char *s, int n, int64_t *out, int *too_big) {
+KC_NOINLINE KC_FN int kc_parse_int(const char *s, int n, int64_t *out, int *too_big) {
     int base = 10, i = 0;
     *too_big = 0;
     if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; i = 2; }
@@ -435,7 +435,7 @@ KC_TABLE double KC_POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
    and a power of ten up to 22) everywhere, by strtod on the host otherwise. 0 on success, 1 where
    the device would need the slow path, -1 for a malformed literal. `followed`: more source
    follows the literal (else strtod could read past it: it gets a copy). */
-KC_FN int kc_parse_float(const char *s, int n, int followed, double *out) {
+KC_NOINLINE KC_FN int kc_parse_float(const char *s, int n, int followed, double *out) {
     uint64_t mant = 0;
     int sig = 0, frac_digits = 0, int_dropped = 0, dropped = 0, seen_digit = 0, seen_dot = 0;
     int seen_exp = 0, exp_sign = 1, exp_digits = 0, underscores = 0;

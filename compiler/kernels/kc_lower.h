@@ -80,7 +80,7 @@ KC_FN int kc_hex_digit(char ch) {
    for the literal's length): Python's escapes \\ \' \" \a \b \f \n \r \t \v, \ooo, \xhh,
    \uhhhh, \Uhhhhhhhh and the escaped newline. \N{...} and unknown escapes (a SyntaxWarning in
    CPython) are left to the reference compiler. Returns the count of code points, or -1. */
-KC_FN int32_t kc_decode_string(kc_ctx *c, const kc_tok *t, int64_t *out) {
+KC_NOINLINE KC_FN int32_t kc_decode_string(kc_ctx *c, const kc_tok *t, int64_t *out) {
     const char *s = c->src + t->start;
     int q = (t->len >= 6 && s[1] == s[0] && s[2] == s[0]) ? 3 : 1;
     int end = t->len - q, n = 0;
@@ -266,7 +266,7 @@ KC_FN void kc_dict_new(kc_ctx *c) {
 }
 
 /* a slot holding the index of key slot k in dict slot d (-1 when absent, or the trap `missing`) */
-KC_FN int32_t kc_dict_find(kc_ctx *c, int32_t d, int32_t k, int32_t t, int missing) {
+KC_NOINLINE KC_FN int32_t kc_dict_find(kc_ctx *c, int32_t d, int32_t k, int32_t t, int missing) {
     int32_t i = kc_temp(c);
     kc_emit(c, K_LOAD, d);
     kc_emit(c, K_TUPLE_GET, 0);
@@ -286,7 +286,7 @@ KC_FN int32_t kc_dict_find(kc_ctx *c, int32_t d, int32_t k, int32_t t, int missi
 }
 
 /* d[k] = v: a new key goes at the end; an old one keeps its place */
-KC_FN void kc_dict_set(kc_ctx *c, int32_t d, int32_t k, int32_t v, int32_t t) {
+KC_NOINLINE KC_FN void kc_dict_set(kc_ctx *c, int32_t d, int32_t k, int32_t v, int32_t t) {
     int32_t i = kc_dict_find(c, d, k, t, -1);
     int32_t update = kc_label(c), done = kc_label(c);
     kc_emit(c, K_LOAD, i);
@@ -310,7 +310,7 @@ KC_FN void kc_dict_set(kc_ctx *c, int32_t d, int32_t k, int32_t v, int32_t t) {
 }
 
 /* d.get(k, default) */
-KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
+KC_NOINLINE KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
     int32_t t = c->nodes[n->a].ty;
     int32_t d = kc_temp(c), k = kc_temp(c), def = kc_temp(c);
     kc_lower_expr(c, n->a);
@@ -338,7 +338,7 @@ KC_FN void kc_dict_get(kc_ctx *c, const kc_node *n) {
 /* s.add(x): unless x is in s, appended and s sorted again in place (lower.py's set_add) */
 /* lower.py's set_filter: pushes the list of the items of the list in local a that are (keep) or
    are not in the set in local b, in a's order */
-KC_FN void kc_set_filter(kc_ctx *c, int32_t a, int32_t b, int keep, int32_t t) {
+KC_NOINLINE KC_FN void kc_set_filter(kc_ctx *c, int32_t a, int32_t b, int keep, int32_t t) {
     int32_t r = kc_temp(c), i = kc_temp(c), x = kc_temp(c);
     int32_t top = kc_label(c), end = kc_label(c);
     kc_emit(c, K_LIST_NEW, 0);
@@ -385,7 +385,7 @@ KC_FN void kc_set_op(kc_ctx *c, int op, int t) {
 /* lower.py's find_from: s sub start -- s.find(sub, start): start taken as a slice start
    (negative from the end, then at least 0); past the end -1; else the index in s[start:] plus
    start, or -1 */
-KC_FN void kc_find_from(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_find_from(kc_ctx *c) {
     int32_t s = kc_temp(c), sub = kc_temp(c), start = kc_temp(c), n = kc_temp(c);
     int32_t past = kc_label(c), end = kc_label(c);
     kc_emit(c, K_STORE, start);
@@ -431,7 +431,7 @@ KC_FN void kc_find_from(kc_ctx *c) {
     kc_place(c, end);
 }
 
-KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
+KC_NOINLINE KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
     int32_t s = kc_temp(c), x = kc_temp(c), tmp = kc_temp(c), done = kc_label(c);
     int32_t t = kc_type_index(c, c->nodes[n->a].ty);
     kc_lower_expr(c, n->a);
@@ -454,7 +454,7 @@ KC_FN void kc_lower_set_add(kc_ctx *c, const kc_node *n) {
 }
 
 /* a list method other than append, as a value (lower.py's list_* and pop) */
-KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
+KC_NOINLINE KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
     int32_t obj = n->a, arg = n->b;
     if (m == KC_LM_POP) {
         kc_lower_expr(c, obj);
@@ -528,7 +528,7 @@ KC_FN void kc_list_method(kc_ctx *c, const kc_node *n, int m) {
 }
 
 /* a comprehension from its generator g on: the loop over g, or at the end, the item appended */
-KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
+KC_NOINLINE KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
     kc_node *n = &c->nodes[comp];
     if (g < 0 && n->spare == 3) {  /* all / any: an item that decides ends the loops */
         kc_branch(c, n->a, n->op, c->loops[2 * c->n_loops - 2]);
@@ -553,7 +553,7 @@ KC_FN void kc_comp_level(kc_ctx *c, int32_t comp, int32_t g) {
     else kc_range_loop(c, &c->nodes[g]);
 }
 
-KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
+KC_NOINLINE KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
     if (t == T_FLOAT) kc_emit(c, K_TRUTH_F, 0);
     else if (t == T_STR) kc_emit(c, K_STR_LEN, 0);
     else if (kc_is_list(t) || kc_is_set(t)) kc_emit(c, K_LIST_LEN, 0);
@@ -571,13 +571,13 @@ KC_FN void kc_truth_of_top(kc_ctx *c, int t) {
     }
 }
 
-KC_FN void kc_truth(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_truth(kc_ctx *c, int32_t k) {
     kc_lower_expr(c, k);
     kc_truth_of_top(c, c->nodes[k].ty);
 }
 
 /* jump to `label` when the truth of k is `when`; fall through otherwise */
-KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
+KC_NOINLINE KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
     kc_node *n = &c->nodes[k];
     if (n->kind == E_UNARY && n->op == U_NOT) {
         kc_branch(c, n->a, !when, label);
@@ -601,7 +601,7 @@ KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label) {
 /* KC_INT_OPS, KC_FLOAT_OPS (by enum kc_bin), KC_CMP_I, KC_CMP_F: kc_surface.h (vm/surface.py's OPERATORS) */
 
 /* the left operand (of type lt) is on the stack: evaluates `right`, combines to `result` */
-KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
+KC_NOINLINE KC_FN void kc_binop(kc_ctx *c, int op, int lt, int32_t right, int result) {
     int rt = c->nodes[right].ty;
     if (!kc_numeric(result)) {  /* str or list: concatenation, or repetition (either order) */
         kc_lower_expr(c, right);
@@ -643,7 +643,7 @@ KC_TABLE int KC_CMP_SWAPPED[] = {C_GT, C_GE, C_LT, C_LE, C_EQ, C_NE}; /* a op b 
 KC_FN int32_t kc_type_index(kc_ctx *c, int t);
 
 /* one link of a comparison: its operands are on the stack (lowering.py's compare) */
-KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
+KC_NOINLINE KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     int op = link->op, plan = link->ty;
     if (link->ival == PL_NONE) {  /* lower.py's "none" plan: drop the None, test the other */
         if (lt == T_NONE) kc_emit(c, K_SWAP, 0);
@@ -739,7 +739,7 @@ KC_FN void kc_compare(kc_ctx *c, const kc_node *link, int lt, int rt) {
     }
 }
 
-KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     if (n->op == KC_NAME_ERROR_OP) { kc_raise(c, KT_NAME); return; }  /* lower.py: before any argument */
     if (n->op == KC_DICT_OP || n->op == KC_DICT_OP + 1) {  /* dict(), dict(pairs): lower.py's b_dict */
@@ -943,7 +943,7 @@ KC_FN void kc_lower_call(kc_ctx *c, int32_t k) {
     }
 }
 
-KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_lower_expr(kc_ctx *c, int32_t k) {
     if (c->err) return;
     kc_node *n = &c->nodes[k];
     switch (n->kind) {
@@ -1177,7 +1177,7 @@ KC_FN void kc_branch(kc_ctx *c, int32_t k, int when, int32_t label);
 
 /* a loop's body: a for statement's block, or a comprehension generator's conditions (each false
    one goes on to the next item) and then the next level */
-KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
     if (s->kind == S_FOR && s->d >= 0) {  /* for ... else: a break goes through `via`, setting the flag */
         int32_t cont = c->loops[2 * c->n_loops - 2], brk = c->loops[2 * c->n_loops - 1], via = kc_label(c);
         c->loops[2 * c->n_loops - 1] = via;
@@ -1200,7 +1200,7 @@ KC_FN void kc_loop_body(kc_ctx *c, kc_node *s) {
 }
 
 /* the loop body of s (kc_loop_body) with cont and brk the targets of its continue and break */
-KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
+KC_NOINLINE KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
     c->loops[2 * c->n_loops] = cont;
     c->loops[2 * c->n_loops + 1] = brk;
     c->n_loops++;
@@ -1209,7 +1209,7 @@ KC_FN void kc_loop_in(kc_ctx *c, kc_node *s, int32_t cont, int32_t brk) {
 }
 
 /* for NAME in range(...): the plain test-and-increment loop (no FOR_RANGE at -O0) */
-KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
     kc_node *it = &c->nodes[s->b];
     int nargs = (int)it->ival;
     int32_t a0 = it->a, a1 = nargs > 1 ? c->nodes[a0].next : -1, a2 = nargs > 2 ? c->nodes[a1].next : -1;
@@ -1300,7 +1300,7 @@ KC_FN void kc_range_loop(kc_ctx *c, kc_node *s) {
    afresh each time as CPython's iterators do */
 /* the values of names (a list linked by next) on the stack, the last on top: stored right to
    left, a repeated name keeping its last value (lower.py's store_names_reversed) */
-KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
+KC_NOINLINE KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
     int32_t count = kc_list_len(c, first);  /* walked again for each name: no array on the stack */
     for (int32_t i = count - 1; i >= 0; i--) {
         int32_t e = first;
@@ -1317,7 +1317,7 @@ KC_FN void kc_store_names_reversed(kc_ctx *c, int32_t first) {
    a tuple or a list (the target's ty) is unpacked into (lower.py's store_target) */
 /* `xs[:] = v` with v on the stack (lower.py's slice_store of a slice without bounds or step): v
    copied, then xs rebuilt in place from xs[:0] + v + xs[0 + len(xs[:]):], which aliases see */
-KC_FN void kc_slice_store(kc_ctx *c, int32_t target) {
+KC_NOINLINE KC_FN void kc_slice_store(kc_ctx *c, int32_t target) {
     int32_t v = kc_temp(c), a = kc_temp(c);
     kc_emit(c, K_LIST_SLICE, 0);
     kc_emit(c, K_STORE, v);
@@ -1368,7 +1368,7 @@ KC_FN void kc_store_pair(kc_ctx *c, int32_t target) {
 
 /* for target in d / d.keys() / d.values() / d.items() (s->ival 5, 6, 7): insertion order; a step
    after the dict changed size is RuntimeError (lower.py's dict_loop) */
-KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
     int32_t top = kc_label(c), end = kc_label(c);
     int32_t source = c->nodes[s->b].kind == E_METHOD ? c->nodes[s->b].a : s->b;
     int32_t d = kc_temp(c), n = kc_temp(c), i = kc_temp(c), same = kc_label(c);
@@ -1406,7 +1406,7 @@ KC_FN void kc_dict_loop(kc_ctx *c, kc_node *s) {
 
 /* for target in zip(a, b, ...): the sequences once, in order; each step reads the lengths afresh
    and stops at the shortest (lower.py's zip_loop) */
-KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
     int32_t slots[KC_MAX_TUPLE];  /* zip's items are a tuple type: at most KC_MAX_TUPLE */
     int count = 0;
     int32_t top = kc_label(c), end = kc_label(c);
@@ -1437,7 +1437,7 @@ KC_FN void kc_zip_loop(kc_ctx *c, kc_node *s) {
     kc_loop_back(c, top, end);
 }
 
-KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
     if (s->ival == 4) { kc_zip_loop(c, s); return; }
     if (s->ival >= 5) { kc_dict_loop(c, s); return; }
     int rev = s->ival == 2, en = s->ival == 3;  /* reversed(seq), enumerate(seq[, start]) */
@@ -1515,7 +1515,7 @@ KC_FN void kc_seq_loop(kc_ctx *c, kc_node *s) {
     kc_loop_back(c, top, end);
 }
 
-KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
     kc_node *s = &c->nodes[k];
     switch (s->kind) {
     case S_PASS: return;
@@ -1698,14 +1698,14 @@ KC_FN void kc_lower_stmt(kc_ctx *c, int32_t k) {
     }
 }
 
-KC_FN void kc_lower_block(kc_ctx *c, int32_t s) {
+KC_NOINLINE KC_FN void kc_lower_block(kc_ctx *c, int32_t s) {
     for (; s >= 0 && !c->err; s = c->nodes[s].next) {
         c->line = c->nodes[s].line;
         kc_lower_stmt(c, s);
     }
 }
 
-KC_FN int32_t kc_type_index(kc_ctx *c, int t) {
+KC_NOINLINE KC_FN int32_t kc_type_index(kc_ctx *c, int t) {
     if (kc_is_set(t)) t = kc_tuple_arg(c, t, 0) + KC_LIST;  /* Pool.type: runtime_type */
     if (kc_is_dict(t)) {
         int32_t parts[2] = {kc_tuple_arg(c, t, 0) + KC_LIST, kc_tuple_arg(c, t, 1) + KC_LIST};

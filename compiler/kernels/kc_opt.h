@@ -71,7 +71,7 @@ KC_FN int kc_fold_float_result(int op) {
 
 /* `op` on constant words a (and b): 1 with the result word in *r, 0 when it traps (left for run
    time), 2 when kc cannot compute it exactly here */
-KC_FN int kc_fold_value(int op, int64_t a, int64_t b, int64_t *r) {
+KC_NOINLINE KC_FN int kc_fold_value(int op, int64_t a, int64_t b, int64_t *r) {
     double x = kiln_f(a), y = kiln_f(b), d = 0.0;
     int t;
     switch (op) {
@@ -175,7 +175,7 @@ KC_FN int kc_const_word(const kc_ctx *c, const kc_opt *o, int32_t i, int64_t *w)
     return 0;
 }
 
-KC_FN int kc_pass_fold(kc_ctx *c, kc_opt *o) {
+KC_NOINLINE KC_FN int kc_pass_fold(kc_ctx *c, kc_opt *o) {
     int32_t w = 0, n = o->n;
     int changed = 0;
     for (int32_t r = 0; r < n && !c->err; r++) {
@@ -208,7 +208,7 @@ KC_FN int kc_pass_fold(kc_ctx *c, kc_opt *o) {
     return changed;
 }
 
-KC_FN int kc_pass_peephole(kc_ctx *c, kc_opt *o) {
+KC_NOINLINE KC_FN int kc_pass_peephole(kc_ctx *c, kc_opt *o) {
     int32_t w = 0, n = o->n;
     int changed = 0;
     for (int32_t r = 0; r < n; r++) {
@@ -240,7 +240,7 @@ KC_FN int kc_pass_peephole(kc_ctx *c, kc_opt *o) {
     return changed;
 }
 
-KC_FN int kc_pass_threading(kc_ctx *c, kc_opt *o) {
+KC_NOINLINE KC_FN int kc_pass_threading(kc_ctx *c, kc_opt *o) {
     int32_t n = o->n, next_target = -1;
     int changed = 0;
     for (int32_t i = n - 1; i >= 0; i--) {  /* each label's first instruction after it */
@@ -267,7 +267,7 @@ KC_FN int kc_pass_threading(kc_ctx *c, kc_opt *o) {
     return changed;
 }
 
-KC_FN int kc_pass_dce(kc_ctx *c, kc_opt *o) {
+KC_NOINLINE KC_FN int kc_pass_dce(kc_ctx *c, kc_opt *o) {
     int32_t w = 0, n = o->n;
     if (o->used_stamp == 0x7fffffff) {
         for (int32_t l = 0; l < o->n_labels; l++) o->used[l] = 0;
@@ -303,7 +303,7 @@ KC_TABLE int KC_FUSE_WHEN_FALSE[6] = {K_JUMP_GE_I, K_JUMP_GT_I, K_JUMP_LE_I, K_J
 
 /* optimize.py's _fuse_pair: the superinstruction for entries i, j, or -1 (op and arg in *op,
    *arg) */
-KC_FN int kc_fuse_pair(const kc_ctx *c, const kc_opt *o, int32_t i, int32_t j, int *op, int32_t *arg) {
+KC_NOINLINE KC_FN int kc_fuse_pair(const kc_ctx *c, const kc_opt *o, int32_t i, int32_t j, int *op, int32_t *arg) {
     int first = o->op[i], second = o->op[j];
     if (second == K_JUMP_IF_TRUE || second == K_JUMP_IF_FALSE) {
         for (int k = 0; k < 6; k++)
@@ -362,7 +362,7 @@ KC_FN void kc_opt_run(kc_ctx *c, kc_opt *o) {
 
 /* Every function, lowered, through the passes; the code is compacted in place (the passes only
    shrink it) and each function's range and labels are updated. */
-KC_FN void kc_optimize(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_optimize(kc_ctx *c) {
     int64_t mark = c->arena_used;
     int32_t most = 0;
     for (int32_t i = 0; i < c->n_funcs; i++)

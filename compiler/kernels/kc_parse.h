@@ -105,7 +105,7 @@ KC_FN int32_t kc_lambda_node(kc_ctx *c, int32_t param, int32_t body) {
 
 /* a name no source token spells: `word` and, when numbered, the rewrite's number (frontend.py's
    $key_i1 ...); a token after the end (kind TK_END: the parser never reads it) */
-KC_FN int32_t kc_synth_name(kc_ctx *c, const char *word, int numbered, int line) {
+KC_NOINLINE KC_FN int32_t kc_synth_name(kc_ctx *c, const char *word, int numbered, int line) {
     char text[40];
     int n = kc_copy(text, 0, 32, word);
     if (numbered) n = kc_copy_int(text, n, 40, c->n_rewrites);
@@ -124,7 +124,7 @@ KC_FN int32_t kc_name_node(kc_ctx *c, int32_t tok, int line) {
 }
 
 /* a list comprehension [elt for target in iter (if cond)] */
-KC_FN int32_t kc_comp_node(kc_ctx *c, int32_t elt, int32_t target, int32_t iter, int32_t cond, int line) {
+KC_NOINLINE KC_FN int32_t kc_comp_node(kc_ctx *c, int32_t elt, int32_t target, int32_t iter, int32_t cond, int line) {
     int32_t comp = kc_node_new(c, E_LISTCOMP, line), g = kc_node_new(c, E_COMPFOR, line);
     if (c->err || comp < 0 || g < 0) return -1;
     c->nodes[g].a = target; c->nodes[g].b = iter; c->nodes[g].c = cond; c->nodes[g].d = comp;
@@ -139,7 +139,7 @@ KC_FN int32_t kc_comp_node(kc_ctx *c, int32_t elt, int32_t target, int32_t iter,
 
 /* frontend.py's _unary_function: lambda v: E -> (v, E); a name f -> ($f_arg, f($f_arg)). The
    variable's token in *var; the body, or -1 */
-KC_FN int32_t kc_unary_function(kc_ctx *c, int32_t f, int32_t *var) {
+KC_NOINLINE KC_FN int32_t kc_unary_function(kc_ctx *c, int32_t f, int32_t *var) {
     kc_node *n = &c->nodes[f];
     if (n->kind == E_LAMBDA) { *var = n->tok; return n->a; }
     if (n->kind != E_NAME) return -1;
@@ -165,7 +165,7 @@ KC_FN int32_t kc_unary_function(kc_ctx *c, int32_t f, int32_t *var) {
    is the list of its items: d.keys() -> [$k for $k in d.keys()], d.items() -> [($k, $v) for $k,
    $v in d.items()] (the arguments relinked; all and any keep their view: _rewrite_generators made
    it a generator first) */
-KC_FN int32_t kc_view_lists(kc_ctx *c, int32_t args) {
+KC_NOINLINE KC_FN int32_t kc_view_lists(kc_ctx *c, int32_t args) {
     int32_t head = args, prev = -1;
     for (int32_t a = args; a >= 0 && !c->err; prev = a, a = c->nodes[a].next) {
         kc_node *n = &c->nodes[a];
@@ -200,7 +200,7 @@ KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k);
 
 /* [(body, $i, v) for $i, v in enumerate(xs)] (-$i where `negate`): the list sorted, min and max
    by a key order (frontend.py's _Functionals, extreme_by_key); -1 on failure */
-KC_FN int32_t kc_decorated(kc_ctx *c, int32_t body, int32_t var, int32_t xs, int32_t idx_tok, int32_t enum_tok,
+KC_NOINLINE KC_FN int32_t kc_decorated(kc_ctx *c, int32_t body, int32_t var, int32_t xs, int32_t idx_tok, int32_t enum_tok,
                            int negate, int line) {
     int32_t index = kc_name_node(c, idx_tok, line);
     if (negate) {
@@ -227,7 +227,7 @@ KC_FN int32_t kc_decorated(kc_ctx *c, int32_t body, int32_t var, int32_t xs, int
 /* max(xs, key=f) -> max([(f(v), -$i, v) for $i, v in enumerate(xs)])[2], min with $i: frontend.py's
    extreme_by_key (the first item of the extreme key, as CPython's). xs a name, a list display, a
    call or a subscript: kc leaves dict views, generators, map and filter to the reference */
-KC_FN int32_t kc_extreme_by_key(kc_ctx *c, int32_t call) {
+KC_NOINLINE KC_FN int32_t kc_extreme_by_key(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
     int line = n->line;
     int32_t xs = n->a, var = -1, key = n->c, name_tok = n->tok;
@@ -257,7 +257,7 @@ KC_FN int32_t kc_extreme_by_key(kc_ctx *c, int32_t call) {
 
 /* sorted(xs, key=f[, reverse=r]) -> [$d[2] for $d in sorted([(f(v), $i, v) for $i, v in
    enumerate(xs)][, reverse=r])] (-$i when r is True): frontend.py's _Functionals */
-KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
+KC_NOINLINE KC_FN int32_t kc_sorted_by_key(kc_ctx *c, int32_t call) {
     kc_node *n = &c->nodes[call];
     int line = n->line;
     if (kc_tok_is(c, &c->toks[n->tok], "min") || kc_tok_is(c, &c->toks[n->tok], "max")) return kc_extreme_by_key(c, call);
@@ -321,7 +321,7 @@ KC_FN int kc_math_constant(kc_ctx *c, int32_t k, const kc_tok *name) {
 }
 
 /* a copy of a plain operand (kc_plain_operand), for divmod's second reading */
-KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int32_t kc_copy_plain(kc_ctx *c, int32_t k) {
     int32_t copy = kc_node_new(c, c->nodes[k].kind, c->nodes[k].line);
     if (copy < 0) return -1;
     c->nodes[copy] = c->nodes[k];
@@ -349,7 +349,7 @@ KC_FN int kc_float_word(const char *s, int n, const char *word) {
     return word[i] == 0;
 }
 
-KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
+KC_NOINLINE KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
     int line = c->nodes[call].line;
     const kc_tok *t = &c->toks[c->nodes[str].tok];
     const char *s = c->src + t->start + 1;
@@ -377,7 +377,7 @@ KC_FN int32_t kc_float_of_literal(kc_ctx *c, int32_t call, int32_t str) {
    reads no variable (a name, or a lambda whose body reads its parameter, its comprehensions'
    variables and names it calls: _key_reads; types.py accepts other variables that cannot hold
    a list, which kc leaves to the reference). m becomes the slice target. */
-KC_FN int32_t kc_sort_by_key(kc_ctx *c, int32_t m, int line) {
+KC_NOINLINE KC_FN int32_t kc_sort_by_key(kc_ctx *c, int32_t m, int line) {
     kc_node *mn = &c->nodes[m];
     int32_t key = mn->c, xs = mn->a;
     if (mn->ival != 0 || c->nodes[xs].kind != E_NAME) { kc_fail(c, "list.sort(key=...) other than of a name, without arguments", line); return -1; }
@@ -424,7 +424,7 @@ KC_FN int32_t kc_sort_by_key(kc_ctx *c, int32_t m, int line) {
 
 /* frontend.py's _SpelledForms: pow(x, y) is x ** y; divmod(a, b) of plain operands is (a // b,
    a % b), both at the call's line */
-KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
+KC_NOINLINE KC_FN int32_t kc_spelled_pow_divmod(kc_ctx *c, int32_t call) {
     int line = c->nodes[call].line;
     int32_t a = c->nodes[call].a, b = c->nodes[a].next;
     c->nodes[a].next = -1;
@@ -457,7 +457,7 @@ KC_FN int kc_is_map_filter(kc_ctx *c, int32_t k) {
 /* frontend.py's _SpelledForms.map_items: map(f, xs) -> [f(v) for v in xs], filter(f, xs) -> [v
    for v in xs if f(v)] (a generator expression with `generator`: all, any), inner a
    kc_is_map_filter call; its `next` kept */
-KC_FN int32_t kc_map_items(kc_ctx *c, int32_t inner, int generator) {
+KC_NOINLINE KC_FN int32_t kc_map_items(kc_ctx *c, int32_t inner, int generator) {
     int32_t line = c->nodes[inner].line, var = -1, next = c->nodes[inner].next;
     int is_filter = kc_tok_is(c, &c->toks[c->nodes[inner].tok], "filter");
     int32_t f = c->nodes[inner].a, xs = c->nodes[f].next;
@@ -516,7 +516,7 @@ KC_FN int kc_positional_keyword(kc_ctx *c, int32_t call, const kc_tok *kw, int c
     return 0;
 }
 
-KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
+KC_NOINLINE KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
     int32_t head = -1, tail = -1;
     int converted = 0;
     *count = 0;
@@ -606,7 +606,7 @@ KC_FN int32_t kc_call_args(kc_ctx *c, int32_t call, int *count) {
 }
 
 /* a slice part: an expression, or none before ':' or ']' */
-KC_FN int32_t kc_slice_part(kc_ctx *c, int32_t parent) {
+KC_NOINLINE KC_FN int32_t kc_slice_part(kc_ctx *c, int32_t parent) {
     if (kc_at_op(c, P_COLON) || kc_at_op(c, P_RSQB)) return -1;
     int32_t e = kc_expr(c);
     kc_child_depth(c, parent, e);
@@ -617,7 +617,7 @@ KC_FN int32_t kc_boolop(kc_ctx *c, int is_or);
 
 /* a loop target: NAME, or NAME (',' NAME)+ [','] (an E_TUPLE of names, linked by next), maybe
    in parentheses, then 'in' */
-KC_FN int32_t kc_loop_target(kc_ctx *c, int line) {
+KC_NOINLINE KC_FN int32_t kc_loop_target(kc_ctx *c, int line) {
     int32_t first = -1, last = -1, count = 0;
     int parens = kc_at_op(c, P_LPAR), trailing = 0;
     if (parens) kc_next(c);
@@ -648,7 +648,7 @@ KC_FN int32_t kc_loop_target(kc_ctx *c, int line) {
 
 /* a comprehension's generators: ('for' NAME 'in' disjunction ('if' disjunction)*)+, each an
    E_COMPFOR node (a: target, b: iterable, c: conditions, d: the comprehension), linked by next */
-KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp) {
+KC_NOINLINE KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp) {
     int32_t tail = -1;
     while (!c->err && kc_at_kw(c, "for")) {
         kc_tok *t = kc_next(c);
@@ -685,7 +685,7 @@ KC_FN void kc_comp_generators(kc_ctx *c, int32_t comp) {
 
 /* trailers of a primary: '[' index ']' | '[' [lower] ':' [upper] [':' [step]] ']' |
    '.' NAME '(' arguments ')'  (other attributes, and calls of anything but a name: unsupported) */
-KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
     while (!c->err && k >= 0) {
         kc_tok *t = kc_peek(c);
         if (kc_at_op(c, P_LSQB)) {
@@ -774,7 +774,7 @@ KC_FN int32_t kc_postfix(kc_ctx *c, int32_t k) {
    primary: atom trailer* | NAME '(' arguments ')' trailer* */
 /* Display node k's first item e turns it into a comprehension: `spare` 4 makes it a set's, and
    the display must end with `close`. */
-KC_FN int32_t kc_comprehension(kc_ctx *c, int32_t k, int32_t e, int16_t spare, int close,
+KC_NOINLINE KC_FN int32_t kc_comprehension(kc_ctx *c, int32_t k, int32_t e, int16_t spare, int close,
                                const char *what) {
     c->nodes[k].kind = E_LISTCOMP;
     if (spare) c->nodes[k].spare = spare;
@@ -793,7 +793,7 @@ KC_FN void kc_display_item(kc_ctx *c, int32_t k, int32_t *tail, int32_t e) {
     c->nodes[k].ival++;
 }
 
-KC_FN int32_t kc_atom(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_atom(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
     int32_t k;
@@ -1021,7 +1021,7 @@ KC_FN int32_t kc_atom(kc_ctx *c) {
     return -1;
 }
 
-KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right) {
+KC_NOINLINE KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right) {
     if (c->err) return -1;
     int32_t k = kc_node_new(c, kind, c->nodes[left].line);
     if (k < 0) return -1;
@@ -1036,7 +1036,7 @@ KC_FN int32_t kc_binary(kc_ctx *c, int kind, int op, int32_t left, int32_t right
 KC_FN int32_t kc_factor(kc_ctx *c);
 
 /* power: primary ['**' factor] */
-KC_FN int32_t kc_power(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_power(kc_ctx *c) {
     int32_t left = kc_atom(c);
     if (c->err) return -1;
     if (kc_at_op(c, P_DOUBLESTAR)) {
@@ -1052,7 +1052,7 @@ KC_FN int32_t kc_power(kc_ctx *c) {
 }
 
 /* factor: ('+' | '-' | '~') factor | power */
-KC_FN int32_t kc_factor(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_factor(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
     if (t->kind == TK_OP && (t->op == P_PLUS || t->op == P_MINUS || t->op == P_TILDE)) {
@@ -1087,7 +1087,7 @@ KC_FN int kc_binop_at(kc_ctx *c, int level) {
     }
 }
 
-KC_FN int32_t kc_binary_level(kc_ctx *c, int level) {
+KC_NOINLINE KC_FN int32_t kc_binary_level(kc_ctx *c, int level) {
     if (level > 5) return kc_factor(c);
     int32_t left = kc_binary_level(c, level + 1);
     while (!c->err) {
@@ -1149,7 +1149,7 @@ KC_FN void kc_tuple_compare(kc_ctx *c, int32_t k) {
     for (int32_t l = c->nodes[k].b; l >= 0; l = c->nodes[l].next) kc_tuple_as_list(c, c->nodes[l].a, list_tok);
 }
 
-KC_FN int32_t kc_comparison(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_comparison(kc_ctx *c) {
     int32_t left = kc_binary_level(c, 0);
     if (c->err || kc_cmp_at(c) < 0) return left;
     int32_t k = kc_node_new(c, E_COMPARE, c->nodes[left].line);
@@ -1179,7 +1179,7 @@ KC_FN int32_t kc_comparison(kc_ctx *c) {
 }
 
 /* inversion: 'not' inversion | comparison */
-KC_FN int32_t kc_inversion(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_inversion(kc_ctx *c) {
     if (kc_at_kw(c, "not")) {
         kc_tok *t = kc_next(c);
         if (++c->depth > KC_MAX_DEPTH) { kc_fail(c, "nesting deeper than the batched compiler's limit", t->line); return -1; }
@@ -1197,7 +1197,7 @@ KC_FN int32_t kc_inversion(kc_ctx *c) {
 }
 
 /* conjunction: inversion ('and' inversion)*   disjunction: conjunction ('or' conjunction)* */
-KC_FN int32_t kc_boolop(kc_ctx *c, int is_or) {
+KC_NOINLINE KC_FN int32_t kc_boolop(kc_ctx *c, int is_or) {
     int32_t first = is_or ? kc_boolop(c, 0) : kc_inversion(c);
     if (c->err || !kc_at_kw(c, is_or ? "or" : "and")) return first;
     int32_t k = kc_node_new(c, E_BOOLOP, c->nodes[first].line);
@@ -1218,7 +1218,7 @@ KC_FN int32_t kc_boolop(kc_ctx *c, int is_or) {
 }
 
 /* expression: disjunction ['if' disjunction 'else' expression] */
-KC_FN int32_t kc_expr(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_expr(kc_ctx *c) {
     if (c->err) return -1;
     kc_tok *t = kc_peek(c);
     if (++c->depth > KC_MAX_DEPTH) { kc_fail(c, "nesting deeper than the batched compiler's limit", t->line); return -1; }
@@ -1246,7 +1246,7 @@ KC_FN int32_t kc_expr(kc_ctx *c) {
 }
 
 /* an expression list at statement level: a, b, c (a tuple) or one expression */
-KC_FN int32_t kc_expr_list(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_expr_list(kc_ctx *c) {
     int32_t first = kc_expr(c);
     if (c->err || !kc_at_op(c, P_COMMA)) return first;
     int32_t k = kc_node_new(c, E_TUPLE, c->nodes[first].line);
@@ -1293,7 +1293,7 @@ KC_FN int kc_annotation_bound(kc_ctx *c, const kc_tok *t) {
     return 1;
 }
 
-KC_FN int kc_annotation_at(kc_ctx *c, int level) {
+KC_NOINLINE KC_FN int kc_annotation_at(kc_ctx *c, int level) {
     kc_tok *t = kc_peek(c);
     int bracket = kc_peek2(c)->kind == TK_OP && kc_peek2(c)->op == P_LSQB;
     if (t->kind != TK_NAME || level > KC_MAX_LIST_DEPTH) {
@@ -1353,7 +1353,7 @@ KC_FN int kc_annotation_at(kc_ctx *c, int level) {
     return ty;
 }
 
-KC_FN int kc_annotation(kc_ctx *c) {
+KC_NOINLINE KC_FN int kc_annotation(kc_ctx *c) {
     int line = kc_peek(c)->line;
     int ty = kc_annotation_at(c, 0);
     kc_tok *after = kc_peek(c);
@@ -1392,7 +1392,7 @@ KC_FN void kc_math_import(kc_ctx *c) {
    whole body, so it must be a statement of the body itself (not in a block), with no read of the
    name before it (CPython: UnboundLocalError). kc also leaves a module-level def with nested defs
    to the reference (an import-bound name makes a nested def a closure there). */
-KC_FN void kc_local_import(kc_ctx *c, int line) {
+KC_NOINLINE KC_FN void kc_local_import(kc_ctx *c, int line) {
     kc_func *f = c->parsing;
     if (c->in_def != 1 || c->depth != 1 || c->n_nested) { kc_fail(c, "import inside a block or beside a nested def", line); return; }
     kc_tok *t = kc_next(c);
@@ -1418,7 +1418,7 @@ KC_FN void kc_local_import(kc_ctx *c, int line) {
 
 /* simple_stmt: expression | targets '=' ... | NAME ':' ann ['=' expr] | NAME augop expr | return |
    pass | break | continue | assert expr [',' expr] | raise NAME ['(' args ')'] */
-KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
     kc_tok *t = kc_peek(c);
     int line = t->line;
     int32_t k = -1;
@@ -1549,7 +1549,7 @@ KC_FN int32_t kc_simple_stmt(kc_ctx *c) {
 }
 
 /* simple_stmts: simple_stmt (';' simple_stmt)* [';'] NEWLINE */
-KC_FN int32_t kc_simple_stmts(kc_ctx *c, int32_t *last) {
+KC_NOINLINE KC_FN int32_t kc_simple_stmts(kc_ctx *c, int32_t *last) {
     int32_t head = -1, tail = -1;
     while (!c->err) {
         int32_t s = kc_simple_stmt(c);
@@ -1569,7 +1569,7 @@ KC_FN int32_t kc_simple_stmts(kc_ctx *c, int32_t *last) {
 /* statement: if / while / for / simple_stmts; compound statements contain a block */
 KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last);
 
-KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
+KC_NOINLINE KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
     /* 'if'|'elif' expression ':' block [elif ... | else ':' block] */
     int32_t k = kc_node_new(c, S_IF, t->line);
     if (k < 0) return -1;
@@ -1605,7 +1605,7 @@ KC_FN int32_t kc_if_tail(kc_ctx *c, kc_tok *t) {
 }
 
 /* A loop's `:`, its body (returned) and its `else:` block (*orelse, -1 when it has none). */
-KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
+KC_NOINLINE KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
     kc_expect_op(c, P_COLON, what);
     int32_t body = kc_block(c);
     *orelse = -1;
@@ -1617,7 +1617,7 @@ KC_FN int32_t kc_loop_blocks(kc_ctx *c, const char *what, int32_t *orelse) {
     return body;
 }
 
-KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
+KC_NOINLINE KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
     kc_tok *t = kc_peek(c);
     int32_t k;
     if (t->kind == TK_NAME && kc_tok_is(c, t, "if")) {
@@ -1682,7 +1682,7 @@ KC_FN int32_t kc_statement(kc_ctx *c, int32_t *last) {
 
 /* block: NEWLINE INDENT statement+ DEDENT | simple_stmts.  A block's node is its first statement;
    its end_line is stored there (the end of the last statement). */
-KC_FN int32_t kc_block(kc_ctx *c) {
+KC_NOINLINE KC_FN int32_t kc_block(kc_ctx *c) {
     if (c->err) return -1;
     if (++c->depth > KC_MAX_DEPTH) { kc_fail(c, "nesting deeper than the batched compiler's limit", kc_peek(c)->line); return -1; }
     int32_t head = -1, tail = -1, last = -1;
@@ -1721,7 +1721,7 @@ KC_FN int32_t kc_block(kc_ctx *c) {
 /* marks (check = v) the E_NAME nodes that are assignment, loop or comprehension targets in
    [lo, hi): Python's Store names (an item's list `xs[i] = v` is a Load); 0 when a target is
    nested deeper than kc can tell */
-KC_FN int kc_mark_stores(kc_ctx *c, int32_t lo, int32_t hi, int16_t v) {
+KC_NOINLINE KC_FN int kc_mark_stores(kc_ctx *c, int32_t lo, int32_t hi, int16_t v) {
     for (int32_t i = lo; i < hi; i++) {
         kc_node *n = &c->nodes[i];
         int32_t first = -1, single = 0;
@@ -1760,7 +1760,7 @@ KC_FN int kc_binds(const kc_ctx *c, const kc_func *f, int32_t lo, int32_t hi, in
    it: each must read nothing the outer binds (but its siblings' names), not share a name with
    the outer's variables or a sibling, and not be named before its def; else the reference keeps
    it nested and rejects the program */
-KC_FN void kc_hoist_check(kc_ctx *c, int32_t base, int32_t h) {
+KC_NOINLINE KC_FN void kc_hoist_check(kc_ctx *c, int32_t base, int32_t h) {
     kc_func *outer = &c->funcs[base];
     int32_t lo = outer->node_begin, hi = c->funcs[base + h].node_end;
     if ((int64_t)(hi - lo) * (hi - lo) > 40000000) { kc_fail(c, "nested functions in a function too large", outer->line); return; }
@@ -1795,7 +1795,7 @@ KC_FN void kc_hoist_check(kc_ctx *c, int32_t base, int32_t h) {
 /* whether node k is what ast.literal_eval reads as an int, float, str, bool or a tuple of those
    (a sign only before an int or float literal; not a float folded from float("..."), spare 1,
    which is a call at module level, where the reference leaves the program) */
-KC_FN int kc_literal_scalar(const kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_literal_scalar(const kc_ctx *c, int32_t k) {
     const kc_node *n = &c->nodes[k];
     switch (n->kind) {
     case E_INT: case E_STR: case E_BOOL: return 1;
@@ -1870,7 +1870,7 @@ KC_FN void kc_inline_constants(kc_ctx *c) {
 
 /* funcdef: 'def' NAME '(' [param (',' param)* [',']] ')' ['->' annotation] ':' block, at c->pos,
    into funcs[n_funcs + slot] (slot 0: a module-level def; k > 0: its k-th nested def) */
-KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
+KC_NOINLINE KC_FN void kc_parse_def(kc_ctx *c, int32_t slot) {
     kc_tok *t = kc_next(c);
     if (c->n_funcs + slot >= c->cap_funcs) { kc_fail(c, "too many functions for the arena", t->line); return; }
     kc_func *f = &c->funcs[c->n_funcs + slot];
@@ -1972,7 +1972,7 @@ KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t);
 KC_TABLE char *const KC_SHADOW_SPELLED[] = {"float", "divmod", "pow", "map", "filter", "next", "all", "any", "tuple", 0};
 KC_TABLE char *const KC_SHADOW_VIEWS[] = {"keys", "values", "items", "sort", 0};
 
-KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
+KC_NOINLINE KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
     const char *const *spelled = KC_SHADOW_SPELLED, *const *views = KC_SHADOW_VIEWS;
     if (c->paren_callee) return 0;  /* `(sum)(xs)`: a call its tokens do not show */
     if (f->def_tok < 0 || f->outer_tok >= 0 || !kc_tok_is(c, &c->toks[f->def_tok], "def")) return 0;
@@ -2013,7 +2013,7 @@ KC_FN int kc_shadow_ok(kc_ctx *c, const kc_func *f, int32_t name) {
     return 1;
 }
 
-KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_no_shadowing_variables(kc_ctx *c) {
     for (int32_t i = 0; i < c->n_funcs && !c->err; i++) {
         kc_func *f = &c->funcs[i];
         if (!kc_mark_stores(c, f->node_begin, f->node_end, 1)) kc_fail(c, "nested assignment target", f->line);
@@ -2041,7 +2041,7 @@ KC_FN int kc_is_rewritten(const kc_ctx *c, const kc_tok *t) {
     return kc_tok_among(c, t, KC_REWRITTEN);
 }
 
-KC_FN void kc_module_names_once(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_module_names_once(kc_ctx *c) {
     kc_no_shadowing_variables(c);
     for (int32_t i = 0; i < c->n_mconst && !c->err; i++)
         if (kc_is_rewritten(c, &c->toks[c->mconst_tok[i]]) || kc_is_builtin(c, c->mconst_tok[i]))  /* `int = 3`: int annotations then name it */
@@ -2066,7 +2066,7 @@ KC_FN void kc_module_names_once(kc_ctx *c) {
 /* frontend.py's _module_function: the module-level expression and assert statements, in order,
    as the body of a function `<module>` (vm.MODULE_FUNCTION: the VM runs it once before the
    tests), placed after every def, its line the first statement's */
-KC_FN void kc_module_function(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_module_function(kc_ctx *c) {
     int32_t resume = c->pos;
     if (c->n_funcs >= c->cap_funcs) { kc_fail(c, "too many functions for the arena", 0); return; }
     kc_func *f = &c->funcs[c->n_funcs];
@@ -2113,7 +2113,7 @@ KC_FN void kc_module_function(kc_ctx *c) {
 /* frontend.py's _check_effects_see_final_names, over-approximated: no name read by `<module>` (the
    last function), or by a module function it may reach (every name in their nodes, their
    nested defs' included), is a def that comes after the first module-level statement */
-KC_FN void kc_effects_see_final_names(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_effects_see_final_names(kc_ctx *c) {
     int32_t mod = c->n_funcs - 1;
     int32_t *todo = (int32_t *)kc_alloc(c, (int64_t)(c->n_funcs + 1) * 4);
     uint8_t *seen = (uint8_t *)kc_alloc(c, c->n_funcs + 8);
@@ -2146,7 +2146,7 @@ KC_FN int kc_expression_keyword(const kc_ctx *c, const kc_tok *t) {
            kc_tok_is(c, t, "False") || kc_tok_is(c, t, "lambda");
 }
 
-KC_FN void kc_parse_module(kc_ctx *c) {
+KC_NOINLINE KC_FN void kc_parse_module(kc_ctx *c) {
     while (!c->err) {
         kc_tok *t = kc_peek(c);
         if (t->kind == TK_END) {

@@ -77,7 +77,7 @@ KC_FN int32_t kc_new_tvar(kc_ctx *c, int line) {
 }
 
 /* the tuple type of n items of types args, interned: equal tuple types have one code */
-KC_FN int32_t kc_tuple_of(kc_ctx *c, int32_t n, const int32_t *args) {
+KC_NOINLINE KC_FN int32_t kc_tuple_of(kc_ctx *c, int32_t n, const int32_t *args) {
     if (n < 1 || n > KC_MAX_TUPLE) { kc_fail(c, "tuple of more than 64 items", c->line); return T_UNKNOWN; }
     for (int32_t i = 0; i < c->n_tup; i++) {
         if (c->tup_n[i] != n) continue;
@@ -108,7 +108,7 @@ KC_FN int32_t kc_set_of(kc_ctx *c, int32_t elem) {
 
 /* t with its bound type variables replaced, inside tuples too (T_UNKNOWN for a type nested too
    deep) */
-KC_FN int32_t kc_resolve_at(kc_ctx *c, int32_t t, int level) {
+KC_NOINLINE KC_FN int32_t kc_resolve_at(kc_ctx *c, int32_t t, int level) {
     for (int32_t guard = 0;; guard++) {
         int32_t base = t % KC_LIST, depth = t / KC_LIST;
         if (guard > c->n_tvars || t < 0) return T_UNKNOWN;
@@ -137,7 +137,7 @@ KC_FN int32_t kc_resolve_at(kc_ctx *c, int32_t t, int level) {
 KC_FN int32_t kc_resolve(kc_ctx *c, int32_t t) { return kc_resolve_at(c, t, 0); }
 
 /* whether the type variable v occurs in the resolved type t */
-KC_FN int kc_occurs(const kc_ctx *c, int32_t v, int32_t t, int level) {
+KC_NOINLINE KC_FN int kc_occurs(const kc_ctx *c, int32_t v, int32_t t, int level) {
     int32_t base = t % KC_LIST;
     if (base == v) return 1;
     if (!kc_is_compound(base) || level > KC_MAX_TYPE_NESTING) return level > KC_MAX_TYPE_NESTING;
@@ -147,7 +147,7 @@ KC_FN int kc_occurs(const kc_ctx *c, int32_t v, int32_t t, int level) {
 }
 
 /* whether the resolved type t holds no type variable (types.py's is_concrete) */
-KC_FN int kc_concrete(const kc_ctx *c, int32_t t, int level) {
+KC_NOINLINE KC_FN int kc_concrete(const kc_ctx *c, int32_t t, int level) {
     int32_t base = t % KC_LIST;
     if (kc_is_tvar(base) || level > KC_MAX_TYPE_NESTING) return 0;
     if (kc_is_compound(base))
@@ -157,7 +157,7 @@ KC_FN int kc_concrete(const kc_ctx *c, int32_t t, int level) {
 }
 
 /* types.py's _check_sets for a resolved type (nested: inside a container, or a function's) */
-KC_FN int kc_sets_ok(const kc_ctx *c, int32_t t, int nested) {
+KC_NOINLINE KC_FN int kc_sets_ok(const kc_ctx *c, int32_t t, int nested) {
     int32_t base = t % KC_LIST;
     if (nested > KC_MAX_TYPE_NESTING) return 0;
     if (kc_is_set(base) || kc_is_dict(base)) {
@@ -171,7 +171,7 @@ KC_FN int kc_sets_ok(const kc_ctx *c, int32_t t, int nested) {
 }
 
 /* types.py's unify: 1 when a and b are (made) one type */
-KC_FN int kc_unify_at(kc_ctx *c, int32_t a, int32_t b, int level) {
+KC_NOINLINE KC_FN int kc_unify_at(kc_ctx *c, int32_t a, int32_t b, int level) {
     a = kc_resolve(c, a);
     b = kc_resolve(c, b);
     if (a == T_UNKNOWN || b == T_UNKNOWN || level > KC_MAX_TYPE_NESTING) return 0;
@@ -198,7 +198,7 @@ KC_FN int kc_unify(kc_ctx *c, int32_t a, int32_t b) { return kc_unify_at(c, a, b
 
 /* the type once the module is checked: an element type still unknown is int (types.py's
    _default_unknown: the list is always empty) */
-KC_FN int32_t kc_final_at(kc_ctx *c, int32_t t, int level) {
+KC_NOINLINE KC_FN int32_t kc_final_at(kc_ctx *c, int32_t t, int level) {
     t = kc_resolve(c, t);
     if (t == T_UNKNOWN || level > KC_MAX_TYPE_NESTING) return T_UNKNOWN;
     int32_t base = t % KC_LIST;
@@ -215,7 +215,7 @@ KC_FN int32_t kc_final_at(kc_ctx *c, int32_t t, int level) {
 KC_FN int32_t kc_final(kc_ctx *c, int32_t t) { return t == T_UNKNOWN ? t : kc_final_at(c, t, 0); }
 
 /* a type's descriptor words (vm/values.py's Type.descriptor): its count, or with out, written */
-KC_FN int32_t kc_descriptor(const kc_ctx *c, int32_t t, int32_t *out, int32_t at, int level) {
+KC_NOINLINE KC_FN int32_t kc_descriptor(const kc_ctx *c, int32_t t, int32_t *out, int32_t at, int level) {
     if (t & KC_OPT) {  /* Optional[t]: its code, then t's (vm.values.Type.descriptor) */
         if (out && at < KC_MAX_TYPE_WORDS) out[at] = c->cfg->type_code[8];
         t &= ~KC_OPT;
@@ -276,7 +276,7 @@ KC_FN int kc_holds_float_or_dict(const kc_ctx *c, int32_t t) {
 /* a number literal's node k (E_INT or E_FLOAT, or `-` of one) as a `want` (T_INT or T_FLOAT),
    as types.py's _literal_as takes it: 0 where it is not exactly one; else 1, and with `apply`
    the literal made one (its value kept); *changes counts the literals of the other kind */
-KC_FN int kc_number_as(kc_ctx *c, int32_t k, int want, int apply, int *changes) {
+KC_NOINLINE KC_FN int kc_number_as(kc_ctx *c, int32_t k, int want, int apply, int *changes) {
     kc_node *n = &c->nodes[k];
     if (n->kind == E_UNARY && n->op == U_NEG) n = &c->nodes[n->a];
     if (n->kind == E_INT && want == T_INT) return 1;
@@ -348,7 +348,7 @@ KC_FN void kc_maybe_rebind(kc_ctx *c, int32_t target, int t) {
 
 /* bind: a store to a name. A variable keeps one type (types.py's maybe_rebind, which starts a
    new variable for a top-level assignment of another type, is kc_maybe_rebind, before). */
-KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
+KC_NOINLINE KC_FN void kc_bind(kc_ctx *c, int32_t target, int type) {
     kc_node *n = &c->nodes[target];
     int32_t v = kc_lookup(c, n->tok);
     if (v < 0) {
@@ -412,14 +412,14 @@ KC_FN int kc_name_error_call(kc_ctx *c, int32_t k) {
 }
 
 /* types.py's truth: None (a result that is always None, a stub's) is false, as in CPython */
-KC_FN int kc_truth_type(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_truth_type(kc_ctx *c, int32_t k) {
     if (c->nodes[k].op == KC_NAME_ERROR_OP || kc_name_error_call(c, k)) return T_BOOL;
     int t = kc_type_expr(c, k, KC_ALLOW_NONE);
     return t;
 }
 
 /* types.py's binop_type for the operands kc covers */
-KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t right) {
+KC_NOINLINE KC_FN int kc_binop_type(kc_ctx *c, int32_t node, int op, int lt, int rt, int32_t right) {
     if (c->err) return T_UNKNOWN;
     int line = c->nodes[node].line;
     lt = kc_resolve(c, lt);
@@ -471,7 +471,7 @@ KC_FN void kc_bind_loop_target(kc_ctx *c, kc_node *s, int elem, int comp);
 
 /* a comprehension's generators from g on (types.py's comprehension scope): each one's iterable
    typed and its target bound as a hidden variable, then its conditions typed as truth values */
-KC_FN void kc_type_generators(kc_ctx *c, int32_t g) {
+KC_NOINLINE KC_FN void kc_type_generators(kc_ctx *c, int32_t g) {
     for (; g >= 0 && !c->err; g = c->nodes[g].next) {
         kc_node *gn = &c->nodes[g];
         int et = kc_iteration(c, gn);
@@ -489,7 +489,7 @@ KC_FN int kc_is_builtin_call(kc_ctx *c, int32_t k, const char *name) {
 }
 
 /* range(...)'s arguments: 1 to 3 ints */
-KC_FN void kc_range_args(kc_ctx *c, kc_node *it) {
+KC_NOINLINE KC_FN void kc_range_args(kc_ctx *c, kc_node *it) {
     if (it->ival < 1 || it->ival > 3) { kc_fail(c, "range() with the wrong number of arguments", it->line); return; }
     for (int32_t a = it->a; a >= 0 && !c->err; a = c->nodes[a].next)
         if (!kc_intlike(kc_type_expr(c, a, 0)) && !c->err) kc_fail(c, "range() of a non-int (a type error)", it->line);
@@ -501,7 +501,7 @@ KC_FN void kc_range_args(kc_ctx *c, kc_node *it) {
    it of a name or a tuple display (the node's pow_float holds n, its type becomes the list's); any
    other tuple `t` is returned as it is (a display of items of several types too: types.py makes
    it a list display, kdisplay_list) */
-KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
+KC_NOINLINE KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
     if (c->err) return T_UNKNOWN;
     t = kc_resolve(c, t);
     if (!kc_is_tuple(t) || (c->nodes[k].kind != E_NAME && c->nodes[k].kind != E_TUPLE)) return t;
@@ -518,7 +518,7 @@ KC_FN int kc_tuple_items(kc_ctx *c, int32_t k, int t) {
 
 /* types.py's sequence: a str or list operand; range(...) here is materialised as a list[int]
    (the call's op 1: lower.py's b_range) */
-KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
     if (kc_is_builtin_call(c, k, "range")) {
         kc_range_args(c, &c->nodes[k]);
         c->nodes[k].op = 1;
@@ -531,7 +531,7 @@ KC_FN int kc_sequence(kc_ctx *c, int32_t k) {
 }
 
 /* types.py's sequence(allow_set=True): a set is its sorted list */
-KC_FN int kc_sequence_set(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_sequence_set(kc_ctx *c, int32_t k) {
     if (kc_is_builtin_call(c, k, "range")) return kc_sequence(c, k);
     int t = kc_tuple_items(c, k, kc_type_expr(c, k, 0));
     if (c->err) return T_UNKNOWN;
@@ -568,7 +568,7 @@ KC_FN int32_t kc_given(kc_ctx *c, int32_t v, int line) {
    x, then a and b, into hidden variables (made after range's arguments are typed), then the
    chain `a <= x < b` of them (0 for a missing a), typed here. The compare node's c is the chain,
    its d the first hidden variable (x's; the bounds' follow). 0 when it is no such form */
-KC_FN int kc_range_membership(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_range_membership(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     int32_t link = n->b;
     if (link < 0 || c->nodes[link].next >= 0) return 0;
@@ -612,7 +612,7 @@ KC_FN int kc_range_membership(kc_ctx *c, int32_t k) {
 /* types.py's builtin_call of next(g, default): the default typed first, then the generator in its
    scope (as all/any's), its item the result, which the default's type must be; the generator
    node's spare 5 makes kc_comp_level store the first item and leave the loops */
-KC_FN int kc_next_type(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_next_type(kc_ctx *c, int32_t k) {
     int32_t l = c->nodes[k].a, def = c->nodes[l].next;
     int dt = kc_type_expr(c, def, 0);
     if (c->err) return T_UNKNOWN;
@@ -631,7 +631,7 @@ KC_FN int kc_next_type(kc_ctx *c, int32_t k) {
    type(y)) where the static types decide it, each kind one class at run time. The type()
    arguments are evaluated, the result a constant: the compare node's pow_float is 1 + it. 0 when
    the comparison is no such form (a refusal where kc cannot tell) */
-KC_FN int kc_type_compare(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_type_compare(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     int32_t link = n->b;
     if (link < 0 || c->nodes[link].next >= 0) return 0;
@@ -680,7 +680,7 @@ KC_FN int kc_class_bit(kc_ctx *c, int32_t e) {
     return b < 0 || kc_find_func(c, n->tok) >= 0 || kc_is_local(c, n->tok) ? -1 : b;
 }
 
-KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     const kc_tok *name = &c->toks[n->tok];
     int count = (int)n->ival;
@@ -868,13 +868,13 @@ KC_FN int kc_builtin_type(kc_ctx *c, int32_t k) {
 /* list methods (types.py's method_call): KC_LIST_METHODS and its KC_LM_ enum, in kc_surface.h */
 
 /* the sequence a subscript or a loop reads: a str or a list */
-KC_FN int kc_seq_type(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_seq_type(kc_ctx *c, int32_t k) {
     int t = kc_type_expr(c, k, 0);
     if (!c->err && !kc_is_seq(t)) kc_fail(c, "subscript or iteration of something other than a str or list", c->nodes[k].line);
     return t;
 }
 
-KC_FN void kc_index_type(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN void kc_index_type(kc_ctx *c, int32_t k) {
     if (k < 0) return;
     int t = kc_type_expr(c, k, 0);
     if (!c->err && !kc_intlike(t)) kc_fail(c, "index of a non-int (a type error)", c->nodes[k].line);
@@ -882,7 +882,7 @@ KC_FN void kc_index_type(kc_ctx *c, int32_t k) {
 
 /* types.py's iteration for a for loop or a comprehension's generator s (s->b the iterable): the
    items' type; s->ival = 1 over a str or list, 0 over range() */
-KC_FN int kc_iteration(kc_ctx *c, kc_node *s) {
+KC_NOINLINE KC_FN int kc_iteration(kc_ctx *c, kc_node *s) {
     kc_node *it = &c->nodes[s->b];
     int reversed = 0, seq;
     int32_t view = -1;  /* over a dict (ival 5 keys, 6 values, 7 items): its source node */
@@ -945,7 +945,7 @@ KC_FN int kc_iteration(kc_ctx *c, kc_node *s) {
    item type, or for enumerate / zip (s->ival 3 / 4; `elem` the enumerated sequence) a tuple,
    unpacked into as many names. In a comprehension (`comp`) each name is a new hidden variable in
    its scope, all made first, in order (types.py's bind_comp_target). */
-KC_FN void kc_bind_loop_target(kc_ctx *c, kc_node *s, int elem, int comp) {
+KC_NOINLINE KC_FN void kc_bind_loop_target(kc_ctx *c, kc_node *s, int elem, int comp) {
     kc_node *target = &c->nodes[s->a];
     int32_t names = target->kind == E_TUPLE ? target->a : s->a;
     int32_t count = target->kind == E_TUPLE ? kc_list_len(c, target->a) : 1;
@@ -1008,7 +1008,7 @@ KC_FN int kc_math_result(kc_ctx *c, const kc_node *n, int at) {
 /* round(x, n) (E_CALL op KC_MATH_OP + 5), as types.py's round_ndigits: x typed, then n; n an int
    or bool; a float x gives a float (ROUND_F_N), an int or bool x with n an int literal >= 0 is x
    itself (int); anything else is refused (the reference gives its diagnostic) */
-KC_FN int kc_round_ndigits(kc_ctx *c, kc_node *n) {
+KC_NOINLINE KC_FN int kc_round_ndigits(kc_ctx *c, kc_node *n) {
     int32_t x = n->a, nd = c->nodes[x].next;
     int xt = kc_resolve(c, kc_type_expr(c, x, 0));
     if (c->err) return T_UNKNOWN;
@@ -1105,7 +1105,7 @@ KC_FN int kc_opt_call(kc_ctx *c, int32_t e) {
    (IS_NONE); a T there is the "value" plan of Optional[T], that side made an Optional (kwrap
    "some": the link's spare, bit 1 the left, bit 2 the right). 1 when it took the comparison
    (or failed), 0 when it is no such comparison. */
-KC_FN int kc_opt_compare(kc_ctx *c, int32_t k) {
+KC_NOINLINE KC_FN int kc_opt_compare(kc_ctx *c, int32_t k) {
     kc_node *n = &c->nodes[k];
     int32_t link = n->b;
     if (link < 0 || c->nodes[link].next >= 0) return 0;
@@ -1138,7 +1138,7 @@ KC_FN int kc_opt_compare(kc_ctx *c, int32_t k) {
     return 1;
 }
 
-KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
+KC_NOINLINE KC_FN int kc_type_expr(kc_ctx *c, int32_t k, int allow) {
     if (c->err || k < 0) return T_UNKNOWN;
     kc_node *n = &c->nodes[k];
     int t = T_UNKNOWN;
@@ -1555,7 +1555,7 @@ KC_FN int kc_list_len(const kc_ctx *c, int32_t k) {
 
 KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth);
 
-KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
+KC_NOINLINE KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
     kc_node *s = &c->nodes[k];
     switch (s->kind) {
     case S_PASS: break;
@@ -1751,7 +1751,7 @@ KC_FN void kc_check_stmt(kc_ctx *c, int32_t k, int loop_depth) {
     }
 }
 
-KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth) {
+KC_NOINLINE KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth) {
     int top = s == c->fn->body;
     for (; s >= 0 && !c->err; s = c->nodes[s].next) {
         if (top) c->top_stmt = s;
@@ -1760,7 +1760,7 @@ KC_FN void kc_check_block(kc_ctx *c, int32_t s, int loop_depth) {
 }
 
 /* Whether a break in the block at s belongs to the loop whose body it is (types.py's _breaks_out) */
-KC_FN int kc_breaks_out(kc_ctx *c, int32_t s) {
+KC_NOINLINE KC_FN int kc_breaks_out(kc_ctx *c, int32_t s) {
     for (; s >= 0; s = c->nodes[s].next) {
         kc_node *n = &c->nodes[s];
         if (n->kind == S_BREAK) return 1;
@@ -1775,7 +1775,7 @@ KC_FN int kc_breaks_out(kc_ctx *c, int32_t s) {
    never completes, an if completes when a branch may, a loop when its else may or a break of its
    own leaves it (while True: only by a break). kc refuses a function that returns a value and
    may end so: types.py gives it an Optional result (None at the end), and kc has no Optionals. */
-KC_FN int kc_may_fall_off(kc_ctx *c, int32_t s) {
+KC_NOINLINE KC_FN int kc_may_fall_off(kc_ctx *c, int32_t s) {
     for (; s >= 0; s = c->nodes[s].next) {
         kc_node *n = &c->nodes[s];
         if (n->kind == S_RETURN || n->kind == S_RAISE) return 0;
@@ -1808,7 +1808,7 @@ KC_FN int kc_set_has(const kc_set *s, int32_t v) { return (int)((s->bits[v >> 6]
 KC_FN void kc_set_add(kc_set *s, int32_t v) { s->bits[v >> 6] |= (uint64_t)1 << (v & 63); }
 
 /* every read of a name in the expression k */
-KC_FN void kc_reads(kc_ctx *c, int32_t k, const kc_set *da) {
+KC_NOINLINE KC_FN void kc_reads(kc_ctx *c, int32_t k, const kc_set *da) {
     if (k < 0) return;
     kc_node *n = &c->nodes[k];
     switch (n->kind) {
@@ -1852,7 +1852,7 @@ KC_FN void kc_reads(kc_ctx *c, int32_t k, const kc_set *da) {
     }
 }
 
-KC_FN void kc_add_target(kc_ctx *c, int32_t t, kc_set *da) {
+KC_NOINLINE KC_FN void kc_add_target(kc_ctx *c, int32_t t, kc_set *da) {
     kc_node *n = &c->nodes[t];
     if (n->kind == E_NAME) { if (n->var >= 0) kc_set_add(da, n->var - c->fn->var_begin); return; }
     for (int32_t e = n->a; e >= 0; e = c->nodes[e].next) kc_add_target(c, e, da);
@@ -1862,14 +1862,14 @@ KC_FN void kc_flow_block(kc_ctx *c, int32_t s, kc_set *da, int words);
 
 /* a loop's else block (none when orelse < 0), flowed from a copy of da: what held before the
    loop, since it may run no iteration */
-KC_FN void kc_flow_loop_else(kc_ctx *c, int32_t orelse, const kc_set *da, int words) {
+KC_NOINLINE KC_FN void kc_flow_loop_else(kc_ctx *c, int32_t orelse, const kc_set *da, int words) {
     if (orelse < 0) return;
     kc_set y = kc_set_copy(c, da, words);
     if (c->err) return;
     kc_flow_block(c, orelse, &y, words);
 }
 
-KC_FN void kc_flow_stmt(kc_ctx *c, int32_t k, kc_set *da, int words) {
+KC_NOINLINE KC_FN void kc_flow_stmt(kc_ctx *c, int32_t k, kc_set *da, int words) {
     kc_node *s = &c->nodes[k];
     int64_t mark = c->arena_used;
     switch (s->kind) {
@@ -1934,7 +1934,7 @@ KC_FN void kc_flow_stmt(kc_ctx *c, int32_t k, kc_set *da, int words) {
     c->arena_used = mark;
 }
 
-KC_FN void kc_flow_block(kc_ctx *c, int32_t s, kc_set *da, int words) {
+KC_NOINLINE KC_FN void kc_flow_block(kc_ctx *c, int32_t s, kc_set *da, int words) {
     for (; s >= 0 && !c->err; s = c->nodes[s].next) {
         if (da->all) return;
         kc_flow_stmt(c, s, da, words);
