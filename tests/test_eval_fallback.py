@@ -68,7 +68,8 @@ def test_timeouts_and_crashes(pool: FallbackPool) -> None:
 
 def test_a_lost_zygote_is_replaced(pool: FallbackPool) -> None:
     before = pool.replaced
-    zygote = pool._idle.get()
+    pool.start()  # zygotes start at the first run: this test may be the module's first (xdist)
+    zygote = pool._idle.get(timeout=60)  # never a hang: an empty pool fails the test
     zygote.kill()  # as the OOM killer might
     pool._idle.put(zygote)
     assert pool.run([human_eval_program(PROBLEM, "    return a + b\n")] * 3).count("timed out") <= 1
