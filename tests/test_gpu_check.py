@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from vm import gpu_check
+from vm import cuda, gpu_check
 from vm.gpu_check import MODULES, Budget, Build, Kernel
 
 VM, COMPILER = MODULES
@@ -185,7 +185,7 @@ def test_gpu_check_builds_every_kernel_and_reports_each():
             k = kernels[("vm", arch, entry)]
             assert 0 < k["registers"] <= 255
             assert 0 < k["occupancy"] <= 1
-            assert k["block"] == 128
+            assert k["block"] == cuda.BLOCK == 64  # vm.cuda's launch block, measured best
             assert k["verdict"] in ("ok", "known over")
 
     # Today's honest state (issue 18, item 4): the two execution kernels use 255 registers and
