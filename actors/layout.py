@@ -98,6 +98,17 @@ def _pack(sizes: np.ndarray, groups: np.ndarray, warp: int, window: int) -> np.n
     splitting pieces over warps. An empty warp takes the next piece; a partly filled one takes the
     largest piece that fits the room left, among the next piece and the later pieces of its group
     within `window` (best fit); when none fits, the next piece crosses the boundary."""
+    same = groups[1:] == groups[:-1]
+    if not (sizes[1:][same] != sizes[:-1][same]).any():
+        # every group's pieces of one size (a program's candidates share its tests: the common
+        # case): the head always fits or no later piece of its group does, so the greedy order
+        # is the given one
+        return np.arange(len(sizes), dtype=np.int64)
+    return _pack_greedy(sizes, groups, warp, window)
+
+
+def _pack_greedy(sizes: np.ndarray, groups: np.ndarray, warp: int, window: int) -> np.ndarray:
+    """`_pack`'s rule, piece by piece."""
     n = len(sizes)
     ahead_min, ahead_max = _ahead(sizes, groups, window)
     size = sizes.tolist()
@@ -161,13 +172,20 @@ def measure(items: np.ndarray, cand_program: np.ndarray, warp: int = WARP) -> La
     n = len(items)
     if n == 0:
         return LayoutStats(0, 0, 0.0, 0.0, 0, 0.0, 0)
-    warp_of = np.arange(n, dtype=np.int64) // warp
-    n_warps = int(warp_of[-1]) + 1
+    n_warps = (n - 1) // warp + 1
     cand = items[:, 0].astype(np.int64)
     program = np.asarray(cand_program, dtype=np.int64)[cand]
-    per_warp = np.bincount(_distinct_pairs(warp_of, program), minlength=n_warps)
-    cand_warps = np.bincount(_distinct_pairs(cand, warp_of), minlength=int(cand.max()) + 1)
-    tests_per_cand = np.bincount(cand, minlength=int(cand.max()) + 1)
+    per_warp = _per_warp(program, n_warps, warp)
+    tests_per_cand = np.bincount(cand)
+    first, last = _runs(cand)
+    if len(first) == np.count_nonzero(tests_per_cand):
+        # each candidate's items in one run (as `layout` orders them): the warps it spans are
+        # those from its first item's to its last's
+        cand_warps = np.zeros(len(tests_per_cand), dtype=np.int64)
+        cand_warps[cand[first]] = last // warp - first // warp + 1
+    else:
+        warp_of = np.arange(n, dtype=np.int64) // warp
+        cand_warps = np.bincount(_distinct_pairs(cand, warp_of), minlength=len(tests_per_cand))
     split_small = int(((cand_warps > 1) & (tests_per_cand <= warp)).sum())
     return LayoutStats(
         items=n,
@@ -178,6 +196,25 @@ def measure(items: np.ndarray, cand_program: np.ndarray, warp: int = WARP) -> La
         single_program_warps=float((per_warp == 1).mean()),
         split_small=split_small,
     )
+
+
+def _runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last position of each run of equal neighbours in `values`."""
+    first = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    return first, np.r_[first[1:], len(values)] - 1
+
+
+def _per_warp(program: np.ndarray, n_warps: int, warp: int) -> np.ndarray:
+    """The distinct programs in each warp of a run order. Where each program is one run (as
+    `layout` orders them), a warp holds as many as the runs that reach into it (counted with a
+    difference array); else by sorting the (warp, program) pairs."""
+    first, last = _runs(program)
+    if len(first) == len(np.unique(program[first])):
+        delta = np.bincount(first // warp, minlength=n_warps + 1)
+        delta -= np.bincount(last // warp + 1, minlength=n_warps + 1)
+        return np.cumsum(delta)[:n_warps]
+    warp_of = np.arange(len(program), dtype=np.int64) // warp
+    return np.bincount(_distinct_pairs(warp_of, program), minlength=n_warps)
 
 
 def _distinct_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:

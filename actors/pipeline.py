@@ -51,7 +51,9 @@ work (`evaluation/`). Every result says which path produced it (`path`: "vm" her
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
+import gc
 import re
 import threading
 import time
@@ -262,62 +264,78 @@ class Pipeline:
         each test's own verdict (`_add_detail`). `cancel`: another thread may stop the batch
         (`vm.batch.Cancel`); it then raises `Cancelled` (between candidates while compiling,
         between items while running)."""
+        with _gc_paused():
+            return self._run(candidates, tests, detail, cancel)
+
+    def _run(
+        self,
+        candidates: Sequence[CandidateLike],
+        tests: Tests,
+        detail: bool,
+        cancel: Cancel | None,
+    ) -> BatchReport:
         start = time.perf_counter()
         cands = [as_candidate(c) for c in candidates]
         test_lists = tests_per_candidate(cands, tests)
         results: list[CandidateResult | None] = [None] * len(cands)
 
-        # Candidates with the same code, entry and test list are prepared once (the key hashes
-        # cheaply: a str caches its hash).
-        keys = [(c.code, c.entry, id(t)) for c, t in zip(cands, test_lists, strict=True)]
+        # Candidates with the same code, entry, argument types and test list are the same run:
+        # everything up to the VM is worked out once per distinct key (a str caches its hash),
+        # and per candidate only with arrays. `first[k]` is key k's first candidate.
+        kid: dict[tuple[Any, str, Any, int], int] = {}
+        first: list[int] = []
+        kids: list[int] = []
+        for i, (c, t) in enumerate(zip(cands, test_lists, strict=True)):
+            types = c.arg_types
+            key = (c.code, c.entry, None if types is None else tuple(types), id(t))
+            k = kid.get(key)
+            if k is None:
+                k = kid[key] = len(first)
+                first.append(i)
+            kids.append(k)
+        kid_of = np.array(kids, dtype=np.int64)
+        ucands = [cands[i] for i in first]
+        utests = [test_lists[i] for i in first]
 
         # 1. compile (or load and verify), each distinct one once
         memo = _Memo()
         if self.compiler == "batched":
-            self._compile_batched(cands, test_lists, memo)
+            self._compile_batched(ucands, utests, memo)
         if self.compile_processes > 0 and self.compile_path == "deterministic":
-            self._compile_apart(cands, test_lists, memo)
-        resolved: dict[tuple[Any, str, int], tuple[Program, int] | CandidateResult] = {}
-        for i, key in enumerate(keys):
-            if key not in resolved:
-                if cancel is not None:
-                    cancel.check()
-                resolved[key] = self._resolve(cands[i], test_lists[i], memo)
+            self._compile_apart(ucands, utests, memo)
+        resolved: list[tuple[Program, int] | CandidateResult] = []
+        for cand, test_list in zip(ucands, utests, strict=True):
+            if cancel is not None:
+                cancel.check()
+            resolved.append(self._resolve(cand, test_list, memo))
         t_compile = time.perf_counter()
 
-        # 2. build: marshal each distinct (test list, signature) once, lay out, build
+        # 2. build: marshal each distinct (test list, signature) once; each key's rows (its
+        # module's code first, where it has some, then the entry) once; lay out, build
         builder = BatchBuilder()
         ranges: dict[tuple[int, tuple[Type, ...], Type], tuple[int, int] | CandidateResult] = {}
-        spans: dict[tuple[Any, str, int], tuple[int, int] | CandidateResult] = {}
-        for i, key in enumerate(keys):
-            outcome = resolved[key]
-            if key in spans or isinstance(outcome, CandidateResult):
+        template: list[list[tuple[int, int, int, int]]] = []  # per key: (program, fn, start, end)
+        for k, outcome in enumerate(resolved):
+            if isinstance(outcome, CandidateResult):
+                template.append([])
                 continue
             program, function = outcome
             params, ret = program.signature(function)
-            signature = (key[2], tuple(params), ret)
+            signature = (id(utests[k]), tuple(params), ret)
             if signature not in ranges:
                 try:
-                    ranges[signature] = builder.add_tests(program, function, test_lists[i])
+                    ranges[signature] = builder.add_tests(program, function, utests[k])
                 except ValueError as e:
-                    call = f"{cands[i].entry}({', '.join(map(str, params))}) -> {ret}"
+                    call = f"{ucands[k].entry}({', '.join(map(str, params))}) -> {ret}"
                     why = f"the tests do not fit {call}: {e}"
                     ranges[signature] = CandidateResult(NEEDS_FALLBACK, diagnostic=why)
-            spans[key] = ranges[signature]
-        rows: list[int] = []  # candidate index of each batch row
-        module_rows: dict[int, int] = {}  # candidate index -> the row of its module's code
-        row_program: list[int] = []
-        row_tests: list[tuple[int, int]] = []
-        program_ids: dict[int, int] = {}
-        for i, key in enumerate(keys):
-            outcome = resolved[key]
-            verdict = outcome if isinstance(outcome, CandidateResult) else spans[key]
-            if isinstance(verdict, CandidateResult):
-                results[i] = replace(
-                    verdict
-                )  # a copy: candidates sharing a verdict share no object
+            span = ranges[signature]
+            if isinstance(span, CandidateResult):
+                resolved[k] = span
+                template.append([])
                 continue
-            program, function = outcome  # type: ignore[misc]
+            index = builder.program_index(program)
+            rows_k = []
             init = module_function(program, function)
             if init is not None:  # the module's code first: a row of its own
                 key_init = (id(MODULE_TESTS), (), program.signature(init)[1])
@@ -325,28 +343,32 @@ class Pipeline:
                     ranges[key_init] = builder.add_tests(program, init, MODULE_TESTS)
                 init_span = ranges[key_init]
                 assert not isinstance(init_span, CandidateResult)
-                builder.add_candidate(program, init, init_span)
-                module_rows[i] = len(rows)
-                rows.append(i)
-                row_program.append(program_ids.setdefault(id(program), len(program_ids)))
-                row_tests.append(init_span)
-            span = verdict
-            builder.add_candidate(program, function, span)
-            rows.append(i)
-            row_program.append(program_ids.setdefault(id(program), len(program_ids)))
-            row_tests.append(span)
+                rows_k.append((index, init, *init_span))
+            rows_k.append((index, function, *span))
+            template.append(rows_k)
+        per_key = np.array([len(t) for t in template], dtype=np.int64)
+        count = per_key[kid_of]  # rows per candidate: 0 (a verdict already), 1, or 2 (module)
+        ran = np.nonzero(count)[0]  # the candidates the VM runs, in order
+        for i in np.nonzero(count == 0)[0].tolist():
+            # a copy: candidates sharing a verdict share no object
+            results[i] = replace(resolved[int(kid_of[i])])  # type: ignore[type-var]
         stats = None
         result = None
         timings: dict[str, float] = {}
-        if rows:
+        if len(ran):
+            table = np.array([r for t in template for r in t], dtype=np.int64).reshape(-1, 4)
+            key_start = np.cumsum(per_key) - per_key
+            total_rows = int(count.sum())
+            ends = np.cumsum(count)
+            # row r of candidate i is the template row key_start[kid_of[i]] + (r - its first)
+            within = np.arange(total_rows, dtype=np.int64) - np.repeat(ends - count, count)
+            rows_table = table[np.repeat(key_start[kid_of], count) + within]
+            builder.add_rows(rows_table)
+            main_row = ends[ran] - 1  # each run candidate's own row; its module's just before
             words = np.array(
                 [sum(len(fn.code) for fn in p.functions) for p in builder.programs], dtype=np.int64
             )
-            work = Work(
-                np.array(row_program, dtype=np.int64),
-                np.array(row_tests, dtype=np.int64).reshape(-1, 2),
-                words,
-            )
+            work = Work(rows_table[:, 0].copy(), rows_table[:, 2:4].copy(), words)
             items = layout(work)
             # every program here was compiled by kiln's compilers or verified on loading
             batch = builder.build(items, trusted=True)
@@ -364,34 +386,39 @@ class Pipeline:
             t_build = time.perf_counter()
 
         if result is not None:
+            verdict = result.verdict[main_row].astype(np.int64)
+            trap = result.trap[main_row].astype(np.int64)
+            steps = result.steps[main_row].astype(np.int64)
+            fail_test = result.fail_test[main_row].astype(np.int64)
+            in_module = np.zeros(len(ran), dtype=bool)
+            with_module = count[ran] == 2
+            init_row = main_row[with_module] - 1
+            steps[with_module] += result.steps[init_row]
+            # the module's code failed: the tests never ran in CPython
+            failed = np.zeros(len(ran), dtype=bool)
+            failed[with_module] = result.verdict[init_row] != 0
+            init_of_failed = main_row[failed] - 1
+            verdict[failed] = result.verdict[init_of_failed]
+            trap[failed] = result.trap[init_of_failed]
+            steps[failed] = result.steps[init_of_failed]
+            fail_test[failed] = -1
+            in_module[failed] = True
+            program_of = rows_table[main_row, 0]
             containers: dict[int, bytes] = {}  # one .kbc per passing program
-            module_of = {row: i for i, row in module_rows.items()}
-            for row, i in enumerate(rows):
-                if row in module_of:
-                    continue  # read with the candidate's own row, next
-                code = int(result.verdict[row])
-                trap = int(result.trap[row])
-                program = builder.programs[row_program[row]]
-                steps = int(result.steps[row])
-                fail_test = int(result.fail_test[row])
-                in_module = False
-                if i in module_rows:
-                    init_row = module_rows[i]
-                    steps += int(result.steps[init_row])
-                    if int(result.verdict[init_row]) != 0:  # the tests never ran in CPython
-                        code, trap = int(result.verdict[init_row]), int(result.trap[init_row])
-                        fail_test, in_module = -1, True
-                        steps = int(result.steps[init_row])
-                if code == 0 and id(program) not in containers:
-                    containers[id(program)] = self._container.get(id(program)) or program.to_bytes()
+            trap_names = [None, *(t.name for t in TRAPS[1:])]
+            for i, p, code, t, n, f, m in zip(
+                ran.tolist(), program_of.tolist(), verdict.tolist(), trap.tolist(),
+                steps.tolist(), fail_test.tolist(), in_module.tolist(), strict=True,
+            ):  # fmt: skip
+                if code == 0 and p not in containers:
+                    program = builder.programs[p]
+                    containers[p] = self._container.get(id(program)) or program.to_bytes()
+                # positional (a quarter cheaper than keywords, once per candidate): verdict,
+                # fail_test, trap, steps, bytecode, diagnostic, path, tests, in_module
                 results[i] = CandidateResult(
-                    VERDICT_NAMES[code],
-                    fail_test=fail_test,
-                    trap=TRAPS[trap].name if trap else None,
-                    steps=steps,
-                    bytecode=containers[id(program)] if code == 0 else None,
-                    in_module=in_module,
-                )
+                    VERDICT_NAMES[code], f, trap_names[t], n,
+                    containers[p] if code == 0 else None, None, "vm", None, m,
+                )  # fmt: skip
         end = time.perf_counter()
         timings.update(compile=t_compile - start, build=t_build - t_compile, total=end - start)
         for stage in STAGES:
@@ -399,14 +426,14 @@ class Pipeline:
         done = [r for r in results if r is not None]
         assert len(done) == len(cands)
         if detail:
-            ran = {i: resolved[keys[i]] for i in rows}
-            self._add_detail(cands, test_lists, done, ran, cancel)
+            runs = {i: resolved[int(kid_of[i])] for i in ran.tolist()}
+            self._add_detail(cands, test_lists, done, runs, cancel)
         return BatchReport(
             done,
             self.backend,
             timings,
             memo.compiles,
-            len(items) if rows else 0,
+            len(items) if len(ran) else 0,
             stats,
             batched=memo.batched_used,
         )
@@ -652,6 +679,22 @@ class Pipeline:
         if result.path == "neural" or self.compile_path == "hybrid":
             return result.program
         return CandidateResult(COMPILE_ERROR, diagnostic=f"neural compile path: {result.reason}")
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a batch makes its objects (a key, a row and a
+    result per candidate, none in a cycle): each of its passes walks every object alive, so at
+    1e6 candidates it made the per-candidate loops about 2.5x slower. Back on afterwards, if it
+    was on (it is process-wide: a batch in another thread may turn it back on early, which costs
+    only time)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 @dataclass

@@ -135,3 +135,21 @@ def test_bad_arguments_name_the_test() -> None:
     p = prog("return a")
     with pytest.raises(ValueError, match="test 1, argument 0"):
         BatchBuilder().add_tests(p, 0, [TestSpec((1, 2), 1), TestSpec(("x", 2), 1)])
+
+
+def test_rows_added_at_once_follow_the_candidates_added_before() -> None:
+    """add_rows (the Pipeline's bulk path) appends after add_candidate's rows, in order, and
+    refuses a program index that program_index never gave."""
+    good, wrong = prog("return a + b"), prog("return a * b")
+    one = BatchBuilder()
+    span = one.add_tests(good, 0, TESTS)
+    one.add_candidate(wrong, 0, span)
+    rows = np.array([[one.program_index(good), 0, *span], [0, 0, *span]])
+    one.add_rows(rows)
+    one.add_candidate(good, 0, span)
+    batch = one.build()
+    assert batch.cand_program.tolist() == [0, 1, 0, 1]
+    res = verify(batch, backend="ref", limits=Limits(fuel=2000))
+    assert list(res.verdict) == [WRONG_ANSWER, PASSED, WRONG_ANSWER, PASSED]
+    with pytest.raises(ValueError, match="program index"):
+        one.add_rows(np.array([[2, 0, *span]]))

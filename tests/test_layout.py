@@ -122,3 +122,59 @@ def test_zero_test_candidates_and_bad_input() -> None:
     check_complete(w, layout(w))
     with pytest.raises(ValueError):
         layout(w, warp=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pieces_of_one_size_keep_their_order_as_the_greedy_rule_would(seed: int) -> None:
+    """_pack's shortcut for groups whose pieces have one size (no search, the given order) is
+    what its greedy rule gives, for sizes below, at and above a warp, and any groups and
+    window."""
+    from actors.layout import _pack, _pack_greedy
+
+    rng = np.random.default_rng(seed)
+    for size in (1, 3, 10, 32, 33, 70):
+        n = int(rng.integers(1, 400))
+        groups = np.sort(rng.integers(0, 6, n))
+        window = int(rng.integers(1, 80))
+        for sizes in (
+            np.full(n, size, dtype=np.int64),  # one size for all
+            rng.integers(0, 2 * size + 1, 6)[groups],  # one size per group
+        ):
+            assert _pack(sizes, groups, WARP, window).tolist() == list(range(n))
+            assert _pack_greedy(sizes, groups, WARP, window).tolist() == list(range(n))
+        mixed = rng.integers(1, 40, n)  # sizes that differ inside a group: the greedy rule
+        assert _pack(mixed, groups, WARP, window).tolist() == (
+            _pack_greedy(mixed, groups, WARP, window).tolist()
+        )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_candidates_counted_alike_in_any_order(seed: int) -> None:
+    """measure's count of small candidates split over warps, by brute force, for a layout (each
+    candidate one run: the shortcut) and for the same items shuffled (the general path)."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    sizes = rng.integers(0, 40, n).tolist()
+    w = work(sizes, rng.integers(0, 12, n).tolist(), rng.integers(1, 50, 12).tolist())
+    for items in (layout(w), rng.permutation(layout(w))):
+        warps: dict[int, set[int]] = {}
+        for k, (c, _) in enumerate(items.tolist()):
+            warps.setdefault(c, set()).add(k // WARP)
+        want = sum(1 for c, ws in warps.items() if len(ws) > 1 and sizes[c] <= WARP)
+        assert measure(items, w.cand_program).split_small == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_programs_per_warp_counted_alike_in_any_order(seed: int) -> None:
+    """measure's distinct programs per warp, by brute force, for a layout (each program one run:
+    the difference-array shortcut) and shuffled (the general path)."""
+    rng = np.random.default_rng(seed)
+    n = 200
+    w = work(rng.integers(0, 50, n).tolist(), rng.integers(0, 9, n).tolist(), [5] * 9)
+    for items in (layout(w), rng.permutation(layout(w))):
+        per_warp = [len(ps) for ps in warps_of(items, w)]
+        stats = measure(items, w.cand_program)
+        assert stats.warps == len(per_warp)
+        assert stats.programs_per_warp == pytest.approx(sum(per_warp) / len(per_warp))
+        assert stats.max_programs_per_warp == max(per_warp)
+        assert stats.single_program_warps == pytest.approx(per_warp.count(1) / len(per_warp))

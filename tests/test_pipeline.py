@@ -10,6 +10,7 @@ import pytest
 from actors.pipeline import STAGES, BatchReport, Candidate, Pipeline
 from vm.batch import TestSpec
 from vm.limits import Limits
+from vm.values import FLOAT, INT
 from vm.verify import verify_bytes
 
 LIMITS = Limits(fuel=20_000, heap_words=1 << 14, max_call_depth=100)
@@ -478,3 +479,45 @@ def test_a_source_that_does_not_parse_is_a_compile_error_whatever_its_tests() ->
     for tests in (TESTS, untypeable):
         (result,) = pipe.run([Candidate(broken, "f")], tests).results
         assert result.verdict == "compile error", result
+
+
+def test_a_batch_of_repeats_gives_each_candidate_its_own_run_result() -> None:
+    """Run works out each distinct (code, entry, argument types, tests) once and spreads it
+    over the candidates with arrays: a shuffled batch of repeats, mixing verdicts decided before
+    the VM, module code that runs first (and one whose module code fails), the same source under
+    other argument types and other tests, must give every candidate what it gets alone."""
+    module_ok = "K = [1, 2]\nprint(K)\n\ndef f(x):\n    return 2 * x\n"
+    module_fails = "print(1 // 0)\n\ndef f(x):\n    return 2 * x\n"
+    floats = [TestSpec((x,), 2 * x) for x in (0.5, 1.5)]
+    kinds = [
+        *((Candidate(source, "f"), TESTS) for _, source, *_ in MIXED),
+        (Candidate(module_ok, "f"), TESTS),
+        (Candidate(module_fails, "f"), TESTS),
+        (Candidate(DOUBLE, "f"), floats),
+        (Candidate(DOUBLE, "f", arg_types=(FLOAT,)), floats),
+    ]
+    pipeline = Pipeline("cpu", limits=LIMITS)
+    alone = [pipeline.run([c], [t]).results[0] for c, t in kinds]
+    order = [k for k in range(len(kinds)) for _ in range(3)]
+    random.Random(7).shuffle(order)
+    report = pipeline.run([kinds[k][0] for k in order], [kinds[k][1] for k in order])
+    fields = ("verdict", "fail_test", "trap", "steps", "bytecode", "in_module", "diagnostic")
+    for k, got in zip(order, report.results, strict=True):
+        assert [getattr(got, f) for f in fields] == [getattr(alone[k], f) for f in fields], k
+    # and what it gets alone is the VM's own account: the module's steps once, then the tests'
+    from compiler.reference import compile_source
+    from vm.run import execute_batch, module_function
+
+    program = compile_source(module_ok, arg_types={"f": [INT]})
+    f = program.function_index("f")
+    init = module_function(program, f)
+    assert init is not None
+    module_steps = execute_batch([(program, init, ())], limits=LIMITS)[0].steps
+    calls = execute_batch([(program, f, t.args) for t in TESTS], limits=LIMITS)
+    ok = alone[len(MIXED)]
+    assert ok.verdict == "passed" and not ok.in_module and ok.fail_test == -1
+    assert ok.steps == sum(c.steps for c in calls) - (len(TESTS) - 1) * module_steps > 0
+    failing = alone[len(MIXED) + 1]
+    assert (failing.verdict, failing.trap, failing.fail_test) == ("trapped", "ZeroDivisionError", -1)
+    assert failing.in_module and failing.bytecode is None
+    assert len({id(r) for r in report.results}) == len(order)  # no two share a result object

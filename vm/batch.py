@@ -212,6 +212,7 @@ class BatchBuilder:
     _tol: list[tuple[float, float]] = field(default_factory=list)
     _fuel: list[int] = field(default_factory=list)
     _test_ranges: dict[tuple[int, int, int], tuple[int, int]] = field(default_factory=dict)
+    _blocks: list[np.ndarray] = field(default_factory=list)  # add_rows's, and what came before
 
     def add_tests(
         self, program: Program, function: int, tests: Sequence[TestSpec]
@@ -248,13 +249,27 @@ class BatchBuilder:
             self._fuel.append(test.fuel or 0)
         return start, len(self._mode)
 
-    def add_candidate(self, program: Program, function: int, tests: tuple[int, int]) -> int:
+    def program_index(self, program: Program) -> int:
+        """`program`'s index in `programs`, added at the end the first time."""
         key = id(program)
         if key not in self._program_index:
             self._program_index[key] = len(self.programs)
             self.programs.append(program)
-        self._cands.append((self._program_index[key], function, *tests))
+        return self._program_index[key]
+
+    def add_candidate(self, program: Program, function: int, tests: tuple[int, int]) -> int:
+        self._cands.append((self.program_index(program), function, *tests))
         return len(self._cands) - 1
+
+    def add_rows(self, rows: np.ndarray) -> None:
+        """Many candidates at once, after those added so far: rows of (program index from
+        `program_index`, function, first test, end of tests)."""
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+        if len(rows) and (rows[:, 0].min() < 0 or rows[:, 0].max() >= len(self.programs)):
+            raise ValueError("a row names a program index that program_index never gave")
+        self._blocks.append(np.array(self._cands, dtype=np.int64).reshape(-1, 4))
+        self._blocks.append(rows)
+        self._cands = []
 
     def build(self, items: np.ndarray | None = None, trusted: bool = False) -> VerifyBatch:
         """The batch of what was added; `items` (default: every test of every candidate, in
@@ -266,7 +281,9 @@ class BatchBuilder:
             flat = np.fromiter((w for c in chunks for w in c), dtype=np.int64, count=int(off[-1]))
             return flat, off
 
-        cands = np.array(self._cands, dtype=np.int64).reshape(-1, 4)
+        cands = np.concatenate(
+            [*self._blocks, np.array(self._cands, dtype=np.int64).reshape(-1, 4)]
+        )
         args, arg_off = offsets(self._args)
         expected, exp_off = offsets(self._expected)
         if items is None:
