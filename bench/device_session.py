@@ -35,6 +35,11 @@ run
   bench-compile   kiln bench compile --quick, with the device's rows
                                                   -> bench/results/compile-quick-<device>.json
   farm            kiln bench farm --quick with Ray; without Ray: skipped, and said so
+  occupancy-build bench/gpu_occupancy.py build: the VM's kernel under register caps, for this
+                  device, the caps in parallel (needs 150 s left)
+  occupancy       bench/gpu_occupancy.py run with what is left (needs 120 s): register caps x
+                  block sizes x thread counts, verdicts equal to the shipped build's
+                                                  -> bench/results/gpu-occupancy-<device>.json
 
 A GPU test that skips fails (KILN_REQUIRE_GPU=1), and the session counts skips from pytest's
 JUnit report as failures too. Each phase has a time budget (`--budget`, default 570 s): a step
@@ -561,6 +566,20 @@ def _bench_gpu(session: Session) -> list[str]:
 FULL_GPU_BENCH_S = 330.0
 
 
+def _occupancy_build(session: Session) -> list[str]:
+    """bench/gpu_occupancy.py's builds for this device (NVRTC, the caps in parallel)."""
+    return [PY, str(ROOT / "bench" / "gpu_occupancy.py"), "build", "--arch", session.target]
+
+
+def _occupancy(session: Session) -> list[str]:
+    """bench/gpu_occupancy.py run, within what the phase has left."""
+    budget = max(30, int(session.left() - OCCUPANCY_MARGIN_S))
+    return [PY, str(ROOT / "bench" / "gpu_occupancy.py"), "run", "--budget", str(budget)]
+
+
+OCCUPANCY_MARGIN_S = 45.0  # its captures before the budget counts, its JSON and plot after
+
+
 def _python(code: str) -> Callable[[Session], list[str]]:
     return lambda session: [PY, "-c", code]
 
@@ -601,6 +620,8 @@ RUN = [
         dry=_import("bench.compile"),
     ),
     Step("farm", _farm, 120, 30, dry=_farm_dry),
+    Step("occupancy-build", _occupancy_build, 180, 150, dry=_import("bench.gpu_occupancy")),
+    Step("occupancy", _occupancy, 420, 120, dry=_import("bench.gpu_occupancy")),
 ]  # fmt: skip
 
 PHASES = {"prepare": PREPARE, "run": RUN}

@@ -8,7 +8,9 @@ is redesigned.
     python bench/gpu_occupancy.py run     # on a device: every build x block size x thread count
 
 `build` compiles the VM's kernel text (vm.cuda.source(), its OPTIONS and CuPy's, as the shipped
-cubin) for sm_90 with ptxas's report: registers and spills per entry. `run` runs `kiln bench gpu`'s
+cubin) for `--arch` (sm_90) with ptxas's report: registers and spills per entry, the caps in
+parallel (`--jobs`; about 20 s each). The device session runs both as its last step, with
+what time is left (bench/device_session.py). `run` runs `kiln bench gpu`'s
 mixed and uniform batches through the Pipeline once to capture their VerifyBatch, then calls
 vm.cuda.verify_batch on that batch with each variant loaded in place of the shipped module, twice,
 and keeps the faster kernel time (CUDA events). Every variant's verdicts, failing tests, traps and
@@ -36,39 +38,47 @@ if __name__ == "__main__":  # bench/ first on the path would shadow vm (bench/vm
 
 CACHE = ROOT / ".kiln-cache" / "occupancy"
 RESULTS = ROOT / "bench" / "results"
-TARGET = "sm_90"
 CAPS = (0, 128, 96, 80, 64, 48)  # 0: no cap (the shipped build)
-BLOCKS = (64, 128, 256)
+BLOCKS = (32, 64, 128, 256)
 ENTRY = "kiln_verify_items"
 
 
-def cmd_build(_: argparse.Namespace) -> int:
+def _build_one(cap: int, arch: str) -> dict[str, Any]:
+    """The VM's module for `arch` under register cap `cap` (0: none), into CACHE."""
     from vm import cuda, gpu_check
 
-    nvrtc = gpu_check.NVRTC()
-    text = cuda.source()
+    options = gpu_check.runtime_options(cuda.OPTIONS, arch, "cubin") + ["-Xptxas=-v"]
+    if cap:
+        options.append(f"--maxrregcount={cap}")
+    started = time.perf_counter()
+    raw, _, log = gpu_check.NVRTC().compile_cubin(cuda.source(), options)
+    if raw is None:
+        raise RuntimeError(f"NVRTC failed for cap {cap}:\n{log[-3000:]}")
+    name = f"vm-{arch}-cap{cap}.cubin.xz"
+    (CACHE / name).write_bytes(lzma.compress(raw, preset=9))
+    kernel = gpu_check.parse_ptxas(log)[ENTRY]
+    return {
+        "file": name,
+        "arch": arch,
+        "registers": kernel.registers,
+        "spill_bytes": kernel.spill_bytes,
+        "stack_frame": kernel.cumulative_stack,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Every cap's build, `--jobs` at once (0: one per core; NVRTC is one thread a build)."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
     CACHE.mkdir(parents=True, exist_ok=True)
-    manifest = {}
-    for cap in CAPS:
-        options = gpu_check.runtime_options(cuda.OPTIONS, TARGET, "cubin") + ["-Xptxas=-v"]
-        if cap:
-            options.append(f"--maxrregcount={cap}")
-        started = time.perf_counter()
-        raw, _, log = nvrtc.compile_cubin(text, options)
-        if raw is None:
-            print(log[-3000:])
-            return 1
-        name = f"vm-{TARGET}-cap{cap}.cubin.xz"
-        (CACHE / name).write_bytes(lzma.compress(raw, preset=9))
-        kernel = gpu_check.parse_ptxas(log)[ENTRY]
-        manifest[str(cap)] = {
-            "file": name,
-            "registers": kernel.registers,
-            "spill_bytes": kernel.spill_bytes,
-            "stack_frame": kernel.cumulative_stack,
-            "seconds": round(time.perf_counter() - started, 1),
-        }
-        print(f"cap {cap or 'none':>4}: {manifest[str(cap)]}", flush=True)
+    jobs = args.jobs or os.cpu_count() or 1
+    with ProcessPoolExecutor(min(jobs, len(CAPS))) as pool:
+        built = list(pool.map(_build_one, CAPS, [args.arch] * len(CAPS)))
+    manifest = {str(cap): entry for cap, entry in zip(CAPS, built, strict=True)}
+    for cap, entry in manifest.items():
+        print(f"cap {cap if cap != '0' else 'none':>4}: {entry}", flush=True)
     (CACHE / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return 0
 
@@ -164,7 +174,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                     break
                 mod = modules[cap]
                 regs = int(mod.get_function(ENTRY).num_regs)
-                blocks_per_sm, occ, limiter = gpu_check.occupancy(TARGET, regs, 0, block)
+                arch = manifest[str(cap)].get("arch", "sm_90")
+                blocks_per_sm, occ, limiter = gpu_check.occupancy(arch, regs, 0, block)
                 cuda.module = lambda mod=mod: mod
                 cuda.BLOCK = block
                 if threads == "resident":
@@ -248,7 +259,10 @@ def _plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("build").set_defaults(func=cmd_build)
+    build = sub.add_parser("build")
+    build.add_argument("--arch", default="sm_90", help="the device's architecture")
+    build.add_argument("--jobs", type=int, default=0, help="builds at once (0: one per core)")
+    build.set_defaults(func=cmd_build)
     run = sub.add_parser("run")
     run.add_argument("--budget", type=float, default=300.0, help="seconds for the variants")
     run.add_argument("--sizes", type=int, default=3, help="how many of the batches to run")
