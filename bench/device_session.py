@@ -35,6 +35,9 @@ run
   bench-compile   kiln bench compile --quick, with the device's rows
                                                   -> bench/results/compile-quick-<device>.json
   farm            kiln bench farm --quick with Ray; without Ray: skipped, and said so
+  neural          kiln neural train --config configs/neural-gpu.toml for what is left (needs
+                  300 s): the data on every core, then training until --max-seconds
+                                                  -> bench/results/neural-gpu-<device>.json
   occupancy-build bench/gpu_occupancy.py build: the VM's kernel under register caps, for this
                   device, the caps in parallel (needs 150 s left)
   occupancy       bench/gpu_occupancy.py run with what is left (needs 120 s): register caps x
@@ -566,6 +569,22 @@ def _bench_gpu(session: Session) -> list[str]:
 FULL_GPU_BENCH_S = 330.0
 
 
+def _neural(session: Session) -> list[str]:
+    """The neural compiler's GPU config trained on the device (data made on every core), for
+    what the phase has left less NEURAL_RESERVE_S; its metrics -> neural-gpu-<device>.json."""
+    seconds = max(30, int(session.left() - NEURAL_RESERVE_S))
+    return [
+        PY, "-m", "api.cli", "neural", "train", "--config", "configs/neural-gpu.toml", "--quiet",
+        "--data-processes", "0", "--max-seconds", str(seconds),
+        "--checkpoint", str(ROOT / ".kiln-cache" / "neural-gpu.pt"),
+        "--summary", str(session.results / f"neural-gpu-{session.stem}.json"),
+    ]  # fmt: skip
+
+
+NEURAL_RESERVE_S = 150.0  # making its 60,500 programs (~22 ms each on one core), the last eval
+NEURAL_DRY = "from neural.train import load_config; print(load_config('configs/neural-gpu.toml'))"
+
+
 def _occupancy_build(session: Session) -> list[str]:
     """bench/gpu_occupancy.py's builds for this device (NVRTC, the caps in parallel)."""
     return [PY, str(ROOT / "bench" / "gpu_occupancy.py"), "build", "--arch", session.target]
@@ -620,6 +639,7 @@ RUN = [
         dry=_import("bench.compile"),
     ),
     Step("farm", _farm, 120, 30, dry=_farm_dry),
+    Step("neural", _neural, 580, 300, dry=_python(NEURAL_DRY)),
     Step("occupancy-build", _occupancy_build, 180, 150, dry=_import("bench.gpu_occupancy")),
     Step("occupancy", _occupancy, 420, 120, dry=_import("bench.gpu_occupancy")),
 ]  # fmt: skip

@@ -25,6 +25,14 @@ def register(sub: Any) -> None:
     t = nsub.add_parser("train", help="train a model from a config (seeded, reproducible)")
     t.add_argument("--config", required=True, help="a TOML config, e.g. configs/neural-small.toml")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.add_argument(
+        "--max-seconds", type=float, help="stop training after this long (the config's max_seconds)"
+    )
+    t.add_argument(
+        "--data-processes", type=int, help="processes making the data (0: one per core)"
+    )
+    t.add_argument("--checkpoint", help="where the checkpoint goes (the config's checkpoint)")
+    t.add_argument("--summary", help="also write the final metrics here (JSON)")
     t.set_defaults(func=cmd_train)
 
     c = nsub.add_parser(
@@ -56,9 +64,29 @@ def register(sub: Any) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from neural.train import load_config, train
+    import dataclasses
+    import json
+    from pathlib import Path
 
-    train(load_config(args.config), progress=not args.quiet)
+    from neural.train import load_checkpoint, load_config, train
+
+    config = load_config(args.config)
+    overrides = {
+        name: value
+        for name, value in (
+            ("max_seconds", args.max_seconds),
+            ("data_processes", args.data_processes),
+            ("checkpoint", args.checkpoint),
+        )
+        if value is not None
+    }
+    if overrides:
+        config = dataclasses.replace(config, train=dataclasses.replace(config.train, **overrides))
+    out = train(config, progress=not args.quiet)
+    if args.summary:
+        summary = {"config": args.config, "checkpoint": str(out), **load_checkpoint(out).metrics}
+        Path(args.summary).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.summary).write_text(json.dumps(summary, indent=1) + "\n")
     return 0
 
 

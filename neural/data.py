@@ -11,6 +11,7 @@ spell or that exceed the length limits are skipped (and counted).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -100,20 +101,55 @@ def make_example(spec: DataSpec, seed: int, level: int) -> Example | str:
     )
 
 
-def make_examples(spec: DataSpec, split: str, n: int | None = None) -> Dataset:
+def _make_range(spec: DataSpec, split: str, start: int, stop: int) -> list[Example | str]:
+    """Programs start..stop-1 of `split`, each an example or why it was skipped."""
+    return [
+        make_example(spec, program_seed(spec, split, i), spec.levels[i % len(spec.levels)])
+        for i in range(start, stop)
+    ]
+
+
+CHUNK = 256  # programs a worker makes at a time
+
+
+def make_examples(
+    spec: DataSpec, split: str, n: int | None = None, processes: int = 1
+) -> Dataset:
+    """The first `n` (default: the split's count) programs of `split` that make examples, in
+    program order. `processes` > 1 makes them in that many worker processes (0: one per core),
+    CHUNK programs at a time, taken in order: the same dataset as one process makes."""
     count = {"train": spec.n_train, "val": spec.n_val}.get(split, spec.n_val) if n is None else n
     data = Dataset([])
-    i = 0
-    while len(data.examples) < count:
-        level = spec.levels[i % len(spec.levels)]
-        made = make_example(spec, program_seed(spec, split, i), level)
-        if isinstance(made, str):
-            data.skipped[made] = data.skipped.get(made, 0) + 1
-            if sum(data.skipped.values()) > 10 * count + 100:
-                raise RuntimeError(f"too many programs skipped making {split}: {data.skipped}")
-        else:
-            data.examples.append(made)
-        i += 1
+    processes = processes or os.cpu_count() or 1
+    pool = None
+    if processes > 1 and count > CHUNK:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("forkserver").Pool(processes)
+    try:
+        start = 0
+        while len(data.examples) < count:
+            if pool is None:
+                chunks = [_make_range(spec, split, start, start + 1)]
+                start += 1
+            else:
+                bounds = [(start + k * CHUNK, start + (k + 1) * CHUNK) for k in range(processes)]
+                chunks = pool.starmap(_make_range, [(spec, split, a, b) for a, b in bounds])
+                start = bounds[-1][1]
+            for made in (m for chunk in chunks for m in chunk):
+                if len(data.examples) >= count:
+                    break
+                if isinstance(made, str):
+                    data.skipped[made] = data.skipped.get(made, 0) + 1
+                    if sum(data.skipped.values()) > 10 * count + 100:
+                        raise RuntimeError(
+                            f"too many programs skipped making {split}: {data.skipped}"
+                        )
+                else:
+                    data.examples.append(made)
+    finally:
+        if pool is not None:
+            pool.terminate()
     return data
 
 

@@ -54,6 +54,10 @@ class TrainSpec:
     device: str = "auto"
     threads: int = 1
     checkpoint: str = "neural/checkpoints/model.pt"
+    # seconds of training (data excluded) after which it stops at the end of a step, evaluates and
+    # saves, as at the last step (0: none): a run that must fit a device's loan
+    max_seconds: float = 0.0
+    data_processes: int = 1  # processes making the data (0: one per core; the same data)
 
 
 @dataclass(frozen=True)
@@ -296,8 +300,9 @@ def train(config: Config, *, progress: bool = True, log: Any = print) -> Path:
     torch.use_deterministic_algorithms(True, warn_only=True)
     device = pick_device(spec.device)
     started = time.perf_counter()
-    train_set = make_examples(config.data, "train")
-    val_set = make_examples(config.data, "val")
+    train_set = make_examples(config.data, "train", processes=spec.data_processes)
+    val_set = make_examples(config.data, "val", processes=spec.data_processes)
+    data_s = time.perf_counter() - started
     vocab = SourceVocab.build(ex.src for ex in train_set.examples)
     log(
         f"data: {len(train_set.examples)} train, {len(val_set.examples)} val programs "
@@ -338,6 +343,9 @@ def train(config: Config, *, progress: bool = True, log: Any = print) -> Path:
     metrics: dict[str, Any] = {}
     bar = _Progress(spec.steps, progress)
     model.train()
+    training = time.perf_counter()
+    out_of_time = False
+    tokens = 0  # target tokens trained on
     for step in range(spec.steps):
         if len(order) < spec.batch_size:
             fresh = list(range(len(train_set.examples)))
@@ -355,7 +363,9 @@ def train(config: Config, *, progress: bool = True, log: Any = print) -> Path:
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         bar.update(step + 1, loss.item())
-        if (step + 1) % spec.eval_every == 0 or step + 1 == spec.steps:
+        tokens += int((tgt_out != PAD).sum())
+        out_of_time = spec.max_seconds > 0 and time.perf_counter() - training >= spec.max_seconds
+        if (step + 1) % spec.eval_every == 0 or step + 1 == spec.steps or out_of_time:
             metrics = {
                 "step": step + 1,
                 "loss": loss.item(),
@@ -371,6 +381,10 @@ def train(config: Config, *, progress: bool = True, log: Any = print) -> Path:
                 f"val token acc {metrics['val_token_acc']:.3f}  "
                 f"val program acc {metrics['val_program_acc']:.3f}"
             )
+        if out_of_time:
+            log(f"stopped after step {step + 1} of {spec.steps}: max_seconds {spec.max_seconds:g}")
+            break
+    train_s = time.perf_counter() - training
     bar.close()
     log_file.close()
     final = {
@@ -379,6 +393,13 @@ def train(config: Config, *, progress: bool = True, log: Any = print) -> Path:
         "train_programs": len(train_set.examples),
         "skipped": train_set.skipped,
         "device": device,
+        "device_name": _device_name(device),
+        "steps_planned": spec.steps,
+        "stopped_by_time": out_of_time,
+        "data_s": round(data_s, 2),
+        "train_s": round(train_s, 2),
+        "target_tokens_per_s": round(tokens / train_s, 1) if train_s > 0 else 0.0,
+        "parameters": model.n_params(),
     }
     keys = sorted({source_key(ex.src) for ex in train_set.examples})
     save_checkpoint(out, model, vocab, config, final, keys)
@@ -387,6 +408,15 @@ def train(config: Config, *, progress: bool = True, log: Any = print) -> Path:
         f"after {time.perf_counter() - started:.0f}s; log {log_path}"
     )
     return out
+
+
+def _device_name(device: str) -> str:
+    """The accelerator's own name where training ran on one, else the device string."""
+    if device.startswith("cuda"):
+        import torch
+
+        return str(torch.cuda.get_device_name(torch.device(device)))
+    return device
 
 
 class _Progress:

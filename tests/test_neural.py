@@ -149,6 +149,45 @@ def test_training_reduces_the_loss_and_is_reproducible(tiny: Path, tmp_path: Pat
     assert all(torch.equal(a[n], b[n]) for n in a)
 
 
+def test_data_made_in_processes_is_the_data_made_in_one() -> None:
+    """make_examples in worker processes (CHUNK programs at a time, taken in order) gives the
+    very examples, and skip counts, of one process."""
+    from neural.data import CHUNK, DataSpec, make_examples
+
+    spec = DataSpec(seed=3, levels=(0, 1, 2), size=3, depth=1, max_src=120, max_tgt=160)
+    n = CHUNK + 40  # past one chunk, and with programs skipped as too long
+    one = make_examples(spec, "train", n)
+    two = make_examples(spec, "train", n, processes=2)
+    assert sum(one.skipped.values()) > 0
+    assert [e.seed for e in two.examples] == [e.seed for e in one.examples]
+    assert [e.tgt for e in two.examples] == [e.tgt for e in one.examples]
+    assert two.skipped == one.skipped
+
+
+def test_training_stops_at_its_time_budget_and_says_so(tmp_path: Path) -> None:
+    """max_seconds (kiln neural train --max-seconds) ends training at the end of a step, with
+    an evaluation and a checkpoint as at the last step; the summary records it."""
+    import json
+
+    from api.cli import main as kiln
+    from neural.train import load_checkpoint
+
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY.format(checkpoint=tmp_path / "unused.pt").replace("steps = 30", "steps = 5000"))
+    out, summary = tmp_path / "budget.pt", tmp_path / "summary.json"
+    rc = kiln(
+        ["neural", "train", "--config", str(config), "--quiet", "--max-seconds", "0.5",
+         "--checkpoint", str(out), "--summary", str(summary)]
+    )  # fmt: skip
+    assert rc == 0 and out.is_file() and not (tmp_path / "unused.pt").exists()
+    metrics = load_checkpoint(out).metrics
+    assert metrics["stopped_by_time"] and 0 < metrics["step"] < 5000
+    assert metrics["history"][-1]["step"] == metrics["step"]  # evaluated where it stopped
+    written = json.loads(summary.read_text())
+    assert written["step"] == metrics["step"] and written["steps_planned"] == 5000
+    assert written["target_tokens_per_s"] > 0 and written["history"] == metrics["history"]
+
+
 def test_constrained_decoding_never_emits_malformed_bytecode(tiny: Path) -> None:
     from neural.decode import code_words_tensor, sample_programs
     from neural.train import load_checkpoint
