@@ -561,7 +561,7 @@ class Pipeline:
         if memo.annotated[cand.code, cand.entry]:
             return None
         if cand.arg_types is not None:
-            return cand.arg_types
+            return tuple(cand.arg_types)  # a list given for the tuple would not hash
         if not tests:
             return None
         if id(tests) not in memo.arg_types:

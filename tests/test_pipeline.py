@@ -521,3 +521,13 @@ def test_a_batch_of_repeats_gives_each_candidate_its_own_run_result() -> None:
     assert (failing.verdict, failing.trap, failing.fail_test) == ("trapped", "ZeroDivisionError", -1)
     assert failing.in_module and failing.bytecode is None
     assert len({id(r) for r in report.results}) == len(order)  # no two share a result object
+
+
+def test_argument_types_given_as_a_list_are_taken_as_the_tuple() -> None:
+    """Candidate.arg_types is a tuple; a list (easy to pass from Python) once crashed the batch
+    with an unhashable key. It now means the same tuple."""
+    pipeline = Pipeline("cpu", limits=LIMITS)
+    as_list = pipeline.run([Candidate(DOUBLE, "f", arg_types=[INT])], [TESTS]).results[0]
+    as_tuple = pipeline.run([Candidate(DOUBLE, "f", arg_types=(INT,))], [TESTS]).results[0]
+    assert as_list.verdict == as_tuple.verdict == "passed"
+    assert as_list.bytecode == as_tuple.bytecode
