@@ -88,7 +88,12 @@ shared), or a mapping from problem to list, each candidate naming its `problem`.
 def as_candidate(c: CandidateLike) -> Candidate:
     """`c` as a Candidate (ValueError when it is neither a Candidate nor a fitting tuple)."""
     if isinstance(c, Candidate):
-        return c
+        if isinstance(c.code, (str, bytes)) and isinstance(c.entry, str):
+            return c
+        raise ValueError(
+            "a candidate's code is a str (source) or bytes (a .kbc container) and its entry a"
+            f" str, got {type(c.code).__name__} and {type(c.entry).__name__}"
+        )
     if (
         isinstance(c, tuple)
         and 2 <= len(c) <= 3

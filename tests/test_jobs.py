@@ -44,6 +44,10 @@ def test_as_candidate() -> None:
     assert as_candidate(c) is c
     with pytest.raises(ValueError, match="a candidate is a Candidate or a"):
         as_candidate(("x",))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="code is a str .* got int and str"):
+        as_candidate(Candidate(123, "f"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="its entry a str, got str and int"):
+        as_candidate(Candidate("x", 5))  # type: ignore[arg-type]
 
 
 def test_tests_per_candidate() -> None:
