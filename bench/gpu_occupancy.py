@@ -3,8 +3,9 @@ threads are launched, on `kiln bench gpu`'s batches. An experiment for the occup
 that docs/GPU.md lists as still to do: it says what a register cap alone buys before the kernel
 is redesigned.
 
-    python bench/gpu_occupancy.py build   # no GPU needed: NVRTC builds the VM's module once per
-                                          # register cap (--maxrregcount) into .kiln-cache/occupancy/
+    python bench/gpu_occupancy.py build   # no GPU needed: NVRTC builds the VM's module once
+                                          # per register cap (--maxrregcount), into
+                                          # .kiln-cache/occupancy/
     python bench/gpu_occupancy.py run     # on a device: every build x block size x thread count
 
 `build` compiles the VM's kernel text (vm.cuda.source(), its OPTIONS and CuPy's, as the shipped
@@ -116,7 +117,7 @@ def _batches(
             candidates, tests = bench_gpu.batch(pools[workload], n)
             captured.clear()
             pipeline.run(candidates, tests)
-            (batch, limits), = captured
+            ((batch, limits),) = captured
             out.append((workload, n, batch, limits))
             print(f"captured {workload} {n:,}", flush=True)
     finally:

@@ -28,9 +28,7 @@ def register(sub: Any) -> None:
     t.add_argument(
         "--max-seconds", type=float, help="stop training after this long (the config's max_seconds)"
     )
-    t.add_argument(
-        "--data-processes", type=int, help="processes making the data (0: one per core)"
-    )
+    t.add_argument("--data-processes", type=int, help="processes making the data (0: one per core)")
     t.add_argument("--checkpoint", help="where the checkpoint goes (the config's checkpoint)")
     t.add_argument("--summary", help="also write the final metrics here (JSON)")
     t.set_defaults(func=cmd_train)

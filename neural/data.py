@@ -112,9 +112,7 @@ def _make_range(spec: DataSpec, split: str, start: int, stop: int) -> list[Examp
 CHUNK = 256  # programs a worker makes at a time
 
 
-def make_examples(
-    spec: DataSpec, split: str, n: int | None = None, processes: int = 1
-) -> Dataset:
+def make_examples(spec: DataSpec, split: str, n: int | None = None, processes: int = 1) -> Dataset:
     """The first `n` (default: the split's count) programs of `split` that make examples, in
     program order. `processes` > 1 makes them in that many worker processes (0: one per core),
     CHUNK programs at a time, taken in order: the same dataset as one process makes."""

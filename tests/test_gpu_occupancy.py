@@ -16,4 +16,3 @@ def test_batches_are_captured_from_the_pipeline() -> None:
     mixed, uniform = batches[0][2], batches[1][2]
     assert len(mixed.programs) > 1
     assert len(uniform.programs) >= 1
-

@@ -173,7 +173,9 @@ def test_training_stops_at_its_time_budget_and_says_so(tmp_path: Path) -> None:
     from neural.train import load_checkpoint
 
     config = tmp_path / "tiny.toml"
-    config.write_text(TINY.format(checkpoint=tmp_path / "unused.pt").replace("steps = 30", "steps = 5000"))
+    config.write_text(
+        TINY.format(checkpoint=tmp_path / "unused.pt").replace("steps = 30", "steps = 5000")
+    )
     out, summary = tmp_path / "budget.pt", tmp_path / "summary.json"
     rc = kiln(
         ["neural", "train", "--config", str(config), "--quiet", "--max-seconds", "0.5",

@@ -518,7 +518,11 @@ def test_a_batch_of_repeats_gives_each_candidate_its_own_run_result() -> None:
     assert ok.verdict == "passed" and not ok.in_module and ok.fail_test == -1
     assert ok.steps == sum(c.steps for c in calls) - (len(TESTS) - 1) * module_steps > 0
     failing = alone[len(MIXED) + 1]
-    assert (failing.verdict, failing.trap, failing.fail_test) == ("trapped", "ZeroDivisionError", -1)
+    assert (failing.verdict, failing.trap, failing.fail_test) == (
+        "trapped",
+        "ZeroDivisionError",
+        -1,
+    )
     assert failing.in_module and failing.bytecode is None
     assert len({id(r) for r in report.results}) == len(order)  # no two share a result object
 
