@@ -1550,6 +1550,27 @@ class FunctionLowerer:
         self.expr(obj)
         self.emit("LIST_SLICE", 0)  # xs[:]
 
+    def list_insert(self, node: ast.Call, obj: ast.expr) -> None:
+        """xs.insert(i, v): xs[:i] + [v] + xs[i:] (a slice's bounds clamp i exactly as insert
+        does), written back into xs grown by one item (in place: aliases see it). The receiver,
+        then i, then v are evaluated, once each, as CPython does."""
+        lst, index, value, result = self.temp(), self.temp(), self.temp(), self.temp()
+        self.expr(obj)
+        self.emit("STORE", lst)
+        self.expr(node.args[0])
+        self.emit("STORE", index)
+        self.expr(node.args[1])
+        self.emit("STORE", value)
+        self.emit_all(
+            ("LOAD", lst), ("LOAD", index), ("LIST_SLICE", 2),  # xs[:i]
+            ("LOAD", value), ("LIST_NEW", 1), "LIST_CONCAT",  # + [v]
+            ("LOAD", lst), ("LOAD", index), ("LIST_SLICE", 1), "LIST_CONCAT",  # + xs[i:]
+            ("STORE", result),
+            ("LOAD", lst), ("LOAD", value), "LIST_APPEND",  # one item longer, then overwritten
+        )  # fmt: skip
+        self.copy_back(lst, result)
+        self.emit("LOADI", 0)
+
     def list_clear(self, node: ast.Call, obj: ast.expr) -> None:
         self.expr(obj)
         self.emit("LOADI", 0)

@@ -2784,6 +2784,14 @@ class FunctionChecker:
             if node.args:
                 raise self.err(node, "copy() takes no arguments")
             return _method_result(obj, func.attr)
+        if func.attr == "insert":
+            if len(node.args) != 2:
+                raise self.err(node, f"insert expected 2 arguments, got {len(node.args)}")
+            self.index(node.args[0])
+            t = self.expr(node.args[1], allow_none=_kind(elem) == "optional")
+            if not self.fits(node.args[1], t, elem):
+                raise self.err(node.args[1], f"cannot insert {show(t)} into {show(obj)}")
+            return _method_result(obj, func.attr)
         if func.attr == "extend":
             if len(node.args) != 1:
                 raise self.err(node, "extend() takes exactly one argument")

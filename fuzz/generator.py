@@ -169,7 +169,7 @@ LEVELS: tuple[tuple[str, frozenset[str]], ...] = (
         "float_of_str", "set_algebra", "type_compare", "filter_consumed", "set_order",
         "falls_off", "union_values", "range_in", "dynamic_tuple", "split_max", "int_base",
         "any_annotation",
-        "is_integer", "min_max_default", "param_rebound", "dict_result",
+        "is_integer", "min_max_default", "param_rebound", "dict_result", "list_insert",
     })),
 )
 MAX_COMPLEXITY = len(LEVELS) - 1
@@ -201,6 +201,7 @@ NEEDS: dict[str, frozenset[str]] = {name: frozenset(needs.split()) for name, nee
     "str_pad": "str_method",
     "min_max_default": "min_max_list list[int]",
     "dict_result": "call dict_ops for_str",
+    "list_insert": "append",
 }.items()}
 FEATURES: frozenset[str] = frozenset().union(*(features for _, features in LEVELS))
 _CORE = frozenset({"int", "assign"})  # every program has an int somewhere and assigns variables
@@ -1420,7 +1421,7 @@ class _Generator:
         rng = self.rng
         s = self.expr(STR, d, small=True)
         if t == INT:
-            if self.ok("find_start") and self.chance(0.3):  # s.find(sub, start)
+            if self.ok("find_start") and self.chance(0.6):  # s.find(sub, start)
                 self.use("find_start")
                 return _method(s, "find", self.expr(STR, d, small=True),
                                self.expr(INT, d, small=True))
@@ -1849,6 +1850,7 @@ class _Generator:
             (2 if lists else 0, (), simple(lambda: self.subscript_stmt(lists))),
             (2 if growable else 0, ("append",), simple(lambda: self.append_stmt(growable))),
             (0.6 if lists else 0, ("pop",), simple(lambda: self.pop_stmt(lists))),
+            (0.8 if growable else 0, ("list_insert",), simple(lambda: self.insert_stmt(growable))),
             (0.6 if fresh and (self.ok("append") or self.ok("annassign")) else 0, ("empty_list",),
              lambda: self.empty_list_stmts(fresh)),
             (3 if nest else 0, ("if",), lambda: self.if_stmt(take, d)),
@@ -2010,6 +2012,17 @@ class _Generator:
             t = LIST_INT  # appending to a row
         sc.fn.grows.add(t)
         return ast.Expr(value=_method(target, "append", self.expr(ELEMENT[t], self.expr_depth)))
+
+    def insert_stmt(self, growable: list[str]) -> ast.stmt:
+        """``xs.insert(i, v)`` with any int ``i`` (insert clamps it: never an IndexError); the
+        list grows as with append (level 6: the batched compiler leaves insert to the
+        reference)."""
+        sc = self.scope
+        t = self.rng.choice(growable)
+        target = _name(self.rng.choice(self.readable(t)))
+        sc.fn.grows.add(t)
+        index = self.expr(INT, self.expr_depth)
+        return ast.Expr(value=_method(target, "insert", index, self.expr(ELEMENT[t], self.expr_depth)))
 
     def pop_stmt(self, lists: list[str]) -> ast.stmt:
         t = self.rng.choice(lists)

@@ -192,6 +192,7 @@ METHODS = {"append", "pop", "get", "setdefault", "lower", "upper", "swapcase", "
            "rsplit", "is_integer",  # split_max, is_integer (level 6)
            "isalnum", "isspace", "isupper", "islower", "zfill",  # str_pad
            "values", "items", "keys",  # a helper's dict result read (dict_result, level 6)
+           "insert",  # list_insert (level 6)
            # set algebra (level 6)
            "intersection", "union", "difference", "symmetric_difference", "issubset",
            "issuperset", "isdisjoint"}

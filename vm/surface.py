@@ -209,6 +209,12 @@ METHODS: Final[tuple[Method, ...]] = (
     Method("list", "remove", (1,), "T", "None", ("LIST_INDEX", "EQ", "LIST_POP_AT"), "the first item `== v` removed; ValueError when absent" + _FLOATS, "[1, 2, 1]", "xs.remove(1)", batched=True),
     Method("list", "copy", (0,), "", "list[T]", ("LIST_SLICE",), "a new list of the same items (`xs[:]`)", "[1, 2]", "xs.copy()"),
     Method(
+        "list", "insert", (2,), "int, T", "None", ("LIST_SLICE", "LIST_CONCAT", "LIST_STORE"),
+        "`v` inserted before index `i` (in place: aliases see it); `i` clamped as a slice's bound"
+        " is (negative from the end, past either end: at that end), never an IndexError",
+        "[1, 2, 3]", "xs.insert(-1, 9)",
+    ),
+    Method(
         "dict", "get", (2,), "K, V", "V", ("TUPLE_GET", "LIST_INDEX"),
         "the value of key `k`, or `default` when absent (the default is required)", '{"a": 1}', 'd.get("b", 0)', batched=True,
     ),
