@@ -2022,7 +2022,8 @@ class _Generator:
         target = _name(self.rng.choice(self.readable(t)))
         sc.fn.grows.add(t)
         index = self.expr(INT, self.expr_depth)
-        return ast.Expr(value=_method(target, "insert", index, self.expr(ELEMENT[t], self.expr_depth)))
+        value = self.expr(ELEMENT[t], self.expr_depth)
+        return ast.Expr(value=_method(target, "insert", index, value))
 
     def pop_stmt(self, lists: list[str]) -> ast.stmt:
         t = self.rng.choice(lists)
