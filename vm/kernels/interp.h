@@ -1473,6 +1473,26 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
    past 64 bits: over). Written once for FOR_RANGE (interp_hot.h) and the fused loops below. */
 #define RANGE_MORE(st, cur) ((st)[2] > 0 ? (cur) < (st)[1] : (cur) > (st)[1])
 #define RANGE_ADVANCE(st, cur, next) ((st)[0] = kiln_add_ovf((cur), (st)[2], &(next)) ? (st)[1] : (next))
+/* A fused FOR_RANGE's turn (X_FOR_RANGE_STORE, X_FOR_RANGE_INDEX_JF; state st, the FOR_RANGE at
+   pc, its run at t): past the stop, on after the loop's JUMP; else the next value into the loop's
+   local and on to the run, one step at a time (FNEXT) where fuel for its 3 steps is short. Then,
+   after the run, FUSED_RANGE_BACK: to the FOR_RANGE again, taking its step as FNEXT would */
+#define FUSED_RANGE_TURN() do { \
+        cur = st[0]; \
+        if (!RANGE_MORE(st, cur)) { \
+            ip = code + pc + 2; \
+            FNEXT; \
+        } \
+        RANGE_ADVANCE(st, cur, next); \
+        loc[arg & 0xfff] = cur; \
+        ip = code + t; \
+        if (left < 3) FNEXT; /* the run one step at a time, as the code */ \
+    } while (0)
+#define FUSED_RANGE_BACK() do { \
+        ip = code + pc; \
+        if (left < 1) FNEXT; \
+        left--; /* this FOR_RANGE's step, as FNEXT takes it */ \
+    } while (0)
 /* CALL of the running function (recursion; its function index) with np parameters, its frame
    at stack word base and span words long (its locals and stack, as the caller's): code, clen,
    nloc and span stay; the same checks in the same order as a CALL's (call depth first, by the
@@ -2817,15 +2837,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             lb = (int64_t)(code[t] >> 8);
             v = IMM((int64_t)(code[t + 1] >> 8));
             for (;;) {
-                cur = st[0];
-                if (!RANGE_MORE(st, cur)) {
-                    ip = code + pc + 2;
-                    FNEXT;
-                }
-                RANGE_ADVANCE(st, cur, next);
-                loc[arg & 0xfff] = cur;
-                ip = code + t;
-                if (left < 3) FNEXT; /* the run one step at a time, as the code */
+                FUSED_RANGE_TURN();
                 left -= 3; /* LOAD2, LOADI, LIST_STORE */
                 if (!have || loc[lb & 0xfff] != la) {
                     la = loc[lb & 0xfff];
@@ -2835,9 +2847,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                 k = kiln_index(loc[lb >> 12], n);
                 if (k < 0) TRAP(TRAP_IndexError);
                 items[k] = v;
-                ip = code + pc;
-                if (left < 1) FNEXT;
-                left--; /* this FOR_RANGE's step, as FNEXT takes it */
+                FUSED_RANGE_BACK();
             }
         }
         X_FOR_RANGE_INDEX_JF: { /* FOR_RANGE whose JUMP goes back to an X_LOAD2_INDEX_JF (LOAD2
@@ -2851,15 +2861,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
             t = (int64_t)(*ip >> 8);
             lb = (int64_t)(code[t] >> 8);
             for (;;) {
-                cur = st[0];
-                if (!RANGE_MORE(st, cur)) {
-                    ip = code + pc + 2;
-                    FNEXT;
-                }
-                RANGE_ADVANCE(st, cur, next);
-                loc[arg & 0xfff] = cur;
-                ip = code + t;
-                if (left < 3) FNEXT; /* the run one step at a time, as the code */
+                FUSED_RANGE_TURN();
                 left -= 2; /* LOAD2, LIST_INDEX */
                 if (!have || loc[lb & 0xfff] != la) {
                     la = loc[lb & 0xfff];
@@ -2873,9 +2875,7 @@ KILN_RUN_FN int kiln_run(const kiln_program *prog, int32_t func, const int64_t *
                     ip = code + t + 3;
                     FNEXT;
                 }
-                ip = code + pc;
-                if (left < 1) FNEXT;
-                left--; /* this FOR_RANGE's step, as FNEXT takes it */
+                FUSED_RANGE_BACK();
             }
         }
 #undef KILN_IN_SET
