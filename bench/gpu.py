@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,27 @@ def batch(problems: list[Problem], n: int) -> tuple[list[Candidate], dict[str, l
     """`n` candidates taking the problems in turn, tests shared per problem."""
     candidates = [Candidate(p.source, p.entry, p.name) for p in problems]
     return [candidates[i % len(candidates)] for i in range(n)], {p.name: p.tests for p in problems}
+
+
+@dataclass(frozen=True)
+class Pools:
+    """The workloads' programs: mixed (generated and HumanEval-sized programs in turn) and
+    uniform (one HumanEval-sized program), with how many of each kind the mix draws from."""
+
+    mixed: list[Problem]
+    uniform: list[Problem]
+    generated: int
+    humaneval_like: int
+
+
+def pools(n_generated: int, seed: int = 1) -> Pools:
+    """`n_generated` generated programs alternating with the HumanEval-sized ones; below_zero
+    alone for the uniform workload (bench/gpu_occupancy.py measures on the same)."""
+    he = humaneval_problems(seed)
+    gen = generated_problems(n_generated, seed)
+    he_cycle = he * (len(gen) // len(he) + 1)
+    mixed = [p for pair in zip(gen, he_cycle[: len(gen)], strict=True) for p in pair]
+    return Pools(mixed, [next(p for p in he if p.name == "below_zero")], len(gen), len(he))
 
 
 class _Energy:
@@ -153,13 +175,8 @@ def device_name() -> str:
 def main(quick: bool = False, settings: Settings | None = None) -> int:
     """`settings`: what the `kiln` command read (an edge); read here, once, when run alone."""
     compiler = (settings if settings is not None else load_settings()).compiler
-    seed = 1
-    he = humaneval_problems(seed)
-    gen = generated_problems(24 if quick else 200, seed)
-    # generated and HumanEval-sized programs alternate
-    he_cycle = he * (len(gen) // len(he) + 1)
-    mixed_pool = [p for pair in zip(gen, he_cycle[: len(gen)], strict=True) for p in pair]
-    uniform_pool = [next(p for p in he if p.name == "below_zero")]
+    workloads = pools(24 if quick else 200)
+    mixed_pool, uniform_pool = workloads.mixed, workloads.uniform
     sizes = QUICK_SIZES if quick else SIZES
     on_gpu = cuda_available()
     gpu = Pipeline("cuda", limits=LIMITS, compiler=compiler) if on_gpu else None
@@ -169,7 +186,7 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
     rows: list[dict[str, Any]] = []
     cpu_capped_at: int | None = None
     print(
-        f"{len(gen)} generated and {len(he)} HumanEval-sized programs,"
+        f"{workloads.generated} generated and {workloads.humaneval_like} HumanEval-sized programs,"
         f" {TESTS_PER_CANDIDATE} tests each; GPU: {device_name() if on_gpu else 'none (CPU only)'}"
     )
     _print_header()
@@ -221,8 +238,8 @@ def main(quick: bool = False, settings: Settings | None = None) -> int:
         },
         "pool": {
             "mixed_programs": len(mixed_pool),
-            "generated": len(gen),
-            "humaneval_like": len(he),
+            "generated": workloads.generated,
+            "humaneval_like": workloads.humaneval_like,
             "uniform_program": uniform_pool[0].name,
         },
         "cpu_capped_at": cpu_capped_at,

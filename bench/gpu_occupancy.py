@@ -95,13 +95,8 @@ def _batches(
 
     cuda = importlib.import_module(f"vm.{backend}")
 
-    he = bench_gpu.humaneval_problems(1)
-    gen = bench_gpu.generated_problems(200, 1)
-    he_cycle = he * (len(gen) // len(he) + 1)
-    pools = {
-        "mixed": [p for pair in zip(gen, he_cycle[: len(gen)], strict=True) for p in pair],
-        "uniform": [next(p for p in he if p.name == "below_zero")],
-    }
+    workloads = bench_gpu.pools(200)
+    pools = {"mixed": workloads.mixed, "uniform": workloads.uniform}
     captured: list[tuple[Any, Any]] = []
     original = cuda.verify_batch
 
