@@ -88,7 +88,7 @@ def _tag(t: Type) -> int:
 
 
 def _is_union(t: KType) -> bool:
-    t = resolve(t)
+    t = head(t)
     return isinstance(t, Type) and t.kind == "union"
 
 
@@ -136,15 +136,36 @@ def settle(a: KType, b: KType, *, unknown: bool = False) -> tuple[KType, KType]:
 
 
 def resolve(t: KType) -> KType:
-    while isinstance(t, TVar) and t.ref is not None:
-        t = t.ref
-    if isinstance(t, Type) and t.args:
-        return Type(t.kind, tuple(resolve(a) for a in t.args))  # type: ignore[arg-type]
+    """`t` with every type variable that is bound replaced by what it is bound to: `t` itself
+    where nothing in it is bound (a Type is immutable; most types the checker asks about hold
+    no variable), else a new Type."""
+    while isinstance(t, TVar):
+        ref = t.ref
+        if ref is None:
+            return t
+        t = ref
+    args = t.args
+    if args:
+        new = tuple([resolve(a) for a in args])
+        for x, y in zip(new, args):
+            if x is not y:
+                return Type(t.kind, new)  # type: ignore[arg-type]
+    return t
+
+
+def head(t: KType) -> KType:
+    """What `t` is at its top: `t`, or the type a chain of bound variables leads to (its own
+    arguments left as they are): `resolve(t)`'s kind, without building the resolved type."""
+    while isinstance(t, TVar):
+        ref = t.ref
+        if ref is None:
+            return t
+        t = ref
     return t
 
 
 def is_concrete(t: KType) -> bool:
-    t = resolve(t)
+    t = head(t)
     return isinstance(t, Type) and all(is_concrete(a) for a in t.args)
 
 
@@ -227,17 +248,17 @@ def _equal_by_types(a: Type, b: Type) -> str | None:
 
 
 def _numeric(t: KType) -> bool:
-    t = resolve(t)
+    t = head(t)
     return isinstance(t, Type) and t.kind in ("int", "bool", "float")
 
 
 def _intlike(t: KType) -> bool:
-    t = resolve(t)
+    t = head(t)
     return isinstance(t, Type) and t.kind in ("int", "bool")
 
 
 def _kind(t: KType) -> str:
-    t = resolve(t)
+    t = head(t)
     return "?" if isinstance(t, TVar) else t.kind
 
 
@@ -3653,7 +3674,7 @@ def _settle_never(t: KType) -> None:
 def _default_unknown(t: KType) -> None:
     """An element type still unknown after the whole module was checked belongs to a list that is
     always empty (`not []`): nothing reads its items, so any representation is right. int it is."""
-    t = resolve(t)
+    t = head(t)
     if isinstance(t, TVar):
         unify(t, INT)
     else:
