@@ -659,6 +659,48 @@ def cpython_compile_error(program: str) -> str | None:
     return None
 
 
+# What lets one part of a module stop another from compiling: a module-level `global` (a name
+# used or annotated earlier in the module is an error) and a `__future__` import (only at the
+# top; `annotations` changes how later annotations compile). Where either word is in a part,
+# sample_compile_error compiles the whole program.
+_MODULE_WIDE = ("global", "__future__")
+
+
+@functools.lru_cache(maxsize=1024)
+def _tests_compile(tests: str) -> bool:
+    """Whether a problem's part of its programs (`sample_compile_error`) compiles on its own and
+    holds nothing that reaches across the module (_MODULE_WIDE). Cached: every sample of a
+    problem has the same."""
+    if any(word in tests for word in _MODULE_WIDE):
+        return False
+    try:
+        return cpython_compile_error(tests) is None
+    except (RecursionError, MemoryError):
+        return False
+
+
+def sample_compile_error(problem: Problem, completion: str) -> str | None:
+    """`cpython_compile_error(problem.program(completion))`, with the problem's part of the
+    program (its tests and the call of them: the same for each of its samples) compiled once:
+    the program is the sample's code, a newline, then that part; where each of the two compiles
+    on its own and neither holds a _MODULE_WIDE word, the whole compiles. (Having compiled, the
+    code ends outside any bracket, string or continuation, so the part's tokens are its own; its
+    first statement starts at column 0 and is not an `else`, `except` ... of the code's last,
+    which alone would not compile; and what CPython checks across statements is only what
+    _MODULE_WIDE names.) Otherwise, and for a failure's message, the whole program compiles, as
+    before: the message is always the whole program's."""
+    program = problem.program(completion)
+    code = problem.code(completion) + "\n"
+    if (
+        program.startswith(code)
+        and not any(word in code for word in _MODULE_WIDE)
+        and _tests_compile(program[len(code) :])
+        and cpython_compile_error(code) is None
+    ):
+        return None
+    return cpython_compile_error(program)
+
+
 def defines(code: str, name: str) -> bool:
     """Whether `code` has a `def name` (then it is not read for an unbound name: a quick test
     that only skips `unbound_name_failure`)."""
@@ -688,13 +730,22 @@ def harness_names(test: str, kind: str = CHECK) -> frozenset[str]:
     return frozenset(names)
 
 
+@functools.lru_cache(maxsize=1024)
+def _any_word(names: frozenset[str]) -> re.Pattern[str]:
+    """A pattern that finds any of `names` as a word (`\\bname\\b`); compiled once per set (a
+    problem's `harness_names`)."""
+    if not names:
+        return re.compile(r"(?!)")  # finds nothing
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+
+
 def reads_harness_names(code: str, names: frozenset[str]) -> str | None:
     """A name of the tests' module (`harness_names`) that the sample's running code reads: in
     CPython it is the tests' by the time check() calls the candidate, in kiln the sample's own
     (then the sample goes to the fallback). Blocks under `if __name__ == "__main__":` never run.
     An ASCII `code` in which no name of `names` occurs as a word reads none, unparsed (a name's
     text is in the source as written; only a non-ASCII identifier may differ: NFKC)."""
-    if code.isascii() and not any(re.search(rf"\b{re.escape(n)}\b", code) for n in names):
+    if code.isascii() and not _any_word(names).search(code):
         return None
     try:
         tree = ast.parse(code)
@@ -805,14 +856,14 @@ def evaluate(
     total = len(samples)
     done = 0
     test_names = {tid: harness_names(p.test, p.kind) for tid, p in used.items()}
-    compiled: dict[str, str | None] = {}  # program -> cpython_compile_error (samples repeat)
+    compiled: dict[str, str | None] = {}  # program -> its compile error (samples repeat)
     for i, s in enumerate(samples):
         pp = prepared[s.task_id]
         if native:
             program = pp.problem.program(s.completion)
             try:
                 if program not in compiled:
-                    compiled[program] = cpython_compile_error(program)
+                    compiled[program] = sample_compile_error(pp.problem, s.completion)
                 error = compiled[program]
             except (RecursionError, MemoryError):  # too deep for this process: CPython decides
                 to_fallback[i] = "compile: nested too deeply to compile in kiln's process"

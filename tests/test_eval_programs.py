@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from evaluation.fallback import FallbackPool
 from evaluation.problems import Problem, Sample
-from evaluation.run import FALLBACK, NATIVE, LocalRunner, cpython_compile_error, evaluate
+from evaluation.run import (
+    FALLBACK,
+    NATIVE,
+    LocalRunner,
+    cpython_compile_error,
+    evaluate,
+    sample_compile_error,
+)
 
 PROMPT = 'from typing import List\n\n\ndef double(x: int) -> int:\n    """Twice x."""\n'
 PROBLEM = Problem(
@@ -98,6 +105,75 @@ def test_compile_errors_are_cpythons_own_words() -> None:
     assert cpython_compile_error("x = 1\n") is None
     # not inherited from this module's `from __future__ import annotations`
     assert cpython_compile_error("def f() -> (yield):\n    pass\n") is not None
+
+
+# completions whose program's verdict the two parts alone would get wrong: sample_compile_error
+# must compile the whole program for each (the message is always the whole program's)
+ACROSS_THE_PARTS = {
+    "a string the tests' text closes": '    return 2 * x\n    s = """\n',
+    "a line continued into the tests": "    return 2 * x \\",
+    "an open bracket": "    return (2 * x\n",
+    "a module-level global after the tests' use": "    return 2 * x\nMETADATA = 1\n",
+    "global of a name the tests annotate": "    return 2 * x\nglobal METADATA\n",
+    "a __future__ import": "    return 2 * x\nfrom __future__ import annotations\n",
+    "an if that the tests would not continue": "    return 2 * x\nif True:\n    pass\n",
+    "a NUL byte": "    return 2 * x\x00\n",
+    "fine": "    return 2 * x\n",
+    "a syntax error of its own": "    return 2 *\n",
+    "return outside a function": "    return 2 * x\nreturn 1\n",
+}
+TESTS_THAT_REACH_BACK = {
+    "global": "global METADATA\nMETADATA: int = 0\n\ndef check(candidate):\n    assert True\n",
+    "annotation": "METADATA: int = 0\n\ndef check(candidate):\n    assert True\n",
+    "else": "else:\n    pass\n\ndef check(candidate):\n    assert True\n",
+    "except": "except:\n    pass\n",
+    "indented": "    METADATA = {}\n",
+    "future": "from __future__ import annotations\ndef check(candidate):\n    assert True\n",
+    "bad coding cookie": "# -*- coding: nonesuch -*-\ndef check(candidate):\n    pass\n",
+}
+
+
+def test_sample_compile_errors_are_the_whole_programs() -> None:
+    problems = [PROBLEM] + [
+        Problem(f"t/{name}", PROMPT, "double", test) for name, test in TESTS_THAT_REACH_BACK.items()
+    ]
+    problems.append(Problem("t/asserts", "", "double", "assert double(1) == 2\n", kind="asserts"))
+    for problem in problems:
+        for name, completion in ACROSS_THE_PARTS.items():
+            want = cpython_compile_error(problem.program(completion))
+            assert sample_compile_error(problem, completion) == want, (problem.task_id, name)
+    # a part that alone compiles, but not after the code: a name used before its global
+    # declaration, split between them
+    code_global = Problem("t/g", "", "f", "global x\n", kind="asserts")
+    assert cpython_compile_error(code_global.program("x = 1\n")) is not None
+    assert sample_compile_error(code_global, "x = 1\n") == cpython_compile_error(
+        code_global.program("x = 1\n")
+    )
+
+
+def test_sample_compile_errors_on_real_samples() -> None:
+    """The same verdicts as compiling each whole program, on the development set's samples
+    where shared/ is laid beside the checkout (else on this file's), and MBPP's solutions."""
+    import json
+    from pathlib import Path
+
+    from evaluation.datasets import load_problems
+
+    dev = Path(__file__).resolve().parents[2] / "shared/datasets/humaneval-real/samples.jsonl"
+    if dev.exists():
+        problems = load_problems("humaneval")
+        with dev.open() as f:
+            pairs = [(problems[s["task_id"]], s["completion"]) for s in map(json.loads, f)]
+    else:
+        pairs = [(PROBLEM, completion) for completion, _ in SAMPLES.values()]
+    for dataset in ("mbpp", "mbpp-sanitized"):  # asserts-shaped: the completion, then asserts
+        pairs += [(p, p.canonical_solution or "") for p in load_problems(dataset).values()]
+    errors = 0
+    for problem, completion in pairs:
+        want = cpython_compile_error(problem.program(completion))
+        assert sample_compile_error(problem, completion) == want, (problem.task_id, completion)
+        errors += want is not None
+    assert errors > 0 or not dev.exists()
 
 
 def test_an_import_that_reads_the_users_cache_gets_human_evals_verdict() -> None:

@@ -546,3 +546,30 @@ def test_harness_names_are_found_as_words_and_as_normalised_identifiers() -> Non
     assert reads_harness_names("def f(x):\n    return \uff43heck(x)\n", names) == "check"
     guarded = 'def f(x):\n    return x\nif __name__ == "__main__":\n    check(f)\n'
     assert reads_harness_names(guarded, names) is None
+
+
+def test_any_word_finds_what_a_search_per_name_finds() -> None:
+    import re
+
+    from evaluation.run import _any_word
+
+    codes = [
+        "check(x)",
+        "check_x",
+        "xcheck",
+        "a.check",
+        "METADATA",
+        "METADATA_2",
+        "c",
+        "",
+        "ab abc",
+    ]
+    for names in (
+        frozenset({"check", "kiln_check__", "METADATA"}),
+        frozenset({"ab", "abc"}),
+        frozenset({"a.b", "c"}),  # escaped: "." is no wildcard
+        frozenset(),
+    ):
+        for code in codes:
+            want = any(re.search(rf"\b{re.escape(n)}\b", code) for n in names)
+            assert (_any_word(names).search(code) is not None) == want, (names, code)
