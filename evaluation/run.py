@@ -629,10 +629,16 @@ def imports_of_its_own(problem: Problem, completion: str) -> str:
     return "".join(lines)
 
 
+def packages_of(imports: str) -> set[str]:
+    """The top-level modules from outside the standard library that an import program
+    (`imports_of_its_own`) imports."""
+    return (_imported(imports) or set()) - sys.stdlib_module_names
+
+
 def stdlib_only(imports: str) -> bool:
     """Whether every module an import program (`imports_of_its_own`) imports is the standard
     library's."""
-    return (_imported(imports) or set()) <= sys.stdlib_module_names
+    return not packages_of(imports)
 
 
 def import_seconds(pool: FallbackPool, programs: Sequence[str]) -> list[float]:
@@ -662,16 +668,24 @@ def cpython_compile_error(program: str) -> str | None:
 # What lets one part of a module stop another from compiling: a module-level `global` (a name
 # used or annotated earlier in the module is an error) and a `__future__` import (only at the
 # top; `annotations` changes how later annotations compile). Where either word is in a part,
-# sample_compile_error compiles the whole program.
+# sample_compile_error compiles the whole program; so it does where a part holds a carriage
+# return (a backslash before `\r` at a part's end compiles alone, and joins the next part's
+# first line in the whole) or anything outside ASCII (an identifier is read NFKC-normalised: a
+# look-alike `__ｆuture__` is `__future__`).
 _MODULE_WIDE = ("global", "__future__")
+
+
+def _plain_part(text: str) -> bool:
+    """Whether a part of a program holds none of what makes sample_compile_error compile the
+    whole (_MODULE_WIDE, a carriage return, a character outside ASCII)."""
+    return text.isascii() and "\r" not in text and not any(w in text for w in _MODULE_WIDE)
 
 
 @functools.lru_cache(maxsize=1024)
 def _tests_compile(tests: str) -> bool:
     """Whether a problem's part of its programs (`sample_compile_error`) compiles on its own and
-    holds nothing that reaches across the module (_MODULE_WIDE). Cached: every sample of a
-    problem has the same."""
-    if any(word in tests for word in _MODULE_WIDE):
+    is plain (_plain_part). Cached: every sample of a problem has the same."""
+    if not _plain_part(tests):
         return False
     try:
         return cpython_compile_error(tests) is None
@@ -683,8 +697,8 @@ def sample_compile_error(problem: Problem, completion: str) -> str | None:
     """`cpython_compile_error(problem.program(completion))`, with the problem's part of the
     program (its tests and the call of them: the same for each of its samples) compiled once:
     the program is the sample's code, a newline, then that part; where each of the two compiles
-    on its own and neither holds a _MODULE_WIDE word, the whole compiles. (Having compiled, the
-    code ends outside any bracket, string or continuation, so the part's tokens are its own; its
+    on its own and both are plain (_plain_part), the whole compiles. (Having compiled, the code
+    ends outside any bracket, string or continuation, so the part's tokens are its own; its
     first statement starts at column 0 and is not an `else`, `except` ... of the code's last,
     which alone would not compile; and what CPython checks across statements is only what
     _MODULE_WIDE names.) Otherwise, and for a failure's message, the whole program compiles, as
@@ -693,7 +707,7 @@ def sample_compile_error(problem: Problem, completion: str) -> str | None:
     code = problem.code(completion) + "\n"
     if (
         program.startswith(code)
-        and not any(word in code for word in _MODULE_WIDE)
+        and _plain_part(code)
         and _tests_compile(program[len(code) :])
         and cpython_compile_error(code) is None
     ):

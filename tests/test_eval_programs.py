@@ -121,6 +121,10 @@ ACROSS_THE_PARTS = {
     "fine": "    return 2 * x\n",
     "a syntax error of its own": "    return 2 *\n",
     "return outside a function": "    return 2 * x\nreturn 1\n",
+    # compiles alone (a backslash before a carriage return at the end), joins the tests' first
+    # line in the whole
+    "a backslash and a carriage return": "    return 2 * x \\\r",
+    "a backslash and two": "    return 2 * x \\\r\r\n",
 }
 TESTS_THAT_REACH_BACK = {
     "global": "global METADATA\nMETADATA: int = 0\n\ndef check(candidate):\n    assert True\n",
@@ -130,6 +134,8 @@ TESTS_THAT_REACH_BACK = {
     "indented": "    METADATA = {}\n",
     "future": "from __future__ import annotations\ndef check(candidate):\n    assert True\n",
     "bad coding cookie": "# -*- coding: nonesuch -*-\ndef check(candidate):\n    pass\n",
+    # NFKC makes the fullwidth letter an f: a future import, not at the top of the whole
+    "look-alike future": "from __\uff46uture__ import annotations\ndef check(candidate):\n    pass\n",
 }
 
 
@@ -142,6 +148,11 @@ def test_sample_compile_errors_are_the_whole_programs() -> None:
         for name, completion in ACROSS_THE_PARTS.items():
             want = cpython_compile_error(problem.program(completion))
             assert sample_compile_error(problem, completion) == want, (problem.task_id, name)
+    # the code's look-alike future import changes how the tests' annotations compile
+    yielding = Problem("t/y", "", "f", "def g():\n    x: (yield) = 1\n", kind="asserts")
+    future = "from __\uff46uture__ import annotations\ndef f():\n    return 1\n"
+    assert cpython_compile_error(yielding.program(future)) is not None
+    assert sample_compile_error(yielding, future) == cpython_compile_error(yielding.program(future))
     # a part that alone compiles, but not after the code: a name used before its global
     # declaration, split between them
     code_global = Problem("t/g", "", "f", "global x\n", kind="asserts")
