@@ -309,6 +309,7 @@ def _plot(document: dict[str, Any], path: Path) -> Path:
         note = f"{r['seconds']:.2f} s" + (f" ({r['ratio']:.1f}x)" if r["ratio"] else "")
         note += f", CPU {r['cpu_s']:.1f} s" if r.get("cpu_s") is not None else ""
         ax.text(r["seconds"], i, " " + note, va="center", fontsize=8)
+    ax.set_xlim(0, max(r["seconds"] for r in rows) * 1.45)  # room for the notes
     ax.set_xlabel("wall clock of the whole command, s")
     if document.get("ceiling"):
         ax.text(
