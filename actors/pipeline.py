@@ -390,19 +390,18 @@ class Pipeline:
             trap = result.trap[main_row].astype(np.int64)
             steps = result.steps[main_row].astype(np.int64)
             fail_test = result.fail_test[main_row].astype(np.int64)
-            in_module = np.zeros(len(ran), dtype=bool)
             with_module = count[ran] == 2
             init_row = main_row[with_module] - 1
             steps[with_module] += result.steps[init_row]
-            # the module's code failed: the tests never ran in CPython
-            failed = np.zeros(len(ran), dtype=bool)
-            failed[with_module] = result.verdict[init_row] != 0
-            init_of_failed = main_row[failed] - 1
-            verdict[failed] = result.verdict[init_of_failed]
-            trap[failed] = result.trap[init_of_failed]
-            steps[failed] = result.steps[init_of_failed]
-            fail_test[failed] = -1
-            in_module[failed] = True
+            # the module's code failed: the tests never ran in CPython (the result is the
+            # module's, `in_module`)
+            in_module = np.zeros(len(ran), dtype=bool)
+            in_module[with_module] = result.verdict[init_row] != 0
+            init_of_failed = main_row[in_module] - 1
+            verdict[in_module] = result.verdict[init_of_failed]
+            trap[in_module] = result.trap[init_of_failed]
+            steps[in_module] = result.steps[init_of_failed]
+            fail_test[in_module] = -1
             program_of = rows_table[main_row, 0]
             containers: dict[int, bytes] = {}  # one .kbc per passing program
             trap_names = [None, *(t.name for t in TRAPS[1:])]
